@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "tscope",
+    products: [
+        .executable(name: "tscope", targets: ["tscope"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages; the only places that name C.
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+
+        .target(name: "Signals"),
+        .target(name: "USBDriver", dependencies: ["Signals", "CLibUSB"]),
+        .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
+        .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
+        .target(name: "ViewModels", dependencies: ["Signals", "DSP"]),
+        .target(name: "Terminal"),
+        .executableTarget(
+            name: "tscope",
+            dependencies: [
+                "Signals", "USBDriver", "DSP", "Devices", "ViewModels", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals", "Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["tscope", "Devices", "USBDriver", "Signals"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,1 @@
+// DSP module: see DESIGN.md

@@ -1,0 +1,1 @@
+// Devices module: see DESIGN.md

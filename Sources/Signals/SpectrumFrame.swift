@@ -1,0 +1,29 @@
+/// One power spectrum across a contiguous band: `powerDB[i]` is the power of the
+/// bin whose lower edge is `startHz + i * binWidthHz`.
+public struct SpectrumFrame: Sendable, Equatable {
+    /// lower edge of bin 0 [Hz]
+    public var startHz: Double
+    /// width of one bin [Hz]
+    public var binWidthHz: Double
+    /// time the frame was completed [s since the Unix epoch, UTC]
+    public var timestamp: Double
+    /// power per bin [dB]; NaN where no data arrived for the bin
+    public var powerDB: [Float]
+
+    public init(startHz: Double, binWidthHz: Double, timestamp: Double, powerDB: [Float]) {
+        self.startHz = startHz
+        self.binWidthHz = binWidthHz
+        self.timestamp = timestamp
+        self.powerDB = powerDB
+    }
+
+    /// upper edge of the last bin [Hz]
+    public var stopHz: Double { startHz + Double(powerDB.count) * binWidthHz }
+
+    public var range: FrequencyRange? { FrequencyRange(lowerHz: startHz, upperHz: stopHz) }
+
+    /// centre frequency of bin `index` [Hz]
+    public func binCenterHz(_ index: Int) -> Double {
+        startHz + (Double(index) + 0.5) * binWidthHz
+    }
+}

@@ -1,0 +1,1 @@
+// Terminal module: see DESIGN.md

@@ -1,0 +1,1 @@
+// ViewModels module: see DESIGN.md
