@@ -20,10 +20,12 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP"]),
         .target(name: "Terminal"),
+        // Draws view models into a Terminal buffer (between ViewModels and the executable).
+        .target(name: "Views", dependencies: ["Signals", "DSP", "ViewModels", "Terminal"]),
         .executableTarget(
             name: "tscope",
             dependencies: [
-                "Signals", "USBDriver", "DSP", "Devices", "ViewModels", "Terminal",
+                "Signals", "USBDriver", "DSP", "Devices", "ViewModels", "Terminal", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -32,7 +34,8 @@ let package = Package(
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals", "Terminal"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "Terminal", "Signals"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(
             name: "EndToEndTests",

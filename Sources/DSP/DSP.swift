@@ -1,1 +1,0 @@
-// DSP module: see DESIGN.md

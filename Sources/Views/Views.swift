@@ -1,0 +1,1 @@
+// Views module: draws view models into a Terminal buffer
