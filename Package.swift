@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "USBDriver", dependencies: ["Signals", "CLibUSB"]),
         .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
         .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
+        .target(name: "Capture", dependencies: ["Signals", "DSP"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP"]),
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
@@ -25,7 +26,7 @@ let package = Package(
         .executableTarget(
             name: "tscope",
             dependencies: [
-                "Signals", "USBDriver", "DSP", "Devices", "ViewModels", "Terminal", "Views",
+                "Signals", "USBDriver", "DSP", "Devices", "Capture", "ViewModels", "Terminal", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -34,6 +35,7 @@ let package = Package(
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Signals"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "Terminal", "Signals"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
