@@ -1,1 +1,0 @@
-// ViewModels module: see DESIGN.md
