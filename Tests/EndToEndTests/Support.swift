@@ -1,0 +1,88 @@
+import Foundation
+
+/// Paths of the built products and the package, found from this file and the
+/// running test bundle (no absolute paths baked in).
+enum Paths {
+    /// the package root (three levels above this file)
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// the directory holding the test bundle and the `tscope` executable
+    static var productsDirectory: URL {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        // On Linux the runner may be <products>/tscopePackageTests.xctest.
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("tscope").path),
+              directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory
+    }
+
+    static var tscope: URL { productsDirectory.appendingPathComponent("tscope") }
+
+    /// A fresh temporary directory for one test.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tscope-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// What a finished child process printed and how it ended.
+struct ProcessResult {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs a program to completion with a time limit, capturing its output.
+func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+         timeoutSeconds: Double = 60) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Drain both pipes concurrently so a chatty child never blocks.
+    let group = DispatchGroup()
+    let outData = DataBox()
+    let errData = DataBox()
+    group.enter()
+    DispatchQueue.global().async { outData.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter()
+    DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+    }
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: outData.data,
+                         stderr: String(decoding: errData.data, as: UTF8.self))
+}
+
+/// Holds what a reader thread collected; read only after the group is done.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
+
+/// The first executable named `name` on PATH, if any.
+func which(_ name: String) -> URL? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+}

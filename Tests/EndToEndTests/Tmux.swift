@@ -1,0 +1,59 @@
+import Foundation
+
+/// A private tmux server (its own socket) running one window, for driving the
+/// interactive viewer as a user would: type keys, read the screen.
+final class TmuxSession {
+    let socket = "tscope-test-\(UUID().uuidString.prefix(8))"
+    let tmux: URL
+
+    /// nil when tmux is not installed.
+    init?(width: Int, height: Int, shellEnvironment: [String: String] = [:]) throws {
+        guard let tmux = which("tmux") else { return nil }
+        self.tmux = tmux
+        var exports = ["PS1": "READY$ ", "TERM": "xterm-256color"]
+        for (key, value) in shellEnvironment { exports[key] = value }
+        let envArgs = exports.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        let result = try run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
+                                 + envArgs + ["bash", "--norc", "--noprofile"])
+        guard result.status == 0 else { throw TmuxError.failed("new-session: \(result.stderr)") }
+        _ = waitFor("READY$", timeoutSeconds: 10)
+    }
+
+    deinit { _ = try? run(tmux, ["-L", socket, "kill-server"]) }
+
+    /// Types text followed by Enter.
+    func type(_ line: String) throws {
+        _ = try run(tmux, ["-L", socket, "send-keys", "-l", line])
+        _ = try run(tmux, ["-L", socket, "send-keys", "Enter"])
+    }
+
+    /// Sends tmux key names ("q", "Left", "PageUp", "C-c").
+    func keys(_ names: String...) throws {
+        _ = try run(tmux, ["-L", socket, "send-keys"] + names)
+    }
+
+    /// The visible screen as text.
+    func screen() -> String {
+        (try? run(tmux, ["-L", socket, "capture-pane", "-p"]).stdoutText) ?? ""
+    }
+
+    /// A tmux format value of the pane, e.g. "#{alternate_on}".
+    func paneFormat(_ format: String) -> String {
+        ((try? run(tmux, ["-L", socket, "display-message", "-p", format]).stdoutText) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen until `text` appears; returns the last screen seen.
+    @discardableResult
+    func waitFor(_ text: String, timeoutSeconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        repeat {
+            let current = screen()
+            if current.contains(text) { return current }
+            usleep(100_000)
+        } while Date() < deadline
+        return nil
+    }
+}
+
+enum TmuxError: Error { case failed(String) }
