@@ -5,7 +5,10 @@
  * consecutive u32 LE counter words). Prints one fact per line; exit 0 = every
  * call behaved.
  *
- * Usage: selftest [run|bench SECONDS]   (env TSCOPE_FAKEUSB_SOCKET)
+ * Usage: selftest            the full run
+ *        selftest bench S    synchronous 262144-byte bulk reads for S seconds, prints MB/s
+ *        selftest stream     async bulk IN until every transfer fails (unplug test)
+ * (env TSCOPE_FAKEUSB_SOCKET)
  */
 #include <libusb.h>
 
@@ -23,6 +26,8 @@ static int failures;
 struct stream_state {
     uint32_t expected_word; /* next counter word the stream must deliver */
     int completed, cancelled, errors, in_flight, ordered, stop;
+    int target;                  /* completions before cancelling; 0 = never */
+    enum libusb_transfer_status last_error;
     long bytes;
 };
 
@@ -37,11 +42,12 @@ static void on_transfer(struct libusb_transfer *t) {
         s->bytes += t->actual_length;
         for (int i = 0; i + 4 <= t->actual_length; i += 4, s->expected_word++)
             if (word_at(t->buffer + i) != s->expected_word) { s->ordered = 0; s->expected_word = word_at(t->buffer + i); }
-        if (!s->stop && s->completed < TARGET_COMPLETIONS && libusb_submit_transfer(t) == 0) return;
+        if (!s->stop && (s->target == 0 || s->completed < s->target) && libusb_submit_transfer(t) == 0) return;
     } else if (t->status == LIBUSB_TRANSFER_CANCELLED) {
         s->cancelled++;
     } else {
         s->errors++;
+        s->last_error = t->status;
     }
     s->in_flight--;
 }
@@ -69,8 +75,20 @@ static int bench(libusb_device_handle *h, double seconds) {
     return 0;
 }
 
-static void stream(libusb_context *ctx, libusb_device_handle *h) {
-    struct stream_state s = { .ordered = 1 };
+static const char *status_name(enum libusb_transfer_status status) {
+    switch (status) {
+    case LIBUSB_TRANSFER_COMPLETED: return "COMPLETED";
+    case LIBUSB_TRANSFER_NO_DEVICE: return "NO_DEVICE";
+    case LIBUSB_TRANSFER_CANCELLED: return "CANCELLED";
+    case LIBUSB_TRANSFER_STALL: return "STALL";
+    case LIBUSB_TRANSFER_TIMED_OUT: return "TIMED_OUT";
+    default: return "ERROR";
+    }
+}
+
+/* target 0: run until every transfer has failed (at most 20 s) */
+static void stream(libusb_context *ctx, libusb_device_handle *h, int target) {
+    struct stream_state s = { .ordered = 1, .target = target };
     struct libusb_transfer *transfers[TRANSFERS];
     for (int i = 0; i < TRANSFERS; i++) {
         transfers[i] = libusb_alloc_transfer(0);
@@ -82,14 +100,15 @@ static void stream(libusb_context *ctx, libusb_device_handle *h) {
     double deadline = seconds_now() + 20;
     struct timeval tv = { 0, 100000 };
     while (s.in_flight > 0 && seconds_now() < deadline) {
-        if (s.completed >= TARGET_COMPLETIONS && !s.stop) {
+        if (target > 0 && s.completed >= target && !s.stop) {
             s.stop = 1;
             for (int i = 0; i < TRANSFERS; i++) libusb_cancel_transfer(transfers[i]);
         }
         libusb_handle_events_timeout(ctx, &tv);
     }
-    printf("async completed %d ordered %d cancelled %d errors %d in_flight %d\n",
-           s.completed, s.ordered, s.cancelled, s.errors, s.in_flight);
+    printf("async completed %d ordered %d cancelled %d errors %d in_flight %d last_error %s\n",
+           s.completed, s.ordered, s.cancelled, s.errors, s.in_flight, status_name(s.last_error));
+    fflush(stdout);
     /* a second cancel of an idle transfer is refused */
     CHECK(libusb_cancel_transfer(transfers[0]) == LIBUSB_ERROR_NOT_FOUND, "cancel idle transfer");
     for (int i = 0; i < TRANSFERS; i++) libusb_free_transfer(transfers[i]);
@@ -130,8 +149,11 @@ int main(int argc, char **argv) {
           "config descriptor");
     libusb_free_config_descriptor(config);
 
-    if (argc == 3 && strcmp(argv[1], "bench") == 0) {
-        int rc = bench(h, atof(argv[2]));
+    if (argc >= 2 && strcmp(argv[1], "run") != 0) {
+        int rc = 0;
+        if (argc == 3 && strcmp(argv[1], "bench") == 0) rc = bench(h, atof(argv[2]));
+        else if (strcmp(argv[1], "stream") == 0) { printf("streaming\n"); fflush(stdout); stream(ctx, h, 0); }
+        else { printf("unknown mode %s\n", argv[1]); rc = 2; }
         libusb_release_interface(h, 0);
         libusb_close(h);
         libusb_exit(ctx);
@@ -147,7 +169,7 @@ int main(int argc, char **argv) {
     rc = libusb_control_transfer(h, 0xC0, 3, 0, 0, reply, 1, 100);
     printf("control stall %s\n", libusb_error_name(rc));
 
-    stream(ctx, h);
+    stream(ctx, h, TARGET_COMPLETIONS);
 
     unsigned char block[4096];
     int got = 0;
