@@ -81,7 +81,8 @@ final class StreamRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var firstWords: [UInt32] = []
     private var contiguous = true
-    private var expectedWord: UInt32 = 0
+    /// nil until the first block: a stream may start anywhere in the counter
+    private var expectedWord: UInt32?
     private var ends: [USBError?] = []
 
     var onData: BulkDataHandler {
@@ -92,7 +93,7 @@ final class StreamRecorder: @unchecked Sendable {
                 firstWords.append(first)
                 for offset in stride(from: 0, to: bytes.count - 3, by: 4) {
                     let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
-                    if word != expectedWord { contiguous = false }
+                    if let expectedWord, word != expectedWord { contiguous = false }
                     expectedWord = word &+ 1
                 }
             }
