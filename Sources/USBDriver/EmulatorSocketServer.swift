@@ -5,6 +5,8 @@ import Foundation
 /// stand-in (Tools/fakeusb) can reach it from another process. Clients are
 /// served one after another on the server's own thread. Protocol:
 /// Firmware-Notes/fake-libusb.md.
+///
+/// Call `stop()` when done: the serving thread keeps the server alive until then.
 public final class EmulatorSocketServer: @unchecked Sendable {
     public let socketPath: String
     private let emulator: FirmwareEmulator
