@@ -1,0 +1,17 @@
+import CLibUSB
+
+/// The one libusb context of the process, created on first use and kept for
+/// the process lifetime. nil when libusb cannot start (for example a container
+/// without /dev/bus/usb): that means "no devices", never a crash.
+final class LibUSBContext: @unchecked Sendable {
+    /// libusb_context* (immutable after init; libusb is thread-safe on it)
+    let pointer: OpaquePointer
+
+    private init(pointer: OpaquePointer) { self.pointer = pointer }
+
+    static let shared: LibUSBContext? = {
+        var context: OpaquePointer?
+        guard libusb_init(&context) == 0, let context else { return nil }
+        return LibUSBContext(pointer: context)
+    }()
+}
