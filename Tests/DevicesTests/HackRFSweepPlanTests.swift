@@ -56,7 +56,7 @@ import DSP
         let request = plan.initSweepRequest
         #expect(request.value == 16384 && request.index == 0)
         #expect(request.payload == [0x00, 0x2d, 0x31, 0x01,   // 20 000 000 LE
-                                    0x2c, 0x71, 0x72, 0x00,   // 7 500 000 LE
+                                    0xe0, 0x70, 0x72, 0x00,   // 7 500 000 LE
                                     0x01,                     // interleaved
                                     0x60, 0x09, 0xb0, 0x09,   // 2400, 2480
                                     0x64, 0x00, 0x78, 0x00])  // 100, 120

@@ -92,7 +92,7 @@ public final class HackRFSweepDriver: @unchecked Sendable {
 
     /// Splits one transfer into blocks and hands the good ones on. A trailing
     /// partial block counts as bad.
-    package func ingest(_ transfer: UnsafeRawBufferPointer, onBlock: BlockHandler) {
+    package func ingest(_ transfer: UnsafeRawBufferPointer, onBlock: (UInt64, UnsafeRawBufferPointer) -> Void) {
         guard let plan else { return }
         let size = HackRFProtocol.blockSize
         var offset = 0

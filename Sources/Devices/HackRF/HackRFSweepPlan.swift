@@ -86,7 +86,10 @@ public struct HackRFSweepPlan: Sendable, Equatable {
             let steps = 1 + (r.stopMHz - r.startMHz - 1) / step
             rounded.append(SweepRangeMHz(startMHz: r.startMHz, stopMHz: r.startMHz + steps * step))
         }
-        guard let n = SweepFFTSize.forBinWidth(binWidthHz) else { throw .binWidth(binWidthHz) }
+        // hackrf_sweep checks N = 20e6 / width ≥ 4 before padding N, so widths
+        // above 5 MHz fail even though padding would reach 4
+        guard binWidthHz.isFinite, binWidthHz > 0, Double(Self.sampleRateHz) / binWidthHz >= 4,
+              let n = SweepFFTSize.forBinWidth(binWidthHz) else { throw .binWidth(binWidthHz) }
         ranges = rounded
         fftSize = n
         var stepper = HackRFSweepStepper(rangesMHz: rounded.map { (UInt16($0.startMHz), UInt16($0.stopMHz)) },
