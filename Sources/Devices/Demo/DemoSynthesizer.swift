@@ -1,0 +1,201 @@
+import Foundation
+
+/// Renders a `DemoScene` as the int8 I/Q payload of HackRF sweep blocks.
+///
+/// Cheap by construction: the steady carriers seen at a tuning are
+/// synthesised once per centre frequency (phasor recursion, 64-sample
+/// chunks for FM) and cached as fixed-point; each block then adds a slice of
+/// a pre-generated noise table and only the time-varying sources (drifting
+/// tones, bursts) are synthesised per block. Everything depends only on the
+/// scene, the tuning and the block index, so a seed gives the same bytes
+/// every run.
+public final class DemoSynthesizer {
+    /// sample rate [Hz]
+    public static let sampleRateHz = 20e6
+    /// only sources within this distance of the centre are synthesised [Hz]
+    static let halfBandwidthHz = 10e6
+    /// fixed-point scale: one int8 LSB = 128 units
+    static let fixedScale: Float = 128
+    /// cached tunings kept before the cache is emptied (16 KB each)
+    static let cacheLimit = 1024
+    /// int16 noise samples in the table (must exceed a block's payload)
+    static let noiseTableCount = 1 << 18
+
+    public let scene: DemoScene
+    /// int8 values per block payload (I and Q)
+    public let payloadCount: Int
+
+    private var carrierCache: [UInt64: [Int16]] = [:]
+    private let noiseTable: [Int16]
+    /// per-block float I/Q for time-varying sources [int8 units]
+    private var dynamicScratch: [Float]
+    /// per-block sum in fixed point
+    private var sumScratch: [Int16]
+
+    public init(scene: DemoScene, payloadCount: Int = HackRFProtocol.blockSize - HackRFProtocol.headerSize) {
+        self.scene = scene
+        self.payloadCount = payloadCount
+        var random = SeededRandom(seed: scene.seed)
+        var table = [Int16](repeating: 0, count: Self.noiseTableCount)
+        let sigma = scene.noiseSigma * Double(Self.fixedScale)
+        let limit = 127.0 * Double(Self.fixedScale)
+        for i in 0..<table.count {
+            table[i] = Int16(max(-limit, min(limit, (random.gaussian() * sigma).rounded())))
+        }
+        noiseTable = table
+        dynamicScratch = [Float](repeating: 0, count: payloadCount)
+        sumScratch = [Int16](repeating: 0, count: payloadCount)
+    }
+
+    /// Writes the I/Q a radio tuned to `sweepFrequencyHz` + 7.5 MHz sees
+    /// during kept block `blockIndex` (at `timeSeconds` since the sweep began)
+    /// into `payload` (`payloadCount` bytes, int8 I, Q, I, Q …).
+    public func render(sweepFrequencyHz: UInt64, offsetHz: UInt64, blockIndex: UInt64, timeSeconds: Double,
+                       into payload: UnsafeMutableRawBufferPointer) {
+        precondition(payload.count >= payloadCount, "payload buffer too small")
+        let centreHz = sweepFrequencyHz + offsetHz
+        let noiseStart = Int(SeededRandom.mix(scene.seed ^ blockIndex &* 0x2545_f491_4f6c_dd1d)
+            % UInt64(Self.noiseTableCount - payloadCount)) & ~1
+        let count = payloadCount
+        let carriers = cachedCarriers(centreHz: centreHz)
+        let hasDynamic = renderDynamic(sweepFrequencyHz: sweepFrequencyHz, centreHz: Double(centreHz),
+                                       blockIndex: blockIndex, timeSeconds: timeSeconds)
+        let out = payload.bindMemory(to: Int8.self)
+        noiseTable.withUnsafeBufferPointer { noise in
+            sumScratch.withUnsafeMutableBufferPointer { sum in
+                let n = UnsafeBufferPointer(rebasing: noise[noiseStart..<(noiseStart + count)])
+                if let carriers {
+                    carriers.withUnsafeBufferPointer { c in
+                        for i in 0..<count { sum[i] = c[i] &+ n[i] }
+                    }
+                } else {
+                    for i in 0..<count { sum[i] = n[i] }
+                }
+                if hasDynamic {
+                    dynamicScratch.withUnsafeBufferPointer { d in
+                        for i in 0..<count {
+                            let v = Int32(sum[i]) + Int32((d[i] * Self.fixedScale).rounded())
+                            sum[i] = Int16(max(-32_000, min(32_000, v)))
+                        }
+                    }
+                }
+                Self.quantise(UnsafeBufferPointer(sum), into: out)
+            }
+        }
+    }
+
+    /// int8 = clamp(round(sum / 128), −127, 127); the hot loop.
+    static func quantise(_ sum: UnsafeBufferPointer<Int16>, into out: UnsafeMutableBufferPointer<Int8>) {
+        for i in 0..<sum.count {
+            let v = (Int32(sum[i]) + 64) >> 7
+            out[i] = Int8(max(-127, min(127, v)))
+        }
+    }
+
+    /// Plain reference for `quantise`: floor((v + 64) / 128), clamped.
+    static func quantiseReference(_ value: Int16) -> Int8 {
+        Int8(max(-127, min(127, ((Double(value) + 64) / 128).rounded(.down))))
+    }
+
+    // MARK: steady carriers
+
+    private func cachedCarriers(centreHz: UInt64) -> [Int16]? {
+        if let hit = carrierCache[centreHz] { return hit.isEmpty ? nil : hit }
+        if carrierCache.count >= Self.cacheLimit { carrierCache.removeAll(keepingCapacity: true) }
+        let visible = scene.carriers.enumerated().filter { abs($0.element.frequencyHz - Double(centreHz)) < Self.halfBandwidthHz }
+        guard !visible.isEmpty else {
+            carrierCache[centreHz] = []
+            return nil
+        }
+        var iq = [Float](repeating: 0, count: payloadCount)
+        for (index, carrier) in visible {
+            let phase = 2 * Double.pi * Double(SeededRandom.mix(scene.seed &+ UInt64(index)) >> 11) * 0x1p-53
+            Self.addCarrier(offsetHz: carrier.frequencyHz - Double(centreHz), amplitude: carrier.amplitude,
+                            deviationHz: carrier.deviationHz, modulationHz: carrier.modulationHz,
+                            startPhase: phase, timeOffset: 0, into: &iq)
+        }
+        let limit = 127 * Self.fixedScale
+        let fixed = iq.map { Int16(max(-limit, min(limit, ($0 * Self.fixedScale).rounded()))) }
+        carrierCache[centreHz] = fixed
+        return fixed
+    }
+
+    /// Adds a (possibly FM) carrier to interleaved I/Q by phasor recursion;
+    /// the phasor increment is recomputed every 64 samples for FM.
+    static func addCarrier(offsetHz: Double, amplitude: Double, deviationHz: Double, modulationHz: Double,
+                           startPhase: Double, timeOffset: Double, into iq: inout [Float]) {
+        let samples = iq.count / 2
+        let chunk = 64
+        var re = amplitude * cos(startPhase)
+        var im = amplitude * sin(startPhase)
+        iq.withUnsafeMutableBufferPointer { out in
+            var start = 0
+            while start < samples {
+                let t = timeOffset + Double(start) / sampleRateHz
+                let instantaneous = offsetHz + deviationHz * sin(2 * Double.pi * modulationHz * t)
+                let w = 2 * Double.pi * instantaneous / sampleRateHz
+                let (c, s) = (cos(w), sin(w))
+                let end = min(start + chunk, samples)
+                for k in start..<end {
+                    out[2 * k] += Float(re)
+                    out[2 * k + 1] += Float(im)
+                    let nextRe = re * c - im * s
+                    im = re * s + im * c
+                    re = nextRe
+                }
+                // keep the magnitude from creeping
+                let magnitude = (re * re + im * im).squareRoot()
+                if magnitude > 0 { re *= amplitude / magnitude; im *= amplitude / magnitude }
+                start = end
+            }
+        }
+    }
+
+    // MARK: time-varying sources
+
+    /// Synthesises drifting tones and bursts for this block into
+    /// `dynamicScratch`; returns false when there are none.
+    private func renderDynamic(sweepFrequencyHz: UInt64, centreHz: Double, blockIndex: UInt64,
+                               timeSeconds: Double) -> Bool {
+        var any = false
+        func clearOnce() {
+            if !any {
+                for i in dynamicScratch.indices { dynamicScratch[i] = 0 }
+                any = true
+            }
+        }
+        let blockPhase = 2 * Double.pi * Double(SeededRandom.mix(scene.seed ^ (blockIndex &+ 77)) >> 11) * 0x1p-53
+        for tone in scene.driftingTones {
+            let f = tone.frequencyHz(at: timeSeconds)
+            guard abs(f - centreHz) < Self.halfBandwidthHz else { continue }
+            clearOnce()
+            Self.addCarrier(offsetHz: f - centreHz, amplitude: tone.amplitude, deviationHz: 0, modulationHz: 0,
+                            startPhase: blockPhase, timeOffset: 0, into: &dynamicScratch)
+        }
+        for burst in bursts(sweepFrequencyHz: sweepFrequencyHz, blockIndex: blockIndex) {
+            clearOnce()
+            let f = Double(sweepFrequencyHz) + burst.offsetHz
+            Self.addCarrier(offsetHz: f - centreHz, amplitude: burst.amplitude, deviationHz: 400_000,
+                            modulationHz: 150_000, startPhase: blockPhase, timeOffset: 0, into: &dynamicScratch)
+        }
+        return any
+    }
+
+    /// The bursts present in one block: scheduled ones plus, inside the
+    /// random-burst band, one with the scene's probability.
+    func bursts(sweepFrequencyHz: UInt64, blockIndex: UInt64) -> [DemoScene.Burst] {
+        var found = scene.scheduledBursts.filter { $0.blockIndex == blockIndex }
+        if let band = scene.randomBurstBand, scene.randomBurstProbability > 0 {
+            var random = SeededRandom(seed: SeededRandom.mix(scene.seed ^ 0xb0057) ^ blockIndex)
+            if random.unit() < scene.randomBurstProbability {
+                // inside one of the two kept quarters, clear of their edges
+                let offset = (random.unit() < 0.5 ? 0 : 10e6) + 0.8e6 + 3.4e6 * random.unit()
+                if band.contains(Double(sweepFrequencyHz) + offset) {
+                    found.append(DemoScene.Burst(blockIndex: blockIndex, offsetHz: offset,
+                                                 amplitude: scene.randomBurstAmplitude))
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,1 +1,0 @@
-// Devices module: see DESIGN.md

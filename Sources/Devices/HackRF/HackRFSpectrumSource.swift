@@ -1,0 +1,153 @@
+import DSP
+import Foundation
+import Signals
+import Synchronization
+import USBDriver
+
+/// Why the live HackRF pipeline could not (re)start.
+public enum HackRFSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    case plan(HackRFPlanError)
+    case usb(USBError)
+
+    public var description: String {
+        switch self {
+        case .plan(let e): return e.description
+        case .usb(let e): return e.description
+        }
+    }
+}
+
+/// The live HackRF pipeline for the viewer: driver → bounded block ring →
+/// DSP thread (SweepFFT, frame assembly) → `onFrame`.
+///
+/// The USB thread only copies good blocks into the ring (dropping the oldest
+/// when the DSP thread falls behind); the DSP thread computes each block's
+/// spectrum and hands completed sweeps to `onFrame` on that thread.
+public final class HackRFSpectrumSource: @unchecked Sendable {
+    public struct Settings: Sendable {
+        public var gains: HackRFGains
+        public var ampEnabled: Bool
+        public var antennaPower: Bool
+        /// FFT segments averaged per block; nil = as many as fit in the block
+        /// (a steadier live trace); 1 = hackrf_sweep's numbers
+        public var welchSegments: Int?
+        /// blocks the ring holds between USB and DSP threads
+        public var ringCapacity: Int
+
+        public init(gains: HackRFGains = .sweepDefaults, ampEnabled: Bool = false, antennaPower: Bool = false,
+                    welchSegments: Int? = nil, ringCapacity: Int = 256) {
+            self.gains = gains
+            self.ampEnabled = ampEnabled
+            self.antennaPower = antennaPower
+            self.welchSegments = welchSegments
+            self.ringCapacity = ringCapacity
+        }
+    }
+
+    public struct Counters: Sendable, Equatable {
+        /// frames handed to `onFrame`
+        public var frames: Int
+        /// blocks skipped for a bad header or an unplanned frequency
+        public var badBlocks: Int
+        /// blocks dropped because the DSP thread fell behind
+        public var droppedBlocks: Int
+    }
+
+    public let driver: HackRFSweepDriver
+    public let settings: Settings
+    /// the band being swept, after `start`/`retune`
+    public private(set) var plan: HackRFSweepPlan?
+
+    private let onFrame: @Sendable (SpectrumFrame) -> Void
+    private let onEnd: @Sendable (USBError?) -> Void
+    private let ring: BlockRing
+    private let frames = Atomic<Int>(0)
+    private var dspThread: Thread?
+    private let dspFinished = DispatchSemaphore(value: 0)
+
+    /// - Parameters:
+    ///   - onFrame: called on the DSP thread with each completed sweep
+    ///   - onEnd: called when the stream ends by itself (e.g. unplugged)
+    public init(transport: USBTransport, settings: Settings = Settings(),
+                onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                onEnd: @escaping @Sendable (USBError?) -> Void = { _ in }) throws(USBError) {
+        driver = try HackRFSweepDriver(transport: transport)
+        self.settings = settings
+        self.onFrame = onFrame
+        self.onEnd = onEnd
+        ring = BlockRing(capacity: max(1, settings.ringCapacity))
+    }
+
+    public var counters: Counters {
+        Counters(frames: frames.load(ordering: .relaxed), badBlocks: driver.badBlockCount,
+                 droppedBlocks: ring.droppedCount)
+    }
+
+    /// Starts sweeping `band` with bins about `binWidthHz` wide.
+    public func start(band: FrequencyRange, binWidthHz: Double) throws(HackRFSourceError) {
+        let plan: HackRFSweepPlan
+        do { plan = try HackRFSweepPlan(band: band, binWidthHz: binWidthHz) } catch { throw .plan(error) }
+        try start(plan: plan)
+    }
+
+    /// Starts sweeping with an explicit plan (its first range is assembled).
+    public func start(plan: HackRFSweepPlan) throws(HackRFSourceError) {
+        stop()
+        do {
+            try driver.configure(plan: plan, gains: settings.gains, ampEnabled: settings.ampEnabled,
+                                 antennaPower: settings.antennaPower)
+        } catch { throw .usb(error) }
+        self.plan = plan
+        ring.reset()
+        let fft = SweepFFT(fftSize: plan.fftSize, segments: settings.welchSegments ?? Int.max,
+                           maxSamples: HackRFProtocol.samplesAfterHeader)
+        let assembler = SweepFrameAssembler(plan: plan)
+        let thread = Thread { [self] in runDSP(fft: fft, assembler: assembler) }
+        thread.name = "tscope.hackrf.dsp"
+        dspThread = thread
+        thread.start()
+        let ring = self.ring
+        let onEnd = self.onEnd
+        do {
+            try driver.start(onBlock: { frequency, block in ring.push(frequencyHz: frequency, block: block) },
+                             onEnd: { error in if error != nil { onEnd(error) } })
+        } catch {
+            stopDSP()
+            throw .usb(error)
+        }
+    }
+
+    /// Stops, reconfigures for `band` and restarts (zoom and pan).
+    public func retune(to band: FrequencyRange, binWidthHz: Double) throws(HackRFSourceError) {
+        try start(band: band, binWidthHz: binWidthHz)
+    }
+
+    /// Stops the stream and the DSP thread. Safe to call when stopped.
+    public func stop() {
+        guard dspThread != nil else { return }
+        driver.stop()
+        stopDSP()
+    }
+
+    private func stopDSP() {
+        ring.close()
+        if dspThread != nil { dspFinished.wait() }
+        dspThread = nil
+    }
+
+    private func runDSP(fft: SweepFFT, assembler: SweepFrameAssembler) {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
+        defer {
+            scratch.deallocate()
+            dspFinished.signal()
+        }
+        while let frequency = ring.pop(into: scratch) {
+            fft.process(UnsafeRawBufferPointer(scratch))
+            if let frame = assembler.add(frequencyHz: frequency, lowerQuarter: fft.lowerQuarter,
+                                         upperQuarter: fft.upperQuarter, timestamp: unixTimeNow()) {
+                frames.add(1, ordering: .relaxed)
+                onFrame(frame)
+            }
+        }
+    }
+}
