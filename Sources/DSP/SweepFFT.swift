@@ -127,15 +127,18 @@ public enum SweepFFTSize {
     public static let minimum = 4
     public static let maximum = 8180
 
-    /// N = fs / binWidth, then increased until (N + 4) is a multiple of 8.
-    /// Returns nil when the result falls outside 4…8180.
+    /// hackrf_sweep's rule (hackrf_sweep.c, release 2022.09.1, `-w` handling
+    /// in `main`): N = ⌊20e6 / binWidth⌋ (integer division), rejected unless
+    /// 4 ≤ N ≤ 8180 *before* padding, then increased until (N + 4) is a
+    /// multiple of 8 (an odd multiple of 4). Padding never leaves 4…8180
+    /// (8180 + 4 is a multiple of 8), but a raw N of 1…3 is an error there
+    /// rather than 4. Returns nil where hackrf_sweep would refuse the width.
     public static func forBinWidth(_ binWidthHz: Double) -> Int? {
         guard binWidthHz.isFinite, binWidthHz > 0 else { return nil }
-        let raw = sampleRate / binWidthHz
-        guard raw < Double(Int32.max) else { return nil }
+        let raw = (sampleRate / binWidthHz).rounded(.down)
+        guard raw >= Double(minimum), raw <= Double(maximum) else { return nil }
         var n = Int(raw)
         while (n + 4) % 8 != 0 { n += 1 }
-        guard n >= minimum, n <= maximum else { return nil }
         return n
     }
 
