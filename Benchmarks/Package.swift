@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "DSP", package: "tscope"),
                 .product(name: "Signals", package: "tscope"),
+                .product(name: "CFFTW", package: "tscope"),
             ],
             path: "Benchmarks/DSPBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

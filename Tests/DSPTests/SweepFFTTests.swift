@@ -150,3 +150,31 @@ import Testing
         }
     }
 }
+
+@Suite struct FastDecibelsTests {
+    @Test func fastLogStaysWithinAHundredthOfADecibelOfHackRFSweepsFormula() {
+        var rng = SeededGenerator(seed: 17)
+        var worst: Float = 0
+        for _ in 0..<200_000 {
+            // Powers from 1e-30 to 1e3 (full scale is 1), log-uniform.
+            let power = Float(pow(10, Double.random(in: -30...3, using: &rng)))
+            worst = max(worst, abs(FastDecibels.decibels(power) - FastDecibels.reference(power)))
+        }
+        #expect(worst < 1e-4, "max |ΔdB| = \(worst)")
+    }
+
+    @Test func edgeCasesFollowTheReference() {
+        #expect(FastDecibels.decibels(0) == -.infinity)
+        #expect(FastDecibels.decibels(1) == 0)
+        #expect(FastDecibels.decibels(.nan).isNaN)
+        #expect(FastDecibels.decibels(.infinity) == .infinity)
+        let subnormal = Float.leastNormalMagnitude / 4
+        #expect(FastDecibels.decibels(subnormal) == FastDecibels.reference(subnormal))
+    }
+
+    @Test func shortBlockGivesNaNNotACrash() {
+        let fft = SweepFFT(fftSize: 100)
+        let db = [Int8](repeating: 1, count: 150).withUnsafeBytes { Array(fft.process($0)) }
+        #expect(db.count == 100 && db.allSatisfy(\.isNaN))
+    }
+}
