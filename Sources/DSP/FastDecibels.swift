@@ -15,22 +15,36 @@ enum FastDecibels {
     /// 2 / ln 2
     static let twoOverLn2: Float = 2.885_390_081_777_927
 
-    @inline(__always)
+    /// One value, for tests and odd callers; `convert` is the bulk path.
     static func decibels(_ power: Float) -> Float {
-        guard power >= Float.leastNormalMagnitude, power < Float.infinity else {
-            return reference(power)
-        }
+        isSeriesDomain(power) ? series(power) : reference(power)
+    }
+
+    /// Writes the dB of `count` powers to `decibels`: a branch-free first
+    /// pass the compiler can vectorise, then a pass that redoes the rare
+    /// values outside the series' domain with the reference formula.
+    static func convert(_ powers: UnsafePointer<Float>, into decibels: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { decibels[i] = series(powers[i]) }
+        for i in 0..<count where !isSeriesDomain(powers[i]) { decibels[i] = reference(powers[i]) }
+    }
+
+    /// positive, normal and finite (false for NaN)
+    @inline(__always)
+    static func isSeriesDomain(_ power: Float) -> Bool {
+        power >= Float.leastNormalMagnitude && power < Float.infinity
+    }
+
+    @inline(__always)
+    static func series(_ power: Float) -> Float {
         let bits = power.bitPattern
-        var exponent = Int32(bitPattern: (bits >> 23) & 0xff) - 127
-        var mantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)  // [1, 2)
-        if mantissa > 1.414_213_5 {
-            mantissa *= 0.5
-            exponent += 1
-        }
-        let t = (mantissa - 1) / (mantissa + 1)
+        let mantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)  // [1, 2)
+        let high = mantissa > 1.414_213_5
+        let m = high ? mantissa * 0.5 : mantissa  // [√½, √2)
+        let exponent = Int32(bitPattern: (bits >> 23) & 0xff) - (high ? 126 : 127)
+        let t = (m - 1) / (m + 1)
         let t2 = t * t
-        let series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))))
-        return (Float(exponent) + twoOverLn2 * series) * decibelsPerOctave
+        let atanh = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9)))))
+        return (Float(exponent) + twoOverLn2 * atanh) * decibelsPerOctave
     }
 
     /// hackrf_sweep's formula, `(float)(log2(magsq) * 10.0f / log2(10.0f))`

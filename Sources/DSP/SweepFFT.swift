@@ -102,9 +102,8 @@ public final class SweepFFT {
                 for i in 0..<n { powerSum[i] += output[i].0 * output[i].0 + output[i].1 * output[i].1 }
             }
         }
-        for i in 0..<n {
-            decibels[i] = FastDecibels.decibels(powerSum[i] * powerScale)
-        }
+        for i in 0..<n { powerSum[i] *= powerScale }
+        FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
     }
 

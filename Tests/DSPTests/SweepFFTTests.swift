@@ -172,6 +172,23 @@ import Testing
         #expect(FastDecibels.decibels(subnormal) == FastDecibels.reference(subnormal))
     }
 
+    @Test func bulkConversionMatchesOneByOneIncludingSpecialValues() {
+        var rng = SeededGenerator(seed: 23)
+        var powers = (0..<1000).map { _ in Float(pow(10, Double.random(in: -20...2, using: &rng))) }
+        powers[3] = 0
+        powers[500] = .nan
+        powers[777] = Float.leastNormalMagnitude / 8
+        powers[999] = .infinity
+        var bulk = [Float](repeating: 0, count: powers.count)
+        powers.withUnsafeBufferPointer { p in
+            bulk.withUnsafeMutableBufferPointer { FastDecibels.convert(p.baseAddress!, into: $0.baseAddress!, count: p.count) }
+        }
+        let single = powers.map(FastDecibels.decibels)
+        let agree = zip(bulk, single).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+        #expect(agree)
+        #expect(bulk[3] == -.infinity && bulk[500].isNaN && bulk[999] == .infinity)
+    }
+
     @Test func shortBlockGivesNaNNotACrash() {
         let fft = SweepFFT(fftSize: 100)
         let db = [Int8](repeating: 1, count: 150).withUnsafeBytes { Array(fft.process($0)) }
