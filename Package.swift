@@ -5,6 +5,10 @@ let package = Package(
     name: "tscope",
     products: [
         .executable(name: "tscope", targets: ["tscope"]),
+        // Libraries for the separate Benchmarks/ package.
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "DSP", targets: ["DSP"]),
+        .library(name: "CFFTW", targets: ["CFFTW"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

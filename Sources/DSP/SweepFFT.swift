@@ -24,7 +24,10 @@ public final class SweepFFT {
     private let input: UnsafeMutablePointer<fftwf_complex>
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
-    private let window: UnsafeMutablePointer<Float>
+    /// Hann window divided by 128 (int8 full scale); the division by a power
+    /// of two is exact, so sample × scaledWindow equals hackrf_sweep's
+    /// (sample / 128) × window bit for bit
+    private let scaledWindow: UnsafeMutablePointer<Float>
     /// linear power accumulator, one per bin
     private let powerSum: UnsafeMutablePointer<Float>
     /// dB per bin in FFT order, filled by the last `process`
@@ -46,12 +49,13 @@ public final class SweepFFT {
         plan = SweepFFT.planLock.withLock {
             fftwf_plan_dft_1d(Int32(fftSize), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
         }
-        window = .allocate(capacity: fftSize)
+        scaledWindow = .allocate(capacity: fftSize)
         powerSum = .allocate(capacity: fftSize)
         decibels = .allocate(capacity: fftSize)
         for i in 0..<fftSize {
             // hackrf_sweep: (float)(0.5f * (1.0f - cos(2 * M_PI * i / (fftSize - 1))))
-            window[i] = Float(0.5 * (1.0 - cos(2 * Double.pi * Double(i) / Double(fftSize - 1))))
+            let window = Float(0.5 * (1.0 - cos(2 * Double.pi * Double(i) / Double(fftSize - 1))))
+            scaledWindow[i] = window / 128
         }
     }
 
@@ -59,7 +63,7 @@ public final class SweepFFT {
         SweepFFT.planLock.withLock { fftwf_destroy_plan(plan) }
         fftwf_free(input)
         fftwf_free(output)
-        window.deallocate()
+        scaledWindow.deallocate()
         powerSum.deallocate()
         decibels.deallocate()
     }
@@ -70,36 +74,36 @@ public final class SweepFFT {
     /// Computes the spectrum of one block. `samples` holds interleaved int8
     /// I/Q; the last `fftSize × segments` complex samples are used.
     /// Returns dB per bin in FFT order (bin 0 = DC, bin N/2… negative
-    /// frequencies), valid until the next call.
+    /// frequencies), valid until the next call; all NaN if the block is
+    /// shorter than `fftSize × segments` samples.
     @discardableResult
     public func process(_ samples: UnsafeRawBufferPointer) -> UnsafeBufferPointer<Float> {
         let n = fftSize
         let pairs = samples.count / 2
-        precondition(pairs >= n * segments, "block shorter than the FFT")
+        guard pairs >= n * segments else {
+            // A short block has no spectrum; say so with NaN rather than crash.
+            for i in 0..<n { decibels[i] = .nan }
+            return UnsafeBufferPointer(start: decibels, count: n)
+        }
         let int8s = samples.bindMemory(to: Int8.self)
-        let scale = Float(1) / Float(n)
-        let normalizer = Float(1) / Float(segments)
-        for i in 0..<n { powerSum[i] = 0 }
+        // |X/N|² = |X|²/N², averaged over segments
+        let powerScale = 1 / (Float(n) * Float(n) * Float(segments))
         for segment in 0..<segments {
             let firstPair = pairs - n * (segments - segment)
+            let segmentStart = int8s.baseAddress! + 2 * firstPair
             for i in 0..<n {
-                let iSample = Float(int8s[2 * (firstPair + i)])
-                let qSample = Float(int8s[2 * (firstPair + i) + 1])
-                input[i].0 = iSample * window[i] * (1.0 / 128.0)
-                input[i].1 = qSample * window[i] * (1.0 / 128.0)
+                input[i].0 = Float(segmentStart[2 * i]) * scaledWindow[i]
+                input[i].1 = Float(segmentStart[2 * i + 1]) * scaledWindow[i]
             }
             fftwf_execute(plan)
-            for i in 0..<n {
-                let re = output[i].0 * scale
-                let im = output[i].1 * scale
-                powerSum[i] += re * re + im * im
+            if segment == 0 {
+                for i in 0..<n { powerSum[i] = output[i].0 * output[i].0 + output[i].1 * output[i].1 }
+            } else {
+                for i in 0..<n { powerSum[i] += output[i].0 * output[i].0 + output[i].1 * output[i].1 }
             }
         }
-        for i in 0..<n {
-            let power = segments == 1 ? powerSum[i] : powerSum[i] * normalizer
-            // hackrf_sweep: (float)(log2(magsq) * 10.0f / log2(10.0f)), in double
-            decibels[i] = Float(log2(Double(power)) * 10.0 / log2(10.0))
-        }
+        for i in 0..<n { powerSum[i] *= powerScale }
+        FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
     }
 
@@ -127,15 +131,18 @@ public enum SweepFFTSize {
     public static let minimum = 4
     public static let maximum = 8180
 
-    /// N = fs / binWidth, then increased until (N + 4) is a multiple of 8.
-    /// Returns nil when the result falls outside 4…8180.
+    /// hackrf_sweep's rule (hackrf_sweep.c, release 2022.09.1, `-w` handling
+    /// in `main`): N = ⌊20e6 / binWidth⌋ (integer division), rejected unless
+    /// 4 ≤ N ≤ 8180 *before* padding, then increased until (N + 4) is a
+    /// multiple of 8 (an odd multiple of 4). Padding never leaves 4…8180
+    /// (8180 + 4 is a multiple of 8), but a raw N of 1…3 is an error there
+    /// rather than 4. Returns nil where hackrf_sweep would refuse the width.
     public static func forBinWidth(_ binWidthHz: Double) -> Int? {
         guard binWidthHz.isFinite, binWidthHz > 0 else { return nil }
-        let raw = sampleRate / binWidthHz
-        guard raw < Double(Int32.max) else { return nil }
+        let raw = (sampleRate / binWidthHz).rounded(.down)
+        guard raw >= Double(minimum), raw <= Double(maximum) else { return nil }
         var n = Int(raw)
         while (n + 4) % 8 != 0 { n += 1 }
-        guard n >= minimum, n <= maximum else { return nil }
         return n
     }
 

@@ -1,0 +1,87 @@
+// Throughput and allocations of the DSP stage: bare FFTW against SweepFFT on
+// the same sizes (the cost SweepFFT adds: int8 → float, window, |X|², log),
+// and column decimation of a full-width frame.
+import Benchmark
+import CFFTW
+import DSP
+import Signals
+
+/// FFT sizes: hackrf_sweep's largest (8180), a mid size and its default (20).
+let fftSizes = [8180, 100, 20]
+/// bytes in one HackRF sweep transfer block
+let blockBytes = 16384
+
+/// A deterministic int8 I/Q block (a linear congruential generator: the
+/// values only need to be non-trivial, not random in any strong sense).
+func syntheticBlock() -> [Int8] {
+    var state: UInt32 = 12345
+    return (0..<blockBytes).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Int8(truncatingIfNeeded: Int32(state >> 24) - 128)
+    }
+}
+
+/// A forward FFTW plan on a preloaded buffer, planned the way SweepFFT plans.
+final class BareFFT {
+    let input: UnsafeMutablePointer<fftwf_complex>
+    let output: UnsafeMutablePointer<fftwf_complex>
+    let plan: fftwf_plan
+
+    init(size: Int) {
+        input = fftwf_alloc_complex(size)!
+        output = fftwf_alloc_complex(size)!
+        plan = fftwf_plan_dft_1d(Int32(size), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
+        for i in 0..<size {
+            input[i].0 = Float(i % 17) / 17 - 0.5
+            input[i].1 = Float(i % 13) / 13 - 0.5
+        }
+    }
+
+    deinit {
+        fftwf_destroy_plan(plan)
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        maxDuration: .seconds(3),
+        maxIterations: 1_000_000
+    )
+
+    for size in fftSizes {
+        let bare = BareFFT(size: size)
+        Benchmark("FFTW execute N=\(size)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                fftwf_execute(bare.plan)
+            }
+            blackHole(bare.output[0].0)
+        }
+
+        let sweep = SweepFFT(fftSize: size)
+        let block = syntheticBlock()
+        Benchmark("SweepFFT.process N=\(size)") { benchmark in
+            block.withUnsafeBytes { bytes in
+                for _ in benchmark.scaledIterations {
+                    blackHole(sweep.process(bytes)[0])
+                }
+            }
+        }
+    }
+
+    let decimator = ColumnDecimator(detector: .peak)
+    let frame = SpectrumFrame(
+        startHz: 2_400_000_000, binWidthHz: 2441.4, timestamp: 0,
+        powerDB: (0..<8192).map { Float(-100 + ($0 * 37) % 60) }
+    )
+    let visible = frame.range!
+    let columns = UnsafeMutableBufferPointer<Float>.allocate(capacity: 240)
+    Benchmark("ColumnDecimator peak 8192→240") { benchmark in
+        for _ in benchmark.scaledIterations {
+            decimator.process(frame, visible: visible, into: columns)
+        }
+        blackHole(columns[0])
+    }
+}

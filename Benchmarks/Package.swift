@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+// Benchmarks for tscope's DSP stage. A separate package so that `swift test`
+// at the root never builds or resolves the benchmark tooling.
+import PackageDescription
+
+let package = Package(
+    name: "tscope-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "tscope", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DSPBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DSP", package: "tscope"),
+                .product(name: "Signals", package: "tscope"),
+                .product(name: "CFFTW", package: "tscope"),
+            ],
+            path: "Benchmarks/DSPBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
