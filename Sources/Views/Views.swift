@@ -1,1 +1,1 @@
-// Views module: draws view models into a Terminal buffer
+// Views: drawn into Terminal buffers

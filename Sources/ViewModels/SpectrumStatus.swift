@@ -1,0 +1,28 @@
+/// Facts the status line shows about the running device and pipeline.
+public struct SpectrumStatus: Sendable, Equatable {
+    /// "HackRF One 0000000000000000457863c8240e2f4f", "HackRF One (emulated)"
+    public var deviceName: String
+    /// true for the built-in demo device: the screen says DEMO
+    public var isDemo: Bool
+    /// bin width the device delivers [Hz]; 0 before the first frame
+    public var binWidthHz: Double
+    /// frames drawn per second, measured
+    public var framesPerSecond: Double
+    /// blocks dropped because the DSP fell behind
+    public var droppedBlocks: Int
+    /// blocks with a bad header, skipped
+    public var badBlocks: Int
+    /// a one-line problem to show (e.g. "device disconnected"), or nil
+    public var message: String?
+
+    public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
+                droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil) {
+        self.deviceName = deviceName
+        self.isDemo = isDemo
+        self.binWidthHz = binWidthHz
+        self.framesPerSecond = framesPerSecond
+        self.droppedBlocks = droppedBlocks
+        self.badBlocks = badBlocks
+        self.message = message
+    }
+}

@@ -1,0 +1,245 @@
+import ArgumentParser
+import Capture
+import DSP
+import Devices
+import Foundation
+import Signals
+import USBDriver
+
+/// Headless sweeps in hackrf_sweep's output layouts, with its options.
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Sweep and write hackrf_sweep-compatible CSV (or -B binary) to stdout or a file.",
+        discussion: """
+            Output fields (text): date, time, hz_low, hz_high, hz_bin_width, num_samples, dB, dB, …
+            Each 20 MHz tuning step gives two lines, [f, f+5 MHz] and [f+10, f+15 MHz], exactly as hackrf_sweep.
+            """
+    )
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @Option(name: .customShort("f"), parsing: .singleValue,
+            help: "Range start:stop in MHz, repeatable up to 10 times (default 0:6000).")
+    var ranges: [String] = []
+
+    @Option(name: .customShort("w", allowingJoined: true), help: "FFT bin width in Hz, 2445–5000000.")
+    var binWidth: UInt32 = 1_000_000
+
+    @Option(name: .customShort("N", allowingJoined: true), help: "Number of sweeps to perform.")
+    var sweepCount: UInt32?
+
+    @Flag(name: .customShort("1"), help: "One sweep, then exit.")
+    var oneShot = false
+
+    @Option(name: .customShort("l", allowingJoined: true), help: "LNA (IF) gain, 0–40 dB in 8 dB steps.")
+    var lnaGain: Int = 16
+
+    @Option(name: .customShort("g", allowingJoined: true), help: "VGA (baseband) gain, 0–62 dB in 2 dB steps.")
+    var vgaGain: Int = 20
+
+    @Option(name: .customShort("a", allowingJoined: true), help: "RF amplifier: 1 on, 0 off.")
+    var amp: UInt32 = 0
+
+    @Option(name: .customShort("p", allowingJoined: true), help: "Antenna port power: 1 on, 0 off.")
+    var antennaPower: UInt32 = 0
+
+    @Flag(name: .customShort("B"), help: "Binary output (hackrf_sweep -B records).")
+    var binary = false
+
+    @Option(name: .customShort("r"), help: "Output file ('-' or none: stdout).")
+    var outputPath: String?
+
+    func validate() throws {
+        guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
+        guard antennaPower <= 1 else { throw ValidationError("-p (antenna power) shall be 0 or 1") }
+        if let sweepCount, sweepCount == 0 { throw ValidationError("-N must be at least 1") }
+        _ = try parsedRanges()
+    }
+
+    /// `-f` values as MHz pairs; hackrf_sweep's default 0:6000 when none given.
+    func parsedRanges() throws -> [SweepRangeMHz] {
+        guard !ranges.isEmpty else { return [SweepRangeMHz(startMHz: 0, stopMHz: 6000)] }
+        return try ranges.map { text in
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let start = UInt32(parts[0]), let stop = UInt32(parts[1]) else {
+                throw ValidationError("-f \(text): expected start:stop in whole MHz, e.g. -f 2400:2500")
+            }
+            return SweepRangeMHz(startMHz: Int(start), stopMHz: Int(stop))
+        }
+    }
+
+    func run() throws {
+        let plan: HackRFSweepPlan
+        let gains: HackRFGains
+        do {
+            plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(binWidth))
+            gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain)
+        } catch {
+            throw CleanExit.message("\(error)")
+        }
+        let sink: OutputSink
+        if let outputPath, outputPath != "-" {
+            do { sink = try OutputSink.file(path: outputPath) } catch { throw CleanExit.message("\(error)") }
+        } else {
+            sink = OutputSink(fd: STDOUT_FILENO, name: "stdout")
+        }
+        let opened: OpenedDevice
+        let driver: HackRFSweepDriver
+        do {
+            opened = try deviceOptions.open()
+            driver = try HackRFSweepDriver(transport: opened.transport)
+            try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
+        } catch {
+            throw CleanExit.message("\(error)")
+        }
+        defer { opened.transport.close() }
+
+        let run = SweepRun(plan: plan, sink: sink, layout: binary ? .binary : .text,
+                           sweepLimit: oneShot ? 1 : sweepCount.map(Int.init))
+        let started = monotonicSeconds()
+        do {
+            try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
+                             onEnd: { error in run.end(error) })
+        } catch {
+            throw CleanExit.message("\(error)")
+        }
+        let outcome = run.waitUntilDone()
+        driver.stop()
+        let flushError = run.finish()
+        let seconds = monotonicSeconds() - started
+        let sweeps = run.completedSweeps
+        let rate = seconds > 0 ? Double(sweeps) / seconds : 0
+        var summary = "Total sweeps: \(sweeps) in \(String(format: "%.5f", seconds)) seconds"
+            + " (\(String(format: "%.2f", rate)) sweeps/second)"
+        if driver.badBlockCount > 0 { summary += ", \(driver.badBlockCount) bad blocks skipped" }
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        if let message = flushError ?? outcome.errorMessage { throw CleanExit.message(message) }
+    }
+}
+
+/// hackrf_sweep's per-block work for one run: count sweeps, FFT, write.
+/// `handle` runs on the USB thread; the command's thread waits.
+final class SweepRun: @unchecked Sendable {
+    enum Outcome {
+        case finished
+        case interrupted
+        case failed(String)
+
+        var errorMessage: String? {
+            if case .failed(let message) = self { return message }
+            return nil
+        }
+    }
+
+    private let fft: SweepFFT
+    private let writer: HackRFSweepWriter
+    private var counter: HackRFSweepCounter
+    private let lock = NSLock()
+    private var outcome: Outcome?
+    private let done = DispatchSemaphore(value: 0)
+    /// blocks seen since the stall watchdog last looked
+    private var recentBlocks = 0
+
+    init(plan: HackRFSweepPlan, sink: OutputSink, layout: HackRFSweepWriter.Layout, sweepLimit: Int?) {
+        fft = SweepFFT(fftSize: plan.fftSize)
+        writer = HackRFSweepWriter(sink: sink, layout: layout, fftSize: plan.fftSize)
+        counter = HackRFSweepCounter(firstStartHz: UInt64(plan.ranges[0].startMHz) * 1_000_000, sweepLimit: sweepLimit)
+    }
+
+    var completedSweeps: Int { lock.withLock { counter.completedSweeps } }
+
+    func handle(frequencyHz: UInt64, block: UnsafeRawBufferPointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard outcome == nil else { return }
+        recentBlocks += 1
+        switch counter.decide(frequencyHz: frequencyHz) {
+        case .skip:
+            return
+        case .finished:
+            conclude(.finished)
+            return
+        case .process:
+            break
+        }
+        fft.process(block)
+        var now = timeval()
+        gettimeofday(&now, nil)
+        do {
+            try writer.writeBlock(frequencyHz: frequencyHz, seconds: now.tv_sec, microseconds: Int(now.tv_usec),
+                                  lower: fft.lowerQuarter, upper: fft.upperQuarter)
+        } catch {
+            conclude(.failed("\(error)"))
+        }
+    }
+
+    func end(_ error: USBError?) {
+        lock.withLock {
+            guard outcome == nil else { return }
+            conclude(error.map { .failed("\($0)") } ?? .interrupted)
+        }
+    }
+
+    /// Blocks until the sweeps are done, the device fails or stalls for a
+    /// second (as hackrf_sweep: "couldn't transfer any data for one second"),
+    /// or SIGINT/SIGTERM/SIGHUP arrives.
+    func waitUntilDone() -> Outcome {
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] in
+            lock.withLock { if outcome == nil { conclude(.interrupted) } }
+        }
+        defer { signals.cancel() }
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            let stalled = lock.withLock { () -> Bool in
+                defer { recentBlocks = 0 }
+                return recentBlocks == 0
+            }
+            if stalled {
+                lock.withLock { if outcome == nil { conclude(.failed("couldn't transfer any data for one second")) } }
+            }
+        }
+        return lock.withLock { outcome ?? .interrupted }
+    }
+
+    /// Flushes buffered output; returns an error message if that failed.
+    func finish() -> String? {
+        lock.withLock {
+            do {
+                try writer.flush()
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
+    /// Records the outcome once and wakes the waiting thread (lock held).
+    private func conclude(_ result: Outcome) {
+        outcome = result
+        done.signal()
+    }
+}
+
+/// Runs a handler when one of the given signals arrives, until cancelled;
+/// the signals' default actions are restored on cancel.
+final class SignalWatch {
+    private var sources: [DispatchSourceSignal] = []
+    private let numbers: [Int32]
+
+    init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+        numbers = signals
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        sources.forEach { $0.cancel() }
+        sources.removeAll()
+        numbers.forEach { signal($0, SIG_DFL) }
+    }
+}

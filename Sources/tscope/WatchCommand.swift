@@ -1,0 +1,4 @@
+import ArgumentParser
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "watch")
+}
