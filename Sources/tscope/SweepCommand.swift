@@ -76,11 +76,11 @@ struct SweepCommand: ParsableCommand {
             plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(binWidth))
             gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain)
         } catch {
-            throw CleanExit.message("\(error)")
+            throw CommandError("\(error)")
         }
         let sink: OutputSink
         if let outputPath, outputPath != "-" {
-            do { sink = try OutputSink.file(path: outputPath) } catch { throw CleanExit.message("\(error)") }
+            do { sink = try OutputSink.file(path: outputPath) } catch { throw CommandError("\(error)") }
         } else {
             sink = OutputSink(fd: STDOUT_FILENO, name: "stdout")
         }
@@ -91,7 +91,7 @@ struct SweepCommand: ParsableCommand {
             driver = try HackRFSweepDriver(transport: opened.transport)
             try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
         } catch {
-            throw CleanExit.message("\(error)")
+            throw CommandError("\(error)")
         }
         defer { opened.transport.close() }
 
@@ -102,7 +102,7 @@ struct SweepCommand: ParsableCommand {
             try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
                              onEnd: { error in run.end(error) })
         } catch {
-            throw CleanExit.message("\(error)")
+            throw CommandError("\(error)")
         }
         let outcome = run.waitUntilDone()
         driver.stop()
@@ -114,7 +114,7 @@ struct SweepCommand: ParsableCommand {
             + " (\(String(format: "%.2f", rate)) sweeps/second)"
         if driver.badBlockCount > 0 { summary += ", \(driver.badBlockCount) bad blocks skipped" }
         FileHandle.standardError.write(Data((summary + "\n").utf8))
-        if let message = flushError ?? outcome.errorMessage { throw CleanExit.message(message) }
+        if let message = flushError ?? outcome.errorMessage { throw CommandError(message) }
     }
 }
 
