@@ -10,6 +10,8 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     case sessionAlreadyActive
     /// a system call failed; `errno` as reported
     case systemCall(String, errno: Int32)
+    /// the terminal closed its input (the window or SSH session went away)
+    case inputClosed
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(stream) is not a terminal: the interactive view needs one; use the headless commands (`tscope sweep`, `tscope meter --json`) for pipes and files"
         case .sessionAlreadyActive:
             return "the terminal is already in use by another session of this program"
+        case .inputClosed:
+            return "the terminal closed (end of input)"
         case .systemCall(let name, let code):
             return "\(name) failed: \(String(cString: strerror(code)))"
         }
