@@ -1,1 +1,0 @@
-// Terminal module: see DESIGN.md
