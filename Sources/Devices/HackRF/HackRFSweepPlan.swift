@@ -49,6 +49,10 @@ public struct HackRFSweepPlan: Sendable, Equatable {
     public static let sampleRateHz: UInt32 = 20_000_000
     /// baseband filter [Hz]
     public static let basebandFilterHz: UInt32 = 15_000_000
+    /// narrowest bin hackrf_sweep allows (N = 8180) [Hz]
+    public static let minimumBinWidthHz = 2_445.0
+    /// widest bin hackrf_sweep allows (N = 4) [Hz]
+    public static let maximumBinWidthHz = 5_000_000.0
     /// tuning step [Hz] (TUNE_STEP)
     public static let stepHz: UInt32 = 20_000_000
     /// radio tuned this far above the sweep frequency [Hz] (OFFSET)

@@ -1,1 +1,0 @@
-// Views: drawn into Terminal buffers
