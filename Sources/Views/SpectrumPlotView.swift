@@ -164,15 +164,13 @@ public final class SpectrumPlotView {
         buffer.fill(row, with: Cell(" ", style: Self.statusStyle))
         var x = row.x
         if status.isDemo {
-            x += buffer.put(" DEMO ", x: x, y: row.y, style: Self.demoStyle)
+            x = buffer.put(" DEMO ", x: x, y: row.y, style: Self.demoStyle)
         }
         if model.isPaused {
-            x += buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle)
+            x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle)
         }
-        let band = model.visibleBand
-        var text = " \(status.deviceName) │ \(FrequencyFormat.label(band.lowerHz, maxFractionDigits: 3))"
-            + " – \(FrequencyFormat.label(band.upperHz, maxFractionDigits: 3))"
-            + " │ span \(FrequencyFormat.label(band.spanHz))"
+        // The axis shows the band; the status line gives what it does not.
+        var text = " \(status.deviceName) │ span \(FrequencyFormat.label(model.visibleBand.spanHz))"
         if status.binWidthHz > 0 { text += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
         text += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
         text += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"

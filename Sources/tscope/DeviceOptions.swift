@@ -47,7 +47,7 @@ extension DeviceOptions {
 
     private func demoDevice(pacing: HackRFEmulator.Pacing) -> OpenedDevice {
         let emulator = HackRFEmulator(seed: demoSeed, options: .init(pacing: pacing))
-        return OpenedDevice(transport: EmulatedTransport(emulator: emulator), name: "HackRF One (emulated)", isDemo: true)
+        return OpenedDevice(transport: EmulatedTransport(emulator: emulator), name: "HackRF One", isDemo: true)
     }
 
     private func openHackRF() throws -> OpenedDevice {

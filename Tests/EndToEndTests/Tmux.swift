@@ -12,10 +12,13 @@ final class TmuxSession {
         self.tmux = tmux
         var exports = ["PS1": "READY$ ", "TERM": "xterm-256color"]
         for (key, value) in shellEnvironment { exports[key] = value }
-        let envArgs = exports.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        let result = try run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
-                                 + envArgs + ["bash", "--norc", "--noprofile"])
-        guard result.status == 0 else { throw TmuxError.failed("new-session: \(result.stderr)") }
+        // Started through system(3), not Foundation's Process: the tmux server
+        // daemon would inherit the descriptor Process watches for the child's
+        // exit, and waitUntilExit would never return.
+        let envArgs = exports.map { "-e '\($0.key)=\($0.value)'" }.joined(separator: " ")
+        let command = "'\(tmux.path)' -L \(socket) -f /dev/null new-session -d -x \(width) -y \(height) \(envArgs)"
+            + " bash --norc --noprofile </dev/null >/dev/null 2>&1"
+        guard system(command) == 0 else { throw TmuxError.failed("new-session failed: \(command)") }
         _ = waitFor("READY$", timeoutSeconds: 10)
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct WatchCommandTests {
+    @Test func refusesToRunWithoutATerminal() throws {
+        let result = try run(Paths.tscope, ["watch", "--device", "demo"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("interactive terminal"))
+        #expect(result.stderr.contains("tscope sweep"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func rejectsABandOutsideTheAnalyzer() throws {
+        for band in ["7000:7100", "108:88", "x"] {
+            let result = try run(Paths.tscope, ["watch", "--device", "demo", "--band", band])
+            #expect(result.status != 0, "\(band)")
+            #expect(result.stderr.contains("--band"), "\(band)")
+        }
+    }
+
+    @Test func demoUnderTmuxShowsAxesAndDemoThenQuitsToACleanShell() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108")
+        let screen = try #require(tmux.waitFor("MHz", timeoutSeconds: 20), "viewer did not draw:\n\(tmux.screen())")
+        #expect(screen.contains(" DEMO "))
+        #expect(screen.contains("span 20 MHz"))
+        #expect(screen.contains("┤"))           // dB axis
+        #expect(screen.contains("┬"))           // frequency ticks
+        #expect(screen.contains("100"))         // a tick label
+        #expect(tmux.paneFormat("#{alternate_on}") == "1")
+        // a trace is drawn once frames arrive
+        #expect(tmux.waitFor("⣿", timeoutSeconds: 10) != nil || tmux.screen().contains { ("\u{2801}"..."\u{28FF}").contains($0) })
+
+        try tmux.keys("+")
+        #expect(tmux.waitFor("span 10 MHz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("Right")
+        try tmux.keys("Space")
+        #expect(tmux.waitFor("PAUSED", timeoutSeconds: 5) != nil)
+        try tmux.keys("Space")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(tmux.paneFormat("#{alternate_on}") == "0")
+        #expect(tmux.paneFormat("#{cursor_flag}") == "1")
+        // the shell got its cooked terminal back
+        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo END")
+        let after = try #require(tmux.waitFor("END", timeoutSeconds: 5))
+        #expect(after.contains("icanon echo"))
+    }
+
+    @Test func sigtermRestoresTheTerminal() throws {
+        let tmux = try #require(try TmuxSession(width: 100, height: 30))
+        // a band no other test uses, to find this process
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 433:435; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor(" DEMO ", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        let kill = try run(URL(fileURLWithPath: "/usr/bin/pkill"), ["-TERM", "-f", "watch --device demo --band 433:435"])
+        #expect(kill.status == 0)
+        let screen = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("STATUS=143"))  // died by SIGTERM, as a well-behaved program does
+        #expect(tmux.paneFormat("#{alternate_on}") == "0")
+        #expect(tmux.paneFormat("#{cursor_flag}") == "1")
+    }
+}
