@@ -180,11 +180,19 @@ public final class TerminalSession {
         while withUnsafeMutableBytes(of: &sink, { Glibc.read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
     }
 
+    /// Installs the handlers and unblocks their signals on the calling thread
+    /// (worker threads, e.g. of a test runner, may block them; the thread that runs
+    /// the session must be able to take them).
     private func installHandlers() {
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
         for signal in SignalRelay.terminationSignals {
             install(signal) { terminationSignalHandler($0) }
+            sigaddset(&unblocked, signal)
         }
         install(SIGWINCH) { windowChangeSignalHandler($0) }
+        sigaddset(&unblocked, SIGWINCH)
+        _ = pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     private func install(_ signal: Int32, _ handler: @convention(c) (Int32) -> Void) {
