@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "CFFTW", targets: ["CFFTW"]),
+        .library(name: "ViewModels", targets: ["ViewModels"]),
+        .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Views", targets: ["Views"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

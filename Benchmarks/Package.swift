@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
-// Benchmarks for tscope's DSP stage. A separate package so that `swift test`
-// at the root never builds or resolves the benchmark tooling.
+// Benchmarks for tscope's DSP stage and the watch view's frame path. A
+// separate package so that `swift test` at the root never builds or resolves
+// the benchmark tooling.
 import PackageDescription
 
 let package = Package(
@@ -20,6 +21,18 @@ let package = Package(
                 .product(name: "CFFTW", package: "tscope"),
             ],
             path: "Benchmarks/DSPBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ViewsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Signals", package: "tscope"),
+                .product(name: "ViewModels", package: "tscope"),
+                .product(name: "Terminal", package: "tscope"),
+                .product(name: "Views", package: "tscope"),
+            ],
+            path: "Benchmarks/ViewsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

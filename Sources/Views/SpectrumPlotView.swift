@@ -82,6 +82,9 @@ public final class SpectrumPlotView {
     // MARK: parts
 
     private func drawTrace(model: SpectrumPlotModel, frame: SpectrumFrame?, into buffer: inout Buffer) {
+        // The canvas writes only cells with dots: blank the plot first so the
+        // previous frame's trace does not linger where this one has none.
+        buffer.fill(layout.plot, with: .blank)
         canvas.clear()
         guard !layout.plot.isEmpty,
               let scale = PowerScale(bottomDB: Float(model.bottomLevelDB), topDB: Float(model.referenceLevelDB),
