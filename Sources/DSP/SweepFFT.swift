@@ -24,10 +24,11 @@ public final class SweepFFT {
     private let input: UnsafeMutablePointer<fftwf_complex>
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let plan: fftwf_plan
-    /// Hann window divided by 128 (int8 full scale); the division by a power
-    /// of two is exact, so sample × scaledWindow equals hackrf_sweep's
-    /// (sample / 128) × window bit for bit
-    private let scaledWindow: UnsafeMutablePointer<Float>
+    /// Hann window divided by 128 (int8 full scale), each weight twice (for
+    /// I and for Q) so the conversion runs over the interleaved bytes in one
+    /// vectorisable loop; the division by a power of two is exact, so
+    /// sample × weight equals hackrf_sweep's (sample × window) / 128 bit for bit
+    private let interleavedWindow: UnsafeMutablePointer<Float>
     /// linear power accumulator, one per bin
     private let powerSum: UnsafeMutablePointer<Float>
     /// dB per bin in FFT order, filled by the last `process`
@@ -49,13 +50,14 @@ public final class SweepFFT {
         plan = SweepFFT.planLock.withLock {
             fftwf_plan_dft_1d(Int32(fftSize), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
         }
-        scaledWindow = .allocate(capacity: fftSize)
+        interleavedWindow = .allocate(capacity: 2 * fftSize)
         powerSum = .allocate(capacity: fftSize)
         decibels = .allocate(capacity: fftSize)
         for i in 0..<fftSize {
             // hackrf_sweep: (float)(0.5f * (1.0f - cos(2 * M_PI * i / (fftSize - 1))))
             let window = Float(0.5 * (1.0 - cos(2 * Double.pi * Double(i) / Double(fftSize - 1))))
-            scaledWindow[i] = window / 128
+            interleavedWindow[2 * i] = window / 128
+            interleavedWindow[2 * i + 1] = window / 128
         }
     }
 
@@ -63,7 +65,7 @@ public final class SweepFFT {
         SweepFFT.planLock.withLock { fftwf_destroy_plan(plan) }
         fftwf_free(input)
         fftwf_free(output)
-        scaledWindow.deallocate()
+        interleavedWindow.deallocate()
         powerSum.deallocate()
         decibels.deallocate()
     }
@@ -88,21 +90,28 @@ public final class SweepFFT {
         let int8s = samples.bindMemory(to: Int8.self)
         // |X/N|² = |X|²/N², averaged over segments
         let powerScale = 1 / (Float(n) * Float(n) * Float(segments))
+        // fftwf_complex is two contiguous Floats: view the buffers as 2N floats
+        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
+        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
         for segment in 0..<segments {
             let firstPair = pairs - n * (segments - segment)
             let segmentStart = int8s.baseAddress! + 2 * firstPair
-            for i in 0..<n {
-                input[i].0 = Float(segmentStart[2 * i]) * scaledWindow[i]
-                input[i].1 = Float(segmentStart[2 * i + 1]) * scaledWindow[i]
+            for k in 0..<(2 * n) {
+                inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
             }
             fftwf_execute(plan)
             if segment == 0 {
-                for i in 0..<n { powerSum[i] = output[i].0 * output[i].0 + output[i].1 * output[i].1 }
+                for i in 0..<n {
+                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                    powerSum[i] = (re * re + im * im) * powerScale
+                }
             } else {
-                for i in 0..<n { powerSum[i] += output[i].0 * output[i].0 + output[i].1 * output[i].1 }
+                for i in 0..<n {
+                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                    powerSum[i] += (re * re + im * im) * powerScale
+                }
             }
         }
-        for i in 0..<n { powerSum[i] *= powerScale }
         FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
     }
