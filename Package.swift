@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Signals"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "Terminal", "Signals"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["tscope", "Devices", "USBDriver", "Signals"],

@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 import Testing
 @testable import Capture
@@ -10,7 +11,7 @@ import Testing
     }
 
     @Test func matchesPrintfOnRandomDecibelValues() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SeededRandom(seed: 7)
         for _ in 0..<200_000 {
             let value = Float.random(in: -160...40, using: &rng)
             #expect(fast(value) == String(format: "%.2f", Double(value)), "value \(value)")
@@ -92,18 +93,5 @@ import Testing
         #expect(u64(32) == 110_000_000)
         #expect(u64(40) == 115_000_000)
         #expect(f32(48) == -3 && f32(52) == -4)
-    }
-}
-
-/// SplitMix64: a small seeded generator so every run sees the same values.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

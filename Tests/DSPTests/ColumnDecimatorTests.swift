@@ -71,7 +71,7 @@ enum ReferenceDecimator {
     }
 
     @Test func oneBinBurstSurvivesPeakAndIsDilutedByMean() {
-        var rng = SeededGenerator(seed: 21)
+        var rng = SeededRandom(seed: 21)
         var bins = (0..<8192).map { _ in Float(-80 + Double.random(in: -1...1, using: &rng)) }
         let burst = 5000
         bins[burst] = -40  // +40 dB above the floor, one bin
@@ -88,7 +88,7 @@ enum ReferenceDecimator {
 
     @Test(arguments: [ColumnDetector.peak, .mean])
     func fastPathMatchesTheReferenceOnRandomFrames(detector: ColumnDetector) {
-        var rng = SeededGenerator(seed: 99)
+        var rng = SeededRandom(seed: 99)
         let decimator = ColumnDecimator(detector: detector)
         for trial in 0..<200 {
             let count = Int.random(in: 1...600, using: &rng)

@@ -1,24 +1,5 @@
+import Signals
 import Foundation
-
-/// SplitMix64: a small seeded generator so every test run sees the same numbers.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// standard normal sample (Box–Muller)
-    mutating func gaussian() -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-    }
-}
 
 /// Synthesises interleaved int8 I/Q blocks like a HackRF transfer.
 enum IQSynth {
@@ -39,7 +20,7 @@ enum IQSynth {
         noiseSigma: Double = 0,
         seed: UInt64 = 1
     ) -> [Int8] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let componentSigma = noiseSigma / 2.0.squareRoot()
         var iq = [Int8](repeating: 0, count: 2 * samples)
         for n in 0..<samples {

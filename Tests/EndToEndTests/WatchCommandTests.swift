@@ -52,7 +52,7 @@ import Testing
         // a band no other test uses, to find this process
         try tmux.type("\(Paths.tscope.path) watch --device demo --band 433:435; echo \"STAT\"\"US=$?\"")
         #expect(tmux.waitFor(" DEMO ", timeoutSeconds: 20) != nil, "\(tmux.screen())")
-        let kill = try run(URL(fileURLWithPath: "/usr/bin/pkill"), ["-TERM", "-f", "watch --device demo --band 433:435"])
+        let kill = try run(try #require(which("pkill")), ["-TERM", "-f", "watch --device demo --band 433:435"])
         #expect(kill.status == 0)
         let screen = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 20), "\(tmux.screen())")
         #expect(screen.contains("STATUS=143"))  // died by SIGTERM, as a well-behaved program does

@@ -1,3 +1,4 @@
+import Signals
 import Testing
 @testable import Terminal
 
@@ -24,7 +25,7 @@ import Testing
 
     /// the mapping against a search over all 240 entries
     @Test func nearestIndexMatchesExhaustiveSearch() {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         for _ in 0..<3000 {
             let (r, g, b) = (UInt8.random(in: 0...255, using: &random),
                              UInt8.random(in: 0...255, using: &random),
@@ -36,18 +37,5 @@ import Testing
             let best = (16...255).map { distance(UInt8($0)) }.min()!
             #expect(distance(Xterm256.nearestIndex(r: r, g: g, b: b)) == best, "rgb \(r) \(g) \(b)")
         }
-    }
-}
-
-/// Seeded generator (SplitMix64) so every run draws the same values.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

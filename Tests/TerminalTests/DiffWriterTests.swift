@@ -1,3 +1,4 @@
+import Signals
 import Testing
 @testable import Terminal
 
@@ -96,7 +97,7 @@ import Testing
     /// Random frames applied through a virtual terminal must reproduce each buffer
     /// exactly (the reference: the buffer itself, cell by cell).
     @Test func randomFramesReproduceTheBufferOnAVirtualScreen() {
-        var random = SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         let palette: [Color] = [.default, .indexed(1), .indexed(200), .rgb(10, 20, 30), .rgb(250, 0, 9)]
         let attributes: [CellAttributes] = [[], .bold, .dim, [.bold, .inverse], .inverse]
         let scalars: [Unicode.Scalar] = [" ", "a", "Z", "⣿", "▀", "é"]

@@ -1,3 +1,4 @@
+import Signals
 /// What the demo device "receives": a seeded description of an RF
 /// environment. `DemoSynthesizer` turns it into the int8 I/Q a radio tuned
 /// to some centre frequency with 20 MHz of bandwidth would see.

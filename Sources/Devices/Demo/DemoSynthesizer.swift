@@ -1,3 +1,4 @@
+import Signals
 import Foundation
 
 /// Renders a `DemoScene` as the int8 I/Q payload of HackRF sweep blocks.
