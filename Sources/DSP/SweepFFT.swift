@@ -155,13 +155,6 @@ public enum SweepFFTSize {
         return n
     }
 
-    /// The nearest valid FFT size to `n`, clamped to 4…8180.
-    public static func clamped(_ n: Int) -> Int {
-        var size = min(max(n, minimum), maximum)
-        while (size + 4) % 8 != 0 { size += 1 }
-        return min(size, maximum)
-    }
-
     /// bin width for a size [Hz]
     public static func binWidth(fftSize: Int) -> Double { sampleRate / Double(fftSize) }
 }

@@ -17,8 +17,6 @@ public struct FrequencyRange: Sendable, Equatable, Hashable, CustomStringConvert
     /// centre of the band [Hz]
     public var centerHz: Double { (lowerHz + upperHz) / 2 }
 
-    public func contains(_ hz: Double) -> Bool { hz >= lowerHz && hz <= upperHz }
-
     public var description: String {
         "\(FrequencyFormat.label(lowerHz))–\(FrequencyFormat.label(upperHz))"
     }

@@ -20,6 +20,7 @@ public struct SpectrumFrame: Sendable, Equatable {
     /// upper edge of the last bin [Hz]
     public var stopHz: Double { startHz + Double(powerDB.count) * binWidthHz }
 
+    /// the band the bins cover
     public var range: FrequencyRange? { FrequencyRange(lowerHz: startHz, upperHz: stopHz) }
 
     /// centre frequency of bin `index` [Hz]

@@ -2,8 +2,6 @@ import Foundation
 
 /// Unit conversions used across the pipeline.
 public enum Units {
-    /// megahertz → hertz
-    @inlinable public static func hz(mhz: Double) -> Double { mhz * 1_000_000 }
     /// power ratio → decibels; 0 maps to -infinity
     @inlinable public static func decibels(power: Double) -> Double { 10 * log10(power) }
     /// decibels → power ratio

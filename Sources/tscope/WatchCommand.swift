@@ -12,7 +12,7 @@ import Views
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch the live spectrum (the default command).",
+        abstract: "Watch the live spectrum.",
         discussion: """
             Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, a autoscale, space pause/resume, q quit.
             Zooming and panning retune the analyzer to the visible band with about one bin per pixel column.

@@ -31,30 +31,3 @@ import Testing
         #expect(PowerScale(bottomDB: .nan, topDB: 0, rows: 5) == nil)
     }
 }
-
-@Suite struct DisplayRangeTests {
-    @Test func gainStepsMoveTheReferenceByOneDivision() {
-        var range = DisplayRange(referenceLevelDB: -20, decibelsPerDivision: 10, divisions: 10)
-        #expect(range.bottomDB == -120)
-        range.increaseGain()
-        #expect(range.referenceLevelDB == -30)
-        range.decreaseGain()
-        range.decreaseGain()
-        #expect(range.referenceLevelDB == -10)
-        let scale = range.scale(rows: 40)!
-        #expect(scale.topDB == -10 && scale.bottomDB == -110 && scale.rows == 40)
-    }
-
-    @Test func scaleStepsAndClamping() {
-        var range = DisplayRange(referenceLevelDB: 500, decibelsPerDivision: 7)
-        #expect(range.referenceLevelDB == DisplayRange.referenceLimits.upperBound)
-        #expect(range.decibelsPerDivision == 5)
-        range.finerScale(); range.finerScale(); range.finerScale()
-        #expect(range.decibelsPerDivision == 1)
-        for _ in 0..<10 { range.coarserScale() }
-        #expect(range.decibelsPerDivision == 20)
-        for _ in 0..<100 { range.increaseGain() }
-        #expect(range.referenceLevelDB == DisplayRange.referenceLimits.lowerBound)
-        #expect(DisplayRange(referenceLevelDB: .nan).referenceLevelDB == 0)
-    }
-}

@@ -142,14 +142,6 @@ import Testing
             #expect(SweepFFTSize.forBinWidth(Double(width)) == hackrfSweepRule(width), "width \(width) Hz")
         }
     }
-
-    @Test func sizesAreOddMultiplesOfFour() {
-        for n in [0, 3, 4, 5, 13, 20, 21, 1000, 8179, 8180, 9000] {
-            let size = SweepFFTSize.clamped(n)
-            #expect((size + 4) % 8 == 0)
-            #expect((4...8180).contains(size))
-        }
-    }
 }
 
 @Suite struct FastDecibelsTests {
