@@ -66,10 +66,7 @@ struct WatchCommand: ParsableCommand {
         let model = SpectrumPlotModel(deviceLimits: Self.deviceLimits, visibleBand: try parsedBand())
         let feed = SpectrumFeed(
             mailbox: mailbox,
-            retune: { tuning in
-                let binWidth = min(max(tuning.binWidthHz, HackRFSweepPlan.minimumBinWidthHz), HackRFSweepPlan.maximumBinWidthHz)
-                try source.retune(to: tuning.band, binWidthHz: binWidth)
-            },
+            retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
             status: {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: opened.name, isDemo: opened.isDemo,

@@ -1,3 +1,4 @@
+import Signals
 import Testing
 @testable import Devices
 import DSP
@@ -18,6 +19,20 @@ import DSP
         #expect(plan.fftSize == 204)
         #expect(plan.binsPerQuarter == 51)
         #expect(abs(plan.binWidthHz - 20e6 / 204) < 1e-9)
+    }
+
+    @Test func aViewsBandPlanBringsAnyBinWidthIntoRange() throws {
+        let band = FrequencyRange(lowerHz: 88.4e6, upperHz: 107.6e6)!
+        let fine = try HackRFSweepPlan(band: band, binWidthHz: 1)
+        #expect(fine.fftSize == 8180)
+        #expect(fine.ranges == [SweepRangeMHz(startMHz: 88, stopMHz: 108)])
+        let coarse = try HackRFSweepPlan(band: band, binWidthHz: 40e6)
+        #expect(coarse.fftSize == 4)
+        #expect(throws: HackRFPlanError.self) { try HackRFSweepPlan(band: band, binWidthHz: .nan) }
+        // the headless path still refuses what hackrf_sweep refuses
+        #expect(throws: HackRFPlanError.self) {
+            try HackRFSweepPlan(ranges: [SweepRangeMHz(startMHz: 88, stopMHz: 108)], binWidthHz: 1)
+        }
     }
 
     @Test func invalidRequestsAreRejectedWithClearErrors() {

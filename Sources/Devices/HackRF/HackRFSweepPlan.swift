@@ -49,10 +49,6 @@ public struct HackRFSweepPlan: Sendable, Equatable {
     public static let sampleRateHz: UInt32 = 20_000_000
     /// baseband filter [Hz]
     public static let basebandFilterHz: UInt32 = 15_000_000
-    /// narrowest bin hackrf_sweep allows (N = 8180) [Hz]
-    public static let minimumBinWidthHz = 2_445.0
-    /// widest bin hackrf_sweep allows (N = 4) [Hz]
-    public static let maximumBinWidthHz = 5_000_000.0
     /// tuning step [Hz] (TUNE_STEP)
     public static let stepHz: UInt32 = 20_000_000
     /// radio tuned this far above the sweep frequency [Hz] (OFFSET)
@@ -107,11 +103,18 @@ public struct HackRFSweepPlan: Sendable, Equatable {
         stepFrequencySet = Set(visited)
     }
 
-    /// A plan covering `band` [Hz]: start rounded down, stop up to whole MHz.
+    /// A plan covering `band` [Hz] for a view: start rounded down, stop up to
+    /// whole MHz, and the bin width brought into what the sweep can deliver
+    /// (2445 Hz … 5 MHz), since a view asks for span ÷ pixel columns whatever
+    /// that is. (`tscope sweep` uses `init(ranges:binWidthHz:)`, which
+    /// refuses such widths as hackrf_sweep does.)
     public init(band: FrequencyRange, binWidthHz: Double) throws(HackRFPlanError) {
         let start = Int((band.lowerHz / 1e6).rounded(.down))
         let stop = Int((band.upperHz / 1e6).rounded(.up))
-        try self.init(ranges: [SweepRangeMHz(startMHz: start, stopMHz: max(stop, start + 1))], binWidthHz: binWidthHz)
+        let narrowest = SweepFFTSize.binWidth(fftSize: SweepFFTSize.maximum)
+        let widest = SweepFFTSize.binWidth(fftSize: SweepFFTSize.minimum)
+        try self.init(ranges: [SweepRangeMHz(startMHz: start, stopMHz: max(stop, start + 1))],
+                      binWidthHz: binWidthHz.isNaN ? binWidthHz : min(max(binWidthHz, narrowest), widest))
     }
 
     /// True when the firmware steps through `frequencyHz` under this plan.
