@@ -7,14 +7,15 @@ import Signals
 /// never lost when frames arrive faster than the view draws them. A frame
 /// with a different geometry (band or bin width) replaces what is pending.
 ///
-/// Storage is reused: in steady state neither side allocates.
+/// The mailbox copies values into storage it owns and `take` copies them into
+/// the caller's frame, so no array is ever shared between the threads: the
+/// producer can reuse its buffers, and neither side allocates unless the
+/// number of bins grows.
 public final class FrameMailbox: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: SpectrumFrame?
+    private var pending = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     /// frames combined into `pending` since the last take
     private var pendingCount = 0
-    /// frames posted since creation
-    public private(set) var postedCount = 0
 
     public init() {}
 
@@ -22,42 +23,57 @@ public final class FrameMailbox: @unchecked Sendable {
     public func post(_ frame: SpectrumFrame) {
         lock.lock()
         defer { lock.unlock() }
-        postedCount += 1
-        if pendingCount > 0, var current = pending,
-           current.startHz == frame.startHz, current.binWidthHz == frame.binWidthHz,
-           current.powerDB.count == frame.powerDB.count {
-            pending = nil // keep `current` uniquely referenced while mutating
-            current.timestamp = frame.timestamp
-            current.powerDB.withUnsafeMutableBufferPointer { held in
+        let sameGeometry = pendingCount > 0 && pending.startHz == frame.startHz
+            && pending.binWidthHz == frame.binWidthHz && pending.powerDB.count == frame.powerDB.count
+        pending.timestamp = frame.timestamp
+        if sameGeometry {
+            pending.powerDB.withUnsafeMutableBufferPointer { held in
                 frame.powerDB.withUnsafeBufferPointer { new in
                     for i in 0..<held.count where new[i] > held[i] || held[i].isNaN {
                         held[i] = new[i]
                     }
                 }
             }
-            pending = current
         } else {
-            pending = frame
+            pending.startHz = frame.startHz
+            pending.binWidthHz = frame.binWidthHz
+            Self.copy(frame.powerDB, into: &pending.powerDB)
         }
         pendingCount += 1
     }
 
-    /// Called by the consumer: the peak-held frame since the last call and
-    /// how many frames it combines, or nil when nothing new arrived.
-    public func take() -> (frame: SpectrumFrame, combined: Int)? {
+    /// Called by the consumer: copies the peak-held frame since the last call
+    /// into `frame` (reusing its storage) and returns how many frames it
+    /// combines; 0 (and `frame` untouched) when nothing new arrived.
+    public func take(into frame: inout SpectrumFrame) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        guard pendingCount > 0, let frame = pending else { return nil }
+        guard pendingCount > 0 else { return 0 }
+        frame.startHz = pending.startHz
+        frame.binWidthHz = pending.binWidthHz
+        frame.timestamp = pending.timestamp
+        Self.copy(pending.powerDB, into: &frame.powerDB)
         let combined = pendingCount
         pendingCount = 0
-        return (frame, combined)
+        return combined
     }
 
     /// Forgets what is pending (after a retune, old-band frames are stale).
     public func clear() {
         lock.lock()
-        pending = nil
         pendingCount = 0
         lock.unlock()
+    }
+
+    /// Replaces `target`'s contents with `source`'s, keeping its capacity.
+    private static func copy(_ source: [Float], into target: inout [Float]) {
+        if target.count == source.count {
+            target.withUnsafeMutableBufferPointer { out in
+                source.withUnsafeBufferPointer { out.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+            }
+        } else {
+            target.removeAll(keepingCapacity: true)
+            target.append(contentsOf: source)
+        }
     }
 }

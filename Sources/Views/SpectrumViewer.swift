@@ -54,7 +54,9 @@ public final class SpectrumViewer {
     private var inputBytes: [UInt8] = []
     private var limiter = FrameRateLimiter(maxFramesPerSecond: SpectrumViewer.maxFramesPerSecond)
     private var frameRate = RateMeter()
-    private var shownFrame: SpectrumFrame?
+    /// the frame on screen; its storage is reused for every new frame
+    private var shownFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+    private var hasFrame = false
     private var needsAutoscale = true
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
@@ -92,10 +94,10 @@ public final class SpectrumViewer {
             if limiter.shouldEmit(at: now) {
                 // Take only when drawing: the mailbox peak-holds everything
                 // that arrived since the last drawn frame.
-                if !model.isPaused, let (frame, _) = feed.mailbox.take() {
-                    shownFrame = frame
+                if !model.isPaused, feed.mailbox.take(into: &shownFrame) > 0 {
+                    hasFrame = true
                     frameRate.record(at: now)
-                    if needsAutoscale { autoscale(to: frame) }
+                    if needsAutoscale { autoscale(to: shownFrame) }
                 }
                 try draw(now: now)
             }
@@ -110,7 +112,7 @@ public final class SpectrumViewer {
         case .quit:
             return .quit
         case .autoscale:
-            if let shownFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
+            if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
         case .togglePause:
             model.apply(intent)
             // resume jumps to now: forget what piled up while paused
@@ -160,9 +162,9 @@ public final class SpectrumViewer {
     private func draw(now: Double) throws {
         var status = feed.status()
         status.framesPerSecond = frameRate.rate(at: now)
-        if let shownFrame { status.binWidthHz = shownFrame.binWidthHz }
+        if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        view.render(model: model, frame: shownFrame, status: status, into: &buffer)
+        view.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, into: &buffer)
         try writer.render(buffer, to: session.outputFD)
     }
 }
