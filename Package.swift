@@ -12,28 +12,36 @@ let package = Package(
         .library(name: "ViewModels", targets: ["ViewModels"]),
         .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "Views", targets: ["Views"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "ECG", targets: ["ECG"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages; the only places that name C.
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         .target(name: "Signals"),
         .target(name: "USBDriver", dependencies: ["Signals", "CLibUSB"]),
         .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
         .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
-        .target(name: "Capture", dependencies: ["Signals", "DSP"]),
-        .target(name: "ViewModels", dependencies: ["Signals", "DSP"]),
+        .target(
+            name: "Capture",
+            dependencies: ["Signals", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "ECG", dependencies: ["Signals", "DSP"]),
+        .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
-        .target(name: "Views", dependencies: ["Signals", "DSP", "ViewModels", "Terminal"]),
+        .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
         .executableTarget(
             name: "tscope",
             dependencies: [
-                "Signals", "USBDriver", "DSP", "Devices", "Capture", "ViewModels", "Terminal", "Views",
+                "Signals", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,9 +50,10 @@ let package = Package(
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Signals"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Signals", "DSP"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "Terminal", "Signals"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
         .testTarget(
             name: "EndToEndTests",

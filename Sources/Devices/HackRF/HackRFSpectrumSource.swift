@@ -23,7 +23,7 @@ public enum HackRFSourceError: Error, Equatable, Sendable, CustomStringConvertib
 /// The USB thread only copies good blocks into the ring (dropping the oldest
 /// when the DSP thread falls behind); the DSP thread computes each block's
 /// spectrum and hands completed sweeps to `onFrame` on that thread.
-public final class HackRFSpectrumSource: @unchecked Sendable {
+public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
     public struct Settings: Sendable {
         public var gains: HackRFGains
         public var ampEnabled: Bool
@@ -44,14 +44,9 @@ public final class HackRFSpectrumSource: @unchecked Sendable {
         }
     }
 
-    public struct Counters: Sendable, Equatable {
-        /// frames handed to `onFrame`
-        public var frames: Int
-        /// blocks skipped for a bad header or an unplanned frequency
-        public var badBlocks: Int
-        /// blocks dropped because the DSP thread fell behind
-        public var droppedBlocks: Int
-    }
+    /// bad blocks: a bad header or an unplanned frequency; dropped: the DSP
+    /// thread fell behind
+    public typealias Counters = SpectrumSourceCounters
 
     public let driver: HackRFSweepDriver
     public let settings: Settings
@@ -77,6 +72,9 @@ public final class HackRFSpectrumSource: @unchecked Sendable {
         self.onEnd = onEnd
         ring = BlockRing(capacity: max(1, settings.ringCapacity))
     }
+
+    /// hackrf_sweep's tuning range [Hz]
+    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 0, upperHz: 6_000e6)! }
 
     public var counters: Counters {
         Counters(frames: frames.load(ordering: .relaxed), badBlocks: driver.badBlockCount,

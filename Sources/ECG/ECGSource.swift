@@ -1,0 +1,40 @@
+/// Multi-lead samples read from a source, one column per lead, in millivolts.
+/// Storage is reused between reads: `read` overwrites `count` samples per lead.
+public struct ECGChunk: Sendable {
+    /// samples per lead [mV]; `leads[l][0..<count]` are valid
+    public var leads: [[Float]]
+    /// valid samples per lead in this chunk
+    public var count: Int
+    /// index of the chunk's first sample since the source started (sample clock)
+    public var firstSampleIndex: Int
+
+    public init(leadCount: Int, capacity: Int) {
+        leads = Array(repeating: Array(repeating: 0, count: capacity), count: leadCount)
+        count = 0
+        firstSampleIndex = 0
+    }
+
+    /// samples each lead can hold
+    public var capacity: Int { leads.first?.count ?? 0 }
+}
+
+/// What a read returned.
+public enum ECGReadResult: Equatable, Sendable {
+    /// `count` new samples per lead are in the chunk
+    case samples(Int)
+    /// nothing available yet (a live source); try again later
+    case waiting
+    /// the source has ended (a record played out, stdin closed)
+    case end
+}
+
+/// A stream of ECG samples: WFDB record, CSV, serial port, stdin or the
+/// synthetic generator. Swapping the source is one line of wiring.
+public protocol ECGSource: AnyObject {
+    /// lead names as the source calls them ("MLII", "V5", "i", "avr", …)
+    var leadNames: [String] { get }
+    /// samples per second per lead [Hz]
+    var sampleRate: Double { get }
+    /// Reads up to `chunk.capacity` samples per lead without blocking.
+    func read(into chunk: inout ECGChunk) throws -> ECGReadResult
+}
