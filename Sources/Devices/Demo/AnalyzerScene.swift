@@ -1,0 +1,53 @@
+import Foundation
+import Signals
+
+/// What the emulated swept analyzers (tinySA, RF Explorer) measure: the
+/// demo's `DemoScene` carriers as levels in dBm seen through a resolution
+/// filter, over a noise floor. Each call draws fresh noise from the seeded
+/// generator, so a run repeats for a given seed.
+public struct AnalyzerScene: Sendable {
+    /// displayed average noise level [dBm]
+    public var noiseFloorDBm: Double
+    /// standard deviation of the noise around the floor [dB]
+    public var noiseSigmaDB: Double
+    /// carriers: centre [Hz], level [dBm], occupied width [Hz]
+    public var carriers: [(frequencyHz: Double, levelDBm: Double, widthHz: Double)]
+    private var random: SeededRandom
+
+    public init(seed: UInt64, noiseFloorDBm: Double = -105, noiseSigmaDB: Double = 1.5,
+                carriers: [(frequencyHz: Double, levelDBm: Double, widthHz: Double)]) {
+        self.noiseFloorDBm = noiseFloorDBm
+        self.noiseSigmaDB = noiseSigmaDB
+        self.carriers = carriers
+        random = SeededRandom(seed: seed ^ 0xa11a_5c3e)
+    }
+
+    /// The demo scene's steady carriers (FM band, 433.92 MHz, 915 MHz,
+    /// ADS-B, GPS). An int8 amplitude a maps to 20·log10(a/127) − 10 dBm, so
+    /// the 433.92 MHz carrier (a = 12) reads about −30 dBm.
+    public static func standard(seed: UInt64 = 1) -> AnalyzerScene {
+        let demo = DemoScene.standard(seed: seed)
+        let carriers = demo.carriers.map { carrier in
+            (frequencyHz: carrier.frequencyHz,
+             levelDBm: 20 * log10(max(carrier.amplitude, 1e-3) / 127) - 10,
+             widthHz: 2 * carrier.deviationHz)
+        }
+        return AnalyzerScene(seed: seed, carriers: carriers)
+    }
+
+    /// Level an analyzer reads at `frequencyHz` with a resolution filter
+    /// `rbwHz` wide [dBm]: noise plus every carrier within reach, summed as
+    /// power; a carrier falls off as a Gaussian filter would
+    /// (−12 dB at one filter width from its edge).
+    public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double) -> Double {
+        let noise = noiseFloorDBm + noiseSigmaDB * random.gaussian()
+        var power = Units.power(decibels: noise)
+        let filter = max(rbwHz, 1)
+        for carrier in carriers {
+            let outside = max(0, abs(frequencyHz - carrier.frequencyHz) - carrier.widthHz / 2) / filter
+            guard outside < 4 else { continue }
+            power += Units.power(decibels: carrier.levelDBm - 12 * outside * outside)
+        }
+        return Units.decibels(power: power)
+    }
+}

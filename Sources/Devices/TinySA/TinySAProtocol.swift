@@ -1,0 +1,80 @@
+import USBDriver
+
+/// The tinySA's USB face: a CDC-ACM serial port (ChibiOS) carrying a text
+/// shell. Facts and sources: Firmware-Notes/tinysa.md.
+public enum TinySAProtocol {
+    /// STMicroelectronics virtual COM port ids, shared by the basic unit and
+    /// the Ultra (and by other STM32 CDC devices: identify with `version`)
+    public static let vendorID: UInt16 = 0x0483
+    public static let productID: UInt16 = 0x5740
+
+    /// CDC communication interface (the class requests name it in wIndex)
+    public static let controlInterface: UInt16 = 0
+    /// bulk endpoints of the CDC data interface (ChibiOS usbcfg.c: data endpoint 1)
+    public static let bulkInEndpoint: UInt8 = 0x81
+    public static let bulkOutEndpoint: UInt8 = 0x01
+
+    /// CDC PSTN subclass 1.2, section 6.3: class requests to the interface
+    public static let setLineCoding: UInt8 = 0x20
+    public static let setControlLineState: UInt8 = 0x22
+    /// SET_CONTROL_LINE_STATE wValue: DTR (bit 0) and RTS (bit 1) on
+    public static let dtrAndRTS: UInt16 = 0x0003
+    /// the CDC bit rate the host announces; the USB link ignores it [bit/s]
+    public static let lineBitRate: UInt32 = 115_200
+
+    /// commands end with a carriage return; the shell echoes the line,
+    /// answers, and ends every reply with this prompt
+    public static let commandTerminator: UInt8 = 0x0d
+    public static let prompt: [UInt8] = Array("ch> ".utf8)
+
+    /// `scanraw` reply framing: `{`, then per point `x` + int16 LE, then `}`
+    public static let scanOpen: UInt8 = UInt8(ascii: "{")
+    public static let scanPointMarker: UInt8 = UInt8(ascii: "x")
+    public static let scanClose: UInt8 = UInt8(ascii: "}")
+    /// a scanraw value is 32 × (dBm + zero level)
+    public static let rawUnitsPerDB: Float = 32
+
+    /// control transfer timeout [ms]
+    public static let controlTimeoutMS: UInt32 = 500
+    /// bulk OUT timeout for a command line [ms]
+    public static let writeTimeoutMS: UInt32 = 500
+
+    /// 7-byte CDC line coding: rate u32 LE, 1 stop bit, no parity, 8 data bits
+    public static var lineCoding: [UInt8] {
+        let rate = lineBitRate
+        return [UInt8(rate & 0xff), UInt8((rate >> 8) & 0xff), UInt8((rate >> 16) & 0xff), UInt8(rate >> 24), 0, 0, 8]
+    }
+
+    /// `scanraw start stop points` + CR
+    public static func scanCommand(startHz: UInt64, stopHz: UInt64, points: Int) -> [UInt8] {
+        Array("scanraw \(startHz) \(stopHz) \(points)".utf8) + [commandTerminator]
+    }
+}
+
+/// The two tinySA models: they differ in the scanraw zero level, the number
+/// of points a sweep may have and the frequency range.
+public enum TinySAModel: String, Sendable, Equatable, CaseIterable {
+    case basic
+    case ultra
+
+    /// scanraw raw/32 − zeroLevel = dBm (firmware: float_TO_PURE_RSSI(ext_zero_level))
+    public var zeroLevelDB: Float { self == .basic ? 128 : 174 }
+    /// most points one sweep may have (firmware POINTS_COUNT)
+    public var maxPoints: Int { self == .basic ? 290 : 450 }
+    /// what the analyzer tunes [Hz]: basic 0.1–960 MHz (low and high input),
+    /// Ultra 0.1 MHz–6 GHz (ultra mode)
+    public var tunableLowerHz: Double { 100_000 }
+    public var tunableUpperHz: Double { self == .basic ? 960e6 : 6_000e6 }
+    public var displayName: String { self == .basic ? "tinySA" : "tinySA Ultra" }
+
+    /// The model a `version` reply names: the Ultra's firmware is built as
+    /// TINYSA4 and reports "tinySA4_v…", the basic unit "tinySA_v…".
+    public init?(versionLine: String) {
+        if versionLine.hasPrefix("tinySA4") { self = .ultra }
+        else if versionLine.hasPrefix("tinySA") { self = .basic }
+        else { return nil }
+    }
+
+    /// the version line the emulator answers with
+    public var versionLine: String { self == .basic ? "tinySA_v1.4-105-g7a1a5d4" : "tinySA4_v1.4-150-gd5b4b2a" }
+}

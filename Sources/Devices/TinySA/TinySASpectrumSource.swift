@@ -1,0 +1,199 @@
+import Foundation
+import Signals
+import Synchronization
+import USBDriver
+
+/// A tinySA as a `SpectrumSource`: a thread of its own sends `scanraw` for
+/// the current band with points = min(bins asked for, the model's limit),
+/// waits for the reply the bulk stream parses, and hands each good sweep to
+/// `onFrame`. A retune takes effect with the next sweep; a sweep is never
+/// labelled with a band it was not measured for.
+public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
+    public let driver: TinySADriver
+    private let onFrame: @Sendable (SpectrumFrame) -> Void
+    private let onEnd: @Sendable (USBError?) -> Void
+
+    /// the sweep the thread measures next (guarded by `lock`)
+    private struct Request: Equatable {
+        var startHz: UInt64
+        var stopHz: UInt64
+        var points: Int
+    }
+
+    private enum Outcome { case scan, corrupt }
+
+    private let lock = NSLock()
+    private var request: Request?
+    private var parser: TinySAScanParser
+    /// set while a reply is awaited; the parser's events only count then
+    private var awaiting = false
+    private var outcome: Outcome?
+    private let replied = DispatchSemaphore(value: 0)
+    /// the sweep thread runs (guarded by being touched only from the caller's thread)
+    private var threadRunning = false
+    private let threadFinished = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(false)
+
+    private let frames = Atomic<Int>(0)
+    private let corrupt = Atomic<Int>(0)
+    private let unanswered = Atomic<Int>(0)
+    private let commands = Atomic<Int>(0)
+
+    /// Opens the port and identifies the model (see `TinySADriver.open`).
+    public init(transport: USBTransport, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                onEnd: @escaping @Sendable (USBError?) -> Void = { _ in }) throws(USBError) {
+        driver = try TinySADriver(transport: transport)
+        try driver.open()
+        self.onFrame = onFrame
+        self.onEnd = onEnd
+        parser = TinySAScanParser(maxPoints: driver.model.maxPoints, zeroLevelDB: driver.model.zeroLevelDB)
+    }
+
+    public var model: TinySAModel { driver.model }
+
+    public var tunableRange: FrequencyRange {
+        FrequencyRange(lowerHz: model.tunableLowerHz, upperHz: model.tunableUpperHz)!
+    }
+
+    /// bad blocks: corrupt replies and replies that never came
+    public var counters: SpectrumSourceCounters {
+        SpectrumSourceCounters(frames: frames.load(ordering: .relaxed),
+                               badBlocks: corrupt.load(ordering: .relaxed) + unanswered.load(ordering: .relaxed))
+    }
+
+    /// Per-command accounting: every scanraw sent ends as exactly one of
+    /// a frame, a corrupt reply or no reply (timed out, or the source
+    /// stopped or the device went away while waiting).
+    public var accounting: (commands: Int, frames: Int, corrupt: Int, unanswered: Int) {
+        (commands.load(ordering: .relaxed), frames.load(ordering: .relaxed),
+         corrupt.load(ordering: .relaxed), unanswered.load(ordering: .relaxed))
+    }
+
+    /// How many points a sweep of `band` gets for bins about `binWidthHz` wide.
+    public static func points(band: FrequencyRange, binWidthHz: Double, model: TinySAModel) -> Int {
+        let wanted = binWidthHz > 0 ? (band.spanHz / binWidthHz).rounded(.up) : Double(model.maxPoints)
+        return Int(min(max(wanted, 2), Double(model.maxPoints)))
+    }
+
+    public func start(band: FrequencyRange, binWidthHz: Double) throws(USBError) {
+        try retune(to: band, binWidthHz: binWidthHz)
+        if threadRunning {
+            if running.load(ordering: .acquiring) { return }
+            stop()
+        }
+        // a wake-up left over from the last stop
+        while replied.wait(timeout: .now()) == .success {}
+        running.store(true, ordering: .releasing)
+        do {
+            try driver.startStream(onData: { [self] bytes in ingest(bytes) },
+                                   onEnd: { [self] error in if let error { end(error) } })
+        } catch {
+            running.store(false, ordering: .releasing)
+            throw error
+        }
+        let thread = Thread { [self] in
+            sweepLoop()
+            threadFinished.signal()
+        }
+        thread.name = "tscope.tinysa.sweep"
+        threadRunning = true
+        thread.start()
+    }
+
+    public func retune(to band: FrequencyRange, binWidthHz: Double) throws(USBError) {
+        let limits = tunableRange
+        let lower = max(band.lowerHz, limits.lowerHz), upper = min(band.upperHz, limits.upperHz)
+        guard lower < upper else {
+            throw .unsupported("\(model.displayName) tunes \(limits), not \(band)")
+        }
+        let clipped = FrequencyRange(lowerHz: lower, upperHz: upper)!
+        let next = Request(startHz: UInt64(lower.rounded()), stopHz: UInt64(upper.rounded()),
+                           points: Self.points(band: clipped, binWidthHz: binWidthHz, model: model))
+        lock.withLock { request = next }
+    }
+
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        guard threadRunning else { return }
+        replied.signal()
+        threadFinished.wait()
+        threadRunning = false
+        driver.stopStream()
+    }
+
+    /// Transport thread: parse, and wake the sweep thread at a reply's end.
+    private func ingest(_ bytes: UnsafeRawBufferPointer) {
+        lock.lock()
+        var ended: Outcome?
+        parser.feed(bytes) { event in
+            switch event {
+            case .scan: ended = .scan
+            case .corrupt: ended = .corrupt
+            case .needMore: break
+            }
+        }
+        let wake = awaiting && ended != nil
+        if wake {
+            outcome = ended
+            awaiting = false
+        }
+        lock.unlock()
+        if wake { replied.signal() }
+    }
+
+    private func end(_ error: USBError) {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        replied.signal()
+        onEnd(error)
+    }
+
+    private func sweepLoop() {
+        var values = [Float](repeating: .nan, count: model.maxPoints)
+        while running.load(ordering: .acquiring) {
+            guard let current = lock.withLock({ () -> Request? in
+                guard let request else { return nil }
+                parser.expect(points: request.points)
+                awaiting = true
+                outcome = nil
+                return request
+            }) else { return }
+            commands.add(1, ordering: .relaxed)
+            do {
+                try driver.send(TinySAProtocol.scanCommand(startHz: current.startHz, stopHz: current.stopHz,
+                                                           points: current.points))
+            } catch {
+                unanswered.add(1, ordering: .relaxed)
+                end(error)
+                return
+            }
+            // a real sweep takes up to a few seconds at narrow RBW; the
+            // reconnect supervisor decides when silence means a dead device
+            _ = replied.wait(timeout: .now() + .milliseconds(2_000 + 10 * current.points))
+            let result = lock.withLock { () -> Outcome? in
+                let result = outcome
+                awaiting = false
+                outcome = nil
+                if result == .scan {
+                    values.withUnsafeMutableBufferPointer { destination in
+                        parser.values.withUnsafeBufferPointer { source in
+                            for index in 0..<current.points { destination[index] = source[index] }
+                        }
+                    }
+                }
+                return result
+            }
+            switch result {
+            case .scan:
+                let step = Double(current.stopHz - current.startHz) / Double(current.points)
+                frames.add(1, ordering: .relaxed)
+                onFrame(SpectrumFrame(startHz: Double(current.startHz) - step / 2, binWidthHz: step,
+                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points])))
+            case .corrupt:
+                corrupt.add(1, ordering: .relaxed)
+            case nil:
+                // no reply in time, or stopped while waiting
+                unanswered.add(1, ordering: .relaxed)
+            }
+        }
+    }
+}
