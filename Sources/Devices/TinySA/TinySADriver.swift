@@ -41,14 +41,15 @@ public final class TinySADriver: @unchecked Sendable {
         // a CR first ends any half-typed line; its prompt is read with the reply
         try send(Array("\rversion\r".utf8))
         let reply = try readUntilPrompt(count: 2, timeoutSeconds: timeoutSeconds)
-        let lines = String(decoding: reply, as: UTF8.self).split(whereSeparator: { $0 == "\r" || $0 == "\n" })
-        guard let line = lines.first(where: { TinySAModel(versionLine: String($0)) != nil }),
-              let found = TinySAModel(versionLine: String(line)) else {
+        // bytes, not Characters: "\r\n" is one Character
+        let lines = reply.split(whereSeparator: { $0 == 0x0d || $0 == 0x0a }).map { String(decoding: $0, as: UTF8.self) }
+        guard let line = lines.first(where: { TinySAModel(versionLine: $0) != nil }),
+              let found = TinySAModel(versionLine: line) else {
             throw .unsupported("the device at 0483:5740 did not answer `version` as a tinySA does "
                 + "(a NanoVNA or another STM32 serial device?); got \(reply.count) bytes")
         }
         model = found
-        versionLine = String(line)
+        versionLine = line
     }
 
     /// Writes one command line (or raw bytes) to bulk OUT.
