@@ -12,7 +12,11 @@ import Signals
 /// Every frame an inner source delivers is either forwarded or — if it
 /// comes from a source already torn down — counted in `droppedBlocks`.
 public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendable {
-    public let tunableRange: FrequencyRange
+    /// what the device said it tunes when last connected; until then the
+    /// range given at init
+    public var tunableRange: FrequencyRange { lock.withLock { connectedRange ?? initialRange } }
+    private let initialRange: FrequencyRange
+    private var connectedRange: FrequencyRange?
     public let policy: ReconnectPolicy
     private let deviceName: String
     private let factory: SpectrumSourceFactory
@@ -52,7 +56,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                 onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
                 onGiveUp: @escaping @Sendable (String) -> Void = { _ in }) {
         self.deviceName = deviceName
-        self.tunableRange = tunableRange
+        initialRange = tunableRange
         self.policy = policy
         self.factory = factory
         self.onFrame = onFrame
@@ -104,8 +108,13 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     }
 
     /// Retunes the running source; while reconnecting, the new band is
-    /// what the next connection starts with.
+    /// what the next connection starts with. Before `start` (or after a
+    /// stop) it starts.
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws {
+        if lock.withLock({ stateValue == .stopped }) {
+            try start(band: band, binWidthHz: binWidthHz)
+            return
+        }
         let current = lock.withLock { () -> (any SpectrumSource)? in
             self.band = band
             self.binWidthHz = binWidthHz
@@ -148,8 +157,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
             opened.close()
             throw error
         }
+        let range = opened.source.tunableRange
         lock.withLock {
             connected = opened
+            connectedRange = range
             lastFrameMonotonic = monotonicSeconds()
         }
     }

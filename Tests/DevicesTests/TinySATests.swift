@@ -134,7 +134,9 @@ final class FrameCollector: @unchecked Sendable {
             let median = frame.powerDB.sorted()[100]
             #expect(abs(median - -105) < 3)
             let accounting = source.accounting
-            #expect(accounting.commands == accounting.frames + accounting.corrupt + accounting.unanswered)
+            #expect(accounting.commands
+                == accounting.frames + accounting.corrupt + accounting.unanswered + accounting.abandoned)
+            #expect(accounting.corrupt + accounting.unanswered == 0 && source.counters.badBlocks == 0)
         }
     }
 

@@ -37,6 +37,7 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
     private let frames = Atomic<Int>(0)
     private let corrupt = Atomic<Int>(0)
     private let unanswered = Atomic<Int>(0)
+    private let abandoned = Atomic<Int>(0)
     private let commands = Atomic<Int>(0)
 
     /// Opens the port and identifies the model (see `TinySADriver.open`).
@@ -62,11 +63,11 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
     }
 
     /// Per-command accounting: every scanraw sent ends as exactly one of
-    /// a frame, a corrupt reply or no reply (timed out, or the source
+    /// a frame, a corrupt reply, no reply in time, or abandoned (the source
     /// stopped or the device went away while waiting).
-    public var accounting: (commands: Int, frames: Int, corrupt: Int, unanswered: Int) {
-        (commands.load(ordering: .relaxed), frames.load(ordering: .relaxed),
-         corrupt.load(ordering: .relaxed), unanswered.load(ordering: .relaxed))
+    public var accounting: (commands: Int, frames: Int, corrupt: Int, unanswered: Int, abandoned: Int) {
+        (commands.load(ordering: .relaxed), frames.load(ordering: .relaxed), corrupt.load(ordering: .relaxed),
+         unanswered.load(ordering: .relaxed), abandoned.load(ordering: .relaxed))
     }
 
     /// How many points a sweep of `band` gets for bins about `binWidthHz` wide.
@@ -162,7 +163,7 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
                 try driver.send(TinySAProtocol.scanCommand(startHz: current.startHz, stopHz: current.stopHz,
                                                            points: current.points))
             } catch {
-                unanswered.add(1, ordering: .relaxed)
+                abandoned.add(1, ordering: .relaxed)
                 end(error)
                 return
             }
@@ -191,8 +192,11 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
             case .corrupt:
                 corrupt.add(1, ordering: .relaxed)
             case nil:
-                // no reply in time, or stopped while waiting
-                unanswered.add(1, ordering: .relaxed)
+                if running.load(ordering: .acquiring) {
+                    unanswered.add(1, ordering: .relaxed)
+                } else {
+                    abandoned.add(1, ordering: .relaxed)
+                }
             }
         }
     }
