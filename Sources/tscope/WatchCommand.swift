@@ -48,29 +48,28 @@ struct WatchCommand: ParsableCommand {
             throw CommandError("watch needs an interactive terminal; for output to a pipe or file use "
                 + "`tscope sweep` (hackrf_sweep-compatible CSV)")
         }
-        let opened: OpenedDevice
-        do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
-        defer { opened.transport.close() }
-
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
-        let source: HackRFSpectrumSource
+        // a lost analyzer is reconnected (status "reconnecting…") until the user quits
+        let source: ReconnectingSpectrumSource
+        let analyzer: SelectedAnalyzer
         do {
-            source = try HackRFSpectrumSource(transport: opened.transport, onFrame: { mailbox.post($0) },
-                                              onEnd: { error in if let error { failure.record("\(error)") } })
+            (source, analyzer) = try deviceOptions.spectrumSource(headless: false, onFrame: { mailbox.post($0) },
+                                                                  onGiveUp: { failure.record($0) })
         } catch {
             throw CommandError("\(error)")
         }
         defer { source.stop() }
 
-        let model = SpectrumPlotModel(deviceLimits: Self.deviceLimits, visibleBand: try parsedBand())
+        let model = SpectrumPlotModel(deviceLimits: analyzer.kind.tunableRange, visibleBand: try parsedBand())
         let feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
             status: {
                 let counters = source.counters
-                return SpectrumStatus(deviceName: opened.name, isDemo: opened.isDemo,
-                                      droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks)
+                return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
+                                      droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
+                                      message: source.state.statusMessage)
             },
             failure: { failure.message }
         )
@@ -95,7 +94,6 @@ struct WatchCommand: ParsableCommand {
             return
         case .signal(let number):
             source.stop()
-            opened.transport.close()
             TerminalSession.exit(bySignal: number)
         case .failed(let message):
             throw CommandError(message)

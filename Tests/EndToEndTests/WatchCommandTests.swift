@@ -60,17 +60,20 @@ import Testing
         #expect(tmux.paneFormat("#{cursor_flag}") == "1")
     }
 
-    @Test func unplugMidRunEndsWithOneLineAndARestoredTerminal() throws {
+    @Test func unplugMidRunShowsReconnectingAndQuitsToARestoredTerminal() throws {
         // an emulated HackRF that disappears after 2000 blocks (a few seconds of real-time sweeping)
         let served = try ServedHackRF(options: .init(pacing: .realTime, disconnectAfterBlocks: 2000))
-        let tmux = try #require(try TmuxSession(width: 100, height: 30,
+        let tmux = try #require(try TmuxSession(width: 160, height: 30,
                                                 shellEnvironment: try FakeUSB.environment(sockets: [served.socketPath])))
         try tmux.type("\(Paths.tscope.path) watch --device hackrf; echo \"STAT\"\"US=$?\"")
         #expect(tmux.waitFor("span", timeoutSeconds: 20) != nil, "\(tmux.screen())")
         #expect(!tmux.screen().contains(" DEMO "))
-        let screen = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 30), "\(tmux.screen())")
-        #expect(screen.contains("Error: HackRF One disconnected"))
-        #expect(screen.contains("STATUS=1"))
+        // the viewer keeps trying (the device is gone for good here) and says so
+        let lost = try #require(tmux.waitFor("reconnecting…", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(lost.contains("HackRF One disconnected") || lost.contains("no data from HackRF One"), "\(lost)")
+        try tmux.keys("q")
+        let screen = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("STATUS=0"))
         #expect(tmux.paneFormat("#{alternate_on}") == "0")
         #expect(tmux.paneFormat("#{cursor_flag}") == "1")
     }

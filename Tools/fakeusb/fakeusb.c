@@ -11,7 +11,9 @@
  * LIBUSB_TRANSFER_FREE_BUFFER / FREE_TRANSFER are honoured.
  *
  * Environment: TSCOPE_FAKEUSB_SOCKET = path[:path...]; device n (from 0) is on
- * bus 1, address n + 1.
+ * bus 1, address n + 1. TSCOPE_FAKEUSB_REFUSE = n:ACCESS or n:BUSY[,...] makes
+ * libusb_open of device n fail with LIBUSB_ERROR_ACCESS (no udev rule), or
+ * libusb_claim_interface fail with LIBUSB_ERROR_BUSY (another program has it).
  */
 #define _GNU_SOURCE
 #include <libusb.h>
@@ -50,6 +52,8 @@ struct device_slot {
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     int fd;        /* -1 while not connected */
     int gone;      /* the connection dropped: the device is unplugged */
+    int open_error;  /* libusb_open fails with this (0: opens) */
+    int claim_error; /* libusb_claim_interface fails with this (0: claims) */
     pthread_mutex_t io; /* one round trip at a time */
     struct libusb_device_descriptor descriptor;
     char strings[4][MAX_STRING]; /* string descriptors 1..3; "" = absent */
@@ -243,6 +247,17 @@ static void parse_environment(void) {
         if (!colon) break;
         p = colon + 1;
     }
+    const char *refuse = getenv("TSCOPE_FAKEUSB_REFUSE");
+    for (const char *r = refuse; r != NULL && *r; ) {
+        char *end;
+        long index = strtol(r, &end, 10);
+        if (end != r && *end == ':' && index >= 0 && index < g_slot_count) {
+            if (strncmp(end + 1, "ACCESS", 6) == 0) g_slots[index].open_error = LIBUSB_ERROR_ACCESS;
+            if (strncmp(end + 1, "BUSY", 4) == 0) g_slots[index].claim_error = LIBUSB_ERROR_BUSY;
+        }
+        const char *comma = strchr(r, ',');
+        r = comma ? comma + 1 : NULL;
+    }
 }
 
 int libusb_init(libusb_context **ctx) {
@@ -420,6 +435,7 @@ void libusb_free_config_descriptor(struct libusb_config_descriptor *config) { fr
 
 int libusb_open(libusb_device *device, libusb_device_handle **handle) {
     struct device_slot *s = &g_slots[device->slot];
+    if (s->open_error != 0) return s->open_error;
     pthread_mutex_lock(&s->io);
     int rc = slot_connect(s);
     pthread_mutex_unlock(&s->io);
@@ -484,6 +500,7 @@ int libusb_set_configuration(libusb_device_handle *h, int configuration) {
 
 int libusb_claim_interface(libusb_device_handle *h, int interface_number) {
     if (handle_gone(h)) return LIBUSB_ERROR_NO_DEVICE;
+    if (g_slots[h->device->slot].claim_error != 0) return g_slots[h->device->slot].claim_error;
     if (interface_number != 0) return LIBUSB_ERROR_NOT_FOUND;
     h->claimed |= 1u;
     return 0;
