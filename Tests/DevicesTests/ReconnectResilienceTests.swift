@@ -14,6 +14,11 @@ import USBDriver
                                        corruptProbability: 0.003, disconnectProbability: 0.0005)
     static let iterations = 10_000
 
+    /// a few carriers are enough here, and cheaper to measure than the demo's hundred
+    static func scene(seed: UInt64) -> AnalyzerScene {
+        AnalyzerScene(seed: seed, carriers: [(98e6, -40, 150e3), (433.92e6, -30, 0), (1_090e6, -50, 600e3)])
+    }
+
     static func faults(seed: UInt64) -> EmulatorFaults {
         var faults = Self.faults
         faults.seed = seed
@@ -25,7 +30,7 @@ import USBDriver
         var connection: UInt64 = 0
         func plugIn() -> TinySAEmulator {
             connection += 1
-            return TinySAEmulator(seed: connection, options: .init(model: .basic, secondsPerPoint: 0,
+            return TinySAEmulator(scene: Self.scene(seed: connection), options: .init(model: .basic, secondsPerPoint: 0,
                                                                    faults: Self.faults(seed: 100 + connection)))
         }
         var emulator = plugIn()
@@ -79,7 +84,7 @@ import USBDriver
         var connection: UInt64 = 0
         func plugIn() throws -> RFExplorerEmulator {
             connection += 1
-            let emulator = RFExplorerEmulator(seed: connection, options: .init(points: points, secondsPerSweep: 0,
+            let emulator = RFExplorerEmulator(scene: Self.scene(seed: connection), options: .init(points: points, secondsPerSweep: 0,
                                                                                faults: Self.faults(seed: 200 + connection)))
             let transport = EmulatedTransport(emulator: emulator)
             try CP210xBridge.configure(transport, baudRate: RFExplorerProtocol.baudRate)
@@ -151,11 +156,11 @@ import USBDriver
             let source: any SpectrumSource
             if device == "tinysa" {
                 transport = EmulatedTransport(emulator: TinySAEmulator(
-                    seed: connectionFaults.seed, options: .init(secondsPerPoint: 0, faults: connectionFaults)))
+                    scene: Self.scene(seed: connectionFaults.seed), options: .init(secondsPerPoint: 0, faults: connectionFaults)))
                 source = try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: { if let e = $0 { onEnd(e) } })
             } else {
                 transport = EmulatedTransport(emulator: RFExplorerEmulator(
-                    seed: connectionFaults.seed, options: .init(points: 64, secondsPerSweep: 0, faults: connectionFaults)))
+                    scene: Self.scene(seed: connectionFaults.seed), options: .init(points: 64, secondsPerSweep: 0, faults: connectionFaults)))
                 source = try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: { if let e = $0 { onEnd(e) } })
             }
             opened.track(transport)

@@ -61,9 +61,14 @@ public final class RFExplorerEmulator: FirmwareEmulator {
     private var nextSweepAt = 0.0
     private let replies: SerialReplyQueue
 
-    public init(seed: UInt64 = 1, options: Options = Options()) {
+    /// Measures the demo scene (`AnalyzerScene.standard(seed:)`).
+    public convenience init(seed: UInt64 = 1, options: Options = Options()) {
+        self.init(scene: AnalyzerScene.standard(seed: seed), options: options)
+    }
+
+    public init(scene: AnalyzerScene, options: Options = Options()) {
         self.options = options
-        scene = AnalyzerScene.standard(seed: seed)
+        self.scene = scene
         let points = max(2, options.points)
         configuration = RFExplorerConfiguration(
             startHz: 430e6, stepHz: (10e6 / Double(points - 1)).rounded(.down), topDBm: -10, bottomDBm: -120,

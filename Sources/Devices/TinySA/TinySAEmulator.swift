@@ -42,9 +42,14 @@ public final class TinySAEmulator: FirmwareEmulator {
     private var commandLine: [UInt8] = []
     private let replies: SerialReplyQueue
 
-    public init(seed: UInt64 = 1, options: Options = Options()) {
+    /// Measures the demo scene (`AnalyzerScene.standard(seed:)`).
+    public convenience init(seed: UInt64 = 1, options: Options = Options()) {
+        self.init(scene: AnalyzerScene.standard(seed: seed), options: options)
+    }
+
+    public init(scene: AnalyzerScene, options: Options = Options()) {
         self.options = options
-        scene = AnalyzerScene.standard(seed: seed)
+        self.scene = scene
         replies = SerialReplyQueue(faults: options.faults, deviceName: options.model.displayName)
     }
 
