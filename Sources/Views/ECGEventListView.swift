@@ -15,19 +15,20 @@ enum ECGEventListView {
 
     static func render(_ list: ECGEventListModel, in rect: Rect, into buffer: inout Buffer) {
         let width = min(maximumWidth, rect.width - 2)
-        let height = min(list.count + 4, rect.height - 2)
-        guard width >= 12, height >= 4 else { return }
+        // title, one row per event (at least one), footer
+        let height = min(max(list.count, 1) + 2, rect.height - 2)
+        guard width >= 12, height >= 3 else { return }
         let box = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2,
                        width: width, height: height)
         buffer.fill(box, with: Cell(" ", style: boxStyle))
         let dropped = list.droppedCount > 0 ? ", \(list.droppedCount) dropped" : ""
         buffer.put(" Events (\(list.count)\(dropped)) ", x: box.x + 1, y: box.y, style: titleStyle)
-        let visibleRows = height - 3
+        let visibleRows = height - 2
         let selected = list.selection ?? 0
         // keep the selection in view
         let first = min(max(0, selected - visibleRows + 1), max(0, list.count - visibleRows))
         if list.count == 0 {
-            put("no events yet", x: box.x + 2, y: box.y + 2, limit: box.maxX - 1, style: boxStyle, into: &buffer)
+            put("no events yet", x: box.x + 2, y: box.y + 1, limit: box.maxX - 1, style: boxStyle, into: &buffer)
         }
         for row in 0..<visibleRows {
             let index = first + row
