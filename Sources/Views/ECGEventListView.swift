@@ -22,13 +22,13 @@ enum ECGEventListView {
                        width: width, height: height)
         buffer.fill(box, with: Cell(" ", style: boxStyle))
         let dropped = list.droppedCount > 0 ? ", \(list.droppedCount) dropped" : ""
-        buffer.put(" Events (\(list.count)\(dropped)) ", x: box.x + 1, y: box.y, style: titleStyle)
+        buffer.put(" Events (\(list.count)\(dropped)) ", x: box.x + 1, y: box.y, limit: box.maxX - 1, style: titleStyle)
         let visibleRows = height - 2
         let selected = list.selection ?? 0
         // keep the selection in view
         let first = min(max(0, selected - visibleRows + 1), max(0, list.count - visibleRows))
         if list.count == 0 {
-            put("no events yet", x: box.x + 2, y: box.y + 1, limit: box.maxX - 1, style: boxStyle, into: &buffer)
+            buffer.put("no events yet", x: box.x + 2, y: box.y + 1, limit: box.maxX - 1, style: boxStyle)
         }
         for row in 0..<visibleRows {
             let index = first + row
@@ -36,9 +36,9 @@ enum ECGEventListView {
             let style = index == list.selection ? selectedStyle : boxStyle
             let y = box.y + 1 + row
             buffer.fill(Rect(x: box.x + 1, y: y, width: width - 2, height: 1), with: Cell(" ", style: style))
-            put(line(event), x: box.x + 2, y: y, limit: box.maxX - 1, style: style, into: &buffer)
+            buffer.put(line(event), x: box.x + 2, y: y, limit: box.maxX - 1, style: style)
         }
-        put(footer, x: box.x + 2, y: box.maxY - 1, limit: box.maxX - 1, style: boxStyle, into: &buffer)
+        buffer.put(footer, x: box.x + 2, y: box.maxY - 1, limit: box.maxX - 1, style: boxStyle)
     }
 
     /// "  03:12.5  Bradycardia    42 bpm"
@@ -46,13 +46,5 @@ enum ECGEventListView {
         let name = ECGText.name(event.code)
         let rate = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + rate
-    }
-
-    private static func put(_ text: String, x: Int, y: Int, limit: Int, style: CellStyle, into buffer: inout Buffer) {
-        var column = x
-        for scalar in text.unicodeScalars where column < limit {
-            buffer.set(x: column, y: y, Cell(scalar, style: style))
-            column += 1
-        }
     }
 }

@@ -33,18 +33,18 @@ public final class ECGMonitorView {
         let statusRow = Rect(x: area.x, y: area.y, width: area.width, height: 1)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - (showsHelp ? 2 : 1))
 
-        let key = StatusKey(status: status, rect: statusRow, paused: model.strip.isPaused,
+        // The status and help lines change a few times a second at most: drawn only then.
+        let key = StatusKey(status: status, area: area, paused: model.strip.isPaused,
                             stripSeconds: model.strip.stripSeconds, gain: model.strip.gainMillimetresPerMillivolt,
                             sampleRate: model.strip.sampleRate, events: model.events.count)
         if key != drawnStatus {
             drawStatus(model: model, status: status, row: statusRow, into: &buffer)
+            if showsHelp {
+                let help = Rect(x: area.x, y: area.maxY - 1, width: area.width, height: 1)
+                buffer.fill(help, with: .blank)
+                buffer.put(ECGKeyMap.helpText, x: help.x + 1, y: help.y, limit: help.maxX, style: Self.helpStyle)
+            }
             drawnStatus = key
-        }
-        if showsHelp {
-            let help = Rect(x: area.x, y: area.maxY - 1, width: area.width, height: 1)
-            buffer.fill(help, with: .blank)
-            _ = buffer.put(String(ECGKeyMap.helpText.prefix(area.width - 1)), x: help.x + 1, y: help.y,
-                           style: Self.helpStyle)
         }
         guard !body.isEmpty else { return }
         switch model.layout {
@@ -62,13 +62,14 @@ public final class ECGMonitorView {
     private func drawStatus(model: ECGMonitorModel, status: ECGMonitorStatus, row: Rect, into buffer: inout Buffer) {
         buffer.fill(row, with: Cell(" ", style: Self.statusStyle))
         var x = row.x
-        if model.strip.isPaused { x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.badgeStyle) }
-        if status.ended { x = buffer.put(" END ", x: x, y: row.y, style: Self.badgeStyle) }
+        if model.strip.isPaused { x = buffer.put(" PAUSED ", x: x, y: row.y, limit: row.maxX, style: Self.badgeStyle) }
+        if status.ended { x = buffer.put(" END ", x: x, y: row.y, limit: row.maxX, style: Self.badgeStyle) }
         let heartRate = status.heartRateBPM.map { "\(Int($0.rounded()))" } ?? "--"
-        x = buffer.put(" HR \(heartRate) ", x: x, y: row.y, style: Self.statusStyle)
+        x = buffer.put(" HR \(heartRate) ", x: x, y: row.y, limit: row.maxX, style: Self.statusStyle)
         if let rhythm = status.rhythm {
             let text = rhythm.text.isEmpty ? ECGText.name(rhythm.code) : rhythm.text
-            x = buffer.put(" \(text) ", x: x, y: row.y, style: rhythm.code.isAbnormal ? Self.alarmStyle : Self.normalStyle)
+            x = buffer.put(" \(text) ", x: x, y: row.y, limit: row.maxX,
+                           style: rhythm.code.isAbnormal ? Self.alarmStyle : Self.normalStyle)
         }
         let strip = model.strip
         var text = " \(ECGText.number(strip.sampleRate)) Hz │ \(ECGText.number(strip.stripSeconds)) s"
@@ -77,14 +78,14 @@ public final class ECGMonitorView {
         text += " │ \(ECGText.number(status.framesPerSecond, maxFractionDigits: 0)) fps"
         text += " │ events \(model.events.count) │ \(status.sourceName)"
         if let message = status.message { text += " │ \(message)" }
-        _ = buffer.put(text, x: x, y: row.y, style: Self.statusStyle)
+        buffer.put(text, x: x, y: row.y, limit: row.maxX, style: Self.statusStyle)
     }
 }
 
 /// What the status line was drawn for.
 private struct StatusKey: Equatable {
     var status: ECGMonitorStatus
-    var rect: Rect
+    var area: Rect
     var paused: Bool
     var stripSeconds: Double
     var gain: Double

@@ -182,11 +182,7 @@ public final class ECGStripView {
     }
 
     private func label(_ text: String, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
-        var column = x
-        for scalar in text.unicodeScalars where column < limit {
-            buffer.set(x: column, y: y, Cell(scalar, style: Self.labelStyle))
-            column += 1
-        }
+        buffer.put(text, x: x, y: y, limit: limit, style: Self.labelStyle)
     }
 
     // MARK: geometry

@@ -1,5 +1,6 @@
 import ECG
 import Foundation
+import Terminal
 
 /// How ECG quantities read on screen.
 enum ECGText {
@@ -29,5 +30,21 @@ enum ECGText {
         let rounded = (value * 10).rounded() / 10
         if rounded == rounded.rounded() || maxFractionDigits == 0 { return "\(Int(rounded.rounded()))" }
         return String(format: "%.\(maxFractionDigits)f", rounded)
+    }
+}
+
+extension Buffer {
+    /// Writes `text` from (x, y) one scalar per column, stopping before
+    /// column `limit` so a view never draws past its rect.
+    /// - Returns: the column after the last scalar written.
+    @discardableResult
+    mutating func put(_ text: String, x: Int, y: Int, limit: Int, style: CellStyle) -> Int {
+        var column = x
+        for scalar in text.unicodeScalars {
+            guard column < limit else { break }
+            set(x: column, y: y, Cell(scalar.value < 0x20 ? " " : scalar, style: style))
+            column += 1
+        }
+        return column
     }
 }

@@ -69,6 +69,26 @@ import ViewModels
         #expect(!inside.contains("X"))
     }
 
+    @Test func theWholeMonitorStaysInsideAPaneRect() {
+        var model = ECGMonitorModel(strip: stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 3) { _, i in
+            pulseTrain(amplitude: 1, rate: 250)(i)
+        })
+        model.events.append(RhythmEvent(time: 1, code: .tachycardia, heartRateBPM: 130))
+        _ = model.apply(.toggleEventList)
+        _ = model.apply(.togglePause)
+        var buffer = Buffer(width: 120, height: 30)
+        buffer.fill(buffer.area, with: Cell("X"))
+        let pane = Rect(x: 70, y: 2, width: 45, height: 20)
+        ECGMonitorView().render(model: model, status: fixedECGStatus, in: pane, into: &buffer)
+        for y in 0..<30 {
+            for x in 0..<120 where !pane.contains(x: x, y: y) {
+                #expect(buffer.cell(x: x, y: y)?.scalar == "X", "(\(x), \(y))")
+            }
+        }
+        let top = String(buffer.lines[2].unicodeScalars.dropFirst(70).prefix(45))
+        #expect(top.hasPrefix(" PAUSED  HR 60 "))
+    }
+
     @Test func tinyAndOffScreenRectsNeverCrash() {
         let twelve = ["I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6"]
         let strip = stripModel(leads: twelve, rate: 500, stripSeconds: 10, seconds: 3) { l, i in Float(l) * 0.1 + Float(i % 7) }
