@@ -30,6 +30,7 @@ func waveform(lead: Int, index: Int) -> Float {
 /// One terminal's worth of ECG watch state fed by a precomputed 13-lead stream.
 final class ECGScreen {
     let view = ECGMonitorView()
+    let strips = ECGStripView()
     let writer = DiffWriter(mode: .trueColor)
     var buffer: Buffer
     var model: ECGMonitorModel
@@ -66,7 +67,12 @@ final class ECGScreen {
         }
         next += count
         model.strip.append(chunk)
-        view.render(model: model, status: status, in: buffer.area, into: &buffer)
+        if model.layout == .strip {
+            // every lead stacked full width: 13 traces of 10 000 positions
+            strips.render(model: model.strip, leads: 0..<model.strip.leadCount, in: buffer.area, into: &buffer)
+        } else {
+            view.render(model: model, status: status, in: buffer.area, into: &buffer)
+        }
         writer.render(buffer)
         return writer.output.count
     }
@@ -83,7 +89,7 @@ let benchmarks: @Sendable () -> Void = {
 
     for (width, height) in [(80, 24), (160, 48)] {
         let strips = ECGScreen(width: width, height: height, layout: .strip, leads: 13)
-        Benchmark("ECG frame 13 leads × 1000 Hz, strips, \(width)x\(height)") { benchmark in
+        Benchmark("ECG frame 13 leads × 1000 Hz, 13 stacked strips, \(width)x\(height)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(strips.step()) }
         }
         let printout = ECGScreen(width: width, height: height, layout: .twelveLead, leads: 13)
