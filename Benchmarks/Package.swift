@@ -35,5 +35,17 @@ let package = Package(
             path: "Benchmarks/ViewsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ECGViewBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ECG", package: "tscope"),
+                .product(name: "ViewModels", package: "tscope"),
+                .product(name: "Terminal", package: "tscope"),
+                .product(name: "Views", package: "tscope"),
+            ],
+            path: "Benchmarks/ECGViewBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

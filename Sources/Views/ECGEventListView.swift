@@ -1,0 +1,50 @@
+import ECG
+import Terminal
+import ViewModels
+
+/// The event list overlay (`e`): a box in the middle of a rect listing the
+/// logged rhythm events newest first, with time, rhythm and heart rate; the
+/// selected one highlighted for deleting with `x`.
+enum ECGEventListView {
+    static let boxStyle = CellStyle(foreground: .rgb(230, 230, 230), background: .rgb(25, 25, 35))
+    static let titleStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(25, 25, 35), attributes: [.bold])
+    static let selectedStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(120, 200, 255), attributes: [.bold])
+    static let footer = "↑/↓ select  x delete  e close"
+    /// widest the box gets [cells]
+    static let maximumWidth = 46
+
+    static func render(_ list: ECGEventListModel, in rect: Rect, into buffer: inout Buffer) {
+        let width = min(maximumWidth, rect.width - 2)
+        // title, one row per event (at least one), footer
+        let height = min(max(list.count, 1) + 2, rect.height - 2)
+        guard width >= 12, height >= 3 else { return }
+        let box = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2,
+                       width: width, height: height)
+        buffer.fill(box, with: Cell(" ", style: boxStyle))
+        let dropped = list.droppedCount > 0 ? ", \(list.droppedCount) dropped" : ""
+        buffer.put(" Events (\(list.count)\(dropped)) ", x: box.x + 1, y: box.y, limit: box.maxX - 1, style: titleStyle)
+        let visibleRows = height - 2
+        let selected = list.selection ?? 0
+        // keep the selection in view
+        let first = min(max(0, selected - visibleRows + 1), max(0, list.count - visibleRows))
+        if list.count == 0 {
+            buffer.put("no events yet", x: box.x + 2, y: box.y + 1, limit: box.maxX - 1, style: boxStyle)
+        }
+        for row in 0..<visibleRows {
+            let index = first + row
+            guard let event = list.event(newestFirst: index) else { break }
+            let style = index == list.selection ? selectedStyle : boxStyle
+            let y = box.y + 1 + row
+            buffer.fill(Rect(x: box.x + 1, y: y, width: width - 2, height: 1), with: Cell(" ", style: style))
+            buffer.put(line(event), x: box.x + 2, y: y, limit: box.maxX - 1, style: style)
+        }
+        buffer.put(footer, x: box.x + 2, y: box.maxY - 1, limit: box.maxX - 1, style: boxStyle)
+    }
+
+    /// "  03:12.5  Bradycardia    42 bpm"
+    static func line(_ event: RhythmEvent) -> String {
+        let name = ECGText.name(event.code)
+        let rate = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
+        return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + rate
+    }
+}

@@ -1,0 +1,268 @@
+import ECG
+import Terminal
+import ViewModels
+
+/// Draws ECG strips into any rect of a buffer: the paper grid, a 1 mV
+/// calibration pulse at the left of each strip, the sweep traces in braille
+/// and the lead names. Either the leads stacked one strip per lead, or the
+/// 12-lead printout (three rows of four leads, a quarter of the strip's time
+/// each, and a rhythm strip).
+///
+/// Storage (canvas, sweep and span scratch, the drawn grid) is allocated when
+/// the rect, strip length, sample rate or arrangement changes; an ordinary
+/// frame allocates nothing.
+public final class ECGStripView {
+    static let traceColor = Color.rgb(90, 255, 140)
+    static let calibrationColor = Color.rgb(210, 210, 210)
+    static let labelStyle = CellStyle(foreground: .rgb(255, 255, 255), attributes: [.bold])
+    static let fineLine = Color.rgb(42, 16, 20)
+    static let boldLine = Color.rgb(84, 30, 38)
+    static let dotStyle = CellStyle(foreground: .rgb(170, 70, 80))
+    /// narrowest rect that gets a calibration pulse [cells]
+    static let minimumWidthForCalibration = 16
+
+    private var canvas = BrailleCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
+    /// one band's positions [mV]
+    private var sweep: [Float] = []
+    /// per dot column of the trace area: rows covered
+    private var spanTop: [Int32] = []
+    private var spanBottom: [Int32] = []
+    /// the paper as last drawn, row-major over `gridKey.rect`
+    private var gridCells: [Cell] = []
+    private var gridKey: GridKey?
+
+    public init() {}
+
+    /// The leads `leads` of `model`, one strip each, stacked in `rect`.
+    public func render(model: ECGStripModel, leads: Range<Int>, in rect: Rect, into buffer: inout Buffer) {
+        let clipped = rect.intersection(buffer.area)
+        let bandCount = max(0, min(leads.count, clipped.height))
+        prepare(model: model, rect: clipped, bandCount: bandCount, into: &buffer)
+        guard bandCount > 0, let geometry = gridKey else { return }
+        for band in 0..<bandCount {
+            let lead = leads.lowerBound + band
+            let area = bandRect(band, of: bandCount, in: clipped)
+            fillSweep(length: model.sweepLength) { out in model.sweep(lead: lead, fromPosition: 0, into: out) }
+            drawBand(area, model: model, geometry: geometry)
+        }
+        canvas.render(into: &buffer)
+        for band in 0..<bandCount where leads.lowerBound + band < model.leadCount {
+            let area = bandRect(band, of: bandCount, in: clipped)
+            label(model.leadNames[leads.lowerBound + band], x: area.x + geometry.calibrationColumns, y: area.y,
+                  limit: area.maxX, into: &buffer)
+        }
+    }
+
+    /// The 12-lead printout of `model` in `rect`: rows I/aVR/V1/V4,
+    /// II/aVL/V2/V5, III/aVF/V3/V6 (each column a quarter of the strip), and
+    /// the rhythm strip across the full strip below.
+    public func renderTwelveLead(model: ECGStripModel, layout: ECGTwelveLeadLayout, in rect: Rect,
+                                 into buffer: inout Buffer) {
+        let clipped = rect.intersection(buffer.area)
+        let rows = ECGTwelveLeadLayout.rows, columns = ECGTwelveLeadLayout.columns
+        let bandCount = min(rows + 1, clipped.height)
+        prepare(model: model, rect: clipped, bandCount: bandCount, into: &buffer)
+        guard bandCount > 0, let geometry = gridKey else { return }
+        let length = model.sweepLength
+        for band in 0..<bandCount {
+            let area = bandRect(band, of: bandCount, in: clipped)
+            if band < rows {
+                fillSweep(length: length) { out in
+                    for column in 0..<columns {
+                        let start = column * length / columns, end = (column + 1) * length / columns
+                        let panel = UnsafeMutableBufferPointer(rebasing: out[start..<end])
+                        guard let lead = layout.lead(row: band, column: column) else {
+                            panel.update(repeating: .nan)
+                            continue
+                        }
+                        model.sweep(lead: lead, fromPosition: start, into: panel)
+                        // a break between panels: leads are not joined to each other
+                        if column > 0, !panel.isEmpty { panel[0] = .nan }
+                    }
+                }
+            } else {
+                let lead = layout.rhythmLead ?? -1
+                fillSweep(length: length) { out in model.sweep(lead: lead, fromPosition: 0, into: out) }
+            }
+            drawBand(area, model: model, geometry: geometry)
+        }
+        canvas.render(into: &buffer)
+        for band in 0..<bandCount {
+            let area = bandRect(band, of: bandCount, in: clipped)
+            let traceX = area.x + geometry.calibrationColumns
+            let traceWidth = area.width - geometry.calibrationColumns
+            if band < rows {
+                for column in 0..<columns {
+                    let x = traceX + column * traceWidth / columns
+                    let nextX = traceX + (column + 1) * traceWidth / columns
+                    label(ECGTwelveLeadLayout.panelNames[band][column], x: x, y: area.y, limit: nextX, into: &buffer)
+                }
+            } else if let lead = layout.rhythmLead, lead < model.leadCount {
+                label(model.leadNames[lead], x: traceX, y: area.y, limit: area.maxX, into: &buffer)
+            }
+        }
+    }
+
+    // MARK: frame parts
+
+    /// Sizes storage for this rect and arrangement, and lays down the paper.
+    private func prepare(model: ECGStripModel, rect: Rect, bandCount: Int, into buffer: inout Buffer) {
+        let calibration = rect.width >= Self.minimumWidthForCalibration
+            ? ECGPaperScale(traceColumns: rect.width, stripSeconds: model.stripSeconds,
+                            gainMillimetresPerMillivolt: model.gainMillimetresPerMillivolt).calibrationColumns
+            : 0
+        let key = GridKey(rect: rect, bandCount: bandCount, stripSeconds: model.stripSeconds,
+                          calibrationColumns: calibration)
+        if key != gridKey {
+            gridKey = key
+            canvas = BrailleCanvas(area: rect, color: Self.traceColor)
+            let traceDots = max(0, rect.width - calibration) * 2
+            spanTop = [Int32](repeating: 0, count: traceDots)
+            spanBottom = spanTop
+            gridCells = Self.paper(for: key)
+        }
+        if sweep.count != model.sweepLength { sweep = [Float](repeating: .nan, count: model.sweepLength) }
+        canvas.clear()
+        gridCells.withUnsafeBufferPointer { paper in
+            for row in 0..<rect.height {
+                for column in 0..<rect.width {
+                    buffer.set(x: rect.x + column, y: rect.y + row, paper[row * rect.width + column])
+                }
+            }
+        }
+    }
+
+    private func fillSweep(length: Int, _ fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        sweep.withUnsafeMutableBufferPointer { out in fill(UnsafeMutableBufferPointer(rebasing: out[0..<min(length, out.count)])) }
+    }
+
+    /// Calibration pulse and trace of one band (`sweep` holds its positions).
+    private func drawBand(_ area: Rect, model: ECGStripModel, geometry: GridKey) {
+        guard let rect = gridKey?.rect, !area.isEmpty else { return }
+        let scale = ECGPaperScale(traceColumns: area.width - geometry.calibrationColumns,
+                                  stripSeconds: model.stripSeconds,
+                                  gainMillimetresPerMillivolt: model.gainMillimetresPerMillivolt)
+        let dotRows = area.height * 4
+        let originY = (area.y - rect.y) * 4
+        let baseline = Double(Self.baselineCellRow(bandHeight: area.height) * 4 + 2)
+        if geometry.calibrationColumns > 0 {
+            drawCalibration(originY: originY, baseline: Int(baseline), rows: dotRows,
+                            dotsPerMillivolt: scale.traceDotsPerMillivolt,
+                            pulseDots: Int((ECGPaperScale.calibrationSeconds * scale.columnsPerSecond * 2).rounded()),
+                            widthDots: geometry.calibrationColumns * 2)
+        }
+        let originX = geometry.calibrationColumns * 2
+        sweep.withUnsafeBufferPointer { values in
+            spanTop.withUnsafeMutableBufferPointer { top in
+                spanBottom.withUnsafeMutableBufferPointer { bottom in
+                    ECGTraceRasterizer.rasterize(UnsafeBufferPointer(rebasing: values[0..<min(model.sweepLength, values.count)]),
+                                                 rows: dotRows, baselineRow: baseline,
+                                                 dotsPerMillivolt: scale.traceDotsPerMillivolt, top: top, bottom: bottom)
+                    for column in 0..<top.count where top[column] != ECGTraceRasterizer.empty {
+                        canvas.verticalSpan(x: originX + column, from: originY + Int(top[column]),
+                                            to: originY + Int(bottom[column]))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The standard 1 mV × 0.2 s pulse, on the band's baseline.
+    private func drawCalibration(originY: Int, baseline: Int, rows: Int, dotsPerMillivolt: Double,
+                                 pulseDots: Int, widthDots: Int) {
+        let base = originY + baseline
+        let peak = originY + max(0, baseline - Int(dotsPerMillivolt.rounded()))
+        let rise = 2, fall = min(rise + max(pulseDots, 1), widthDots - 2)
+        let color = Self.calibrationColor
+        canvas.line(x0: 0, y0: base, x1: rise, y1: base, color: color)
+        canvas.verticalSpan(x: rise, from: base, to: peak, color: color)
+        canvas.line(x0: rise, y0: peak, x1: fall, y1: peak, color: color)
+        canvas.verticalSpan(x: fall, from: peak, to: base, color: color)
+        canvas.line(x0: fall, y0: base, x1: widthDots - 2, y1: base, color: color)
+    }
+
+    private func label(_ text: String, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
+        buffer.put(text, x: x, y: y, limit: limit, style: Self.labelStyle)
+    }
+
+    // MARK: geometry
+
+    /// Band `index` of `count` stacked in `rect`; the last takes the leftover rows.
+    private func bandRect(_ index: Int, of count: Int, in rect: Rect) -> Rect {
+        let height = rect.height / max(count, 1)
+        let y = rect.y + index * height
+        return Rect(x: rect.x, y: y, width: rect.width, height: index == count - 1 ? rect.maxY - y : height)
+    }
+
+    /// The cell row of 0 mV within a band: a little below the middle, since
+    /// QRS complexes mostly swing up.
+    static func baselineCellRow(bandHeight: Int) -> Int { bandHeight * 3 / 5 }
+
+    /// The paper for `key`: fine and bold grid lines as background tints, a
+    /// dot where lines cross (visible without colour, too).
+    private static func paper(for key: GridKey) -> [Cell] {
+        let rect = key.rect
+        var cells = [Cell](repeating: .blank, count: rect.width * rect.height)
+        guard key.bandCount > 0 else { return cells }
+        let traceColumns = rect.width - key.calibrationColumns
+        let scale = ECGPaperScale(traceColumns: traceColumns, stripSeconds: key.stripSeconds,
+                                  gainMillimetresPerMillivolt: ECGPaperScale.standardGain)
+        let time = scale.timeLines, voltage = scale.voltageLines
+        // 0 none, 1 fine, 2 bold per column / row
+        var columnLine = [UInt8](repeating: 0, count: rect.width)
+        markLines(&columnLine, from: key.calibrationColumns, spacing: time.fine, level: 1)
+        markLines(&columnLine, from: key.calibrationColumns, spacing: time.bold, level: 2)
+        var rowLine = [UInt8](repeating: 0, count: rect.height)
+        let height = rect.height / key.bandCount
+        for band in 0..<key.bandCount {
+            let top = band * height
+            let bandHeight = band == key.bandCount - 1 ? rect.height - top : height
+            let base = top + baselineCellRow(bandHeight: bandHeight)
+            for (spacing, level) in [(voltage.fine, UInt8(1)), (voltage.bold, UInt8(2))] {
+                guard let spacing else { continue }
+                var k = 0
+                while true {
+                    let offset = Int((Double(k) * spacing).rounded())
+                    guard base - offset >= top || base + offset < top + bandHeight else { break }
+                    for row in [base - offset, base + offset] where row >= top && row < top + bandHeight {
+                        rowLine[row] = max(rowLine[row], level)
+                    }
+                    k += 1
+                }
+            }
+        }
+        for row in 0..<rect.height {
+            for column in key.calibrationColumns..<rect.width {
+                let level = max(rowLine[row], columnLine[column])
+                guard level > 0 else { continue }
+                var cell = Cell(" ", style: CellStyle(background: level == 2 ? boldLine : fineLine))
+                if rowLine[row] > 0 && columnLine[column] > 0 {
+                    cell.scalar = "·"
+                    cell.foreground = dotStyle.foreground
+                }
+                cells[row * rect.width + column] = cell
+            }
+        }
+        return cells
+    }
+
+    /// Marks columns `from + k·spacing` (k ≥ 0) with `level`.
+    private static func markLines(_ lines: inout [UInt8], from start: Int, spacing: Double?, level: UInt8) {
+        guard let spacing, spacing > 0 else { return }
+        var k = 0
+        while true {
+            let index = start + Int((Double(k) * spacing).rounded())
+            guard index < lines.count else { return }
+            lines[index] = max(lines[index], level)
+            k += 1
+        }
+    }
+}
+
+/// What the paper was laid down for.
+private struct GridKey: Equatable {
+    var rect: Rect
+    var bandCount: Int
+    var stripSeconds: Double
+    var calibrationColumns: Int
+}
