@@ -15,8 +15,6 @@ enum CaptureStoreSchema {
     /// "tSCP" as a big-endian 32-bit integer
     static let applicationID: Int32 = 0x7453_4350
     static let version = 1
-    /// extension of capture store files
-    static let fileExtension = "tscope"
 
     static let createStatements = """
         CREATE TABLE metadata (

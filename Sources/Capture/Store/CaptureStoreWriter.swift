@@ -22,7 +22,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         /// monotonic clock [s] for the commit cadence
         public var clock: @Sendable () -> Double
 
-        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = monotonicSeconds) {
+        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() }) {
             self.commitInterval = commitInterval
             self.clock = clock
         }
