@@ -159,8 +159,11 @@ final class RecordingWait: @unchecked Sendable {
             let elapsed = monotonicSeconds() - started
             if let duration, elapsed >= duration { return .duration }
             if countdown {
-                var line = "\r\u{1B}[K● REC \(Self.clock(elapsed))"
-                if let duration { line += " / \(Self.clock(duration)), \(Self.clock(duration - elapsed)) left" }
+                var line = "\r\u{1B}[K● REC \(Self.clock(elapsed, roundingUp: false))"
+                if let duration {
+                    line += " / \(Self.clock(duration, roundingUp: true)), "
+                        + "\(Self.clock(duration - elapsed, roundingUp: true)) left"
+                }
                 FileHandle.standardError.write(Data((line + "  " + status()).utf8))
             }
             let step = duration.map { min(0.25, max(0.001, $0 - elapsed)) } ?? 0.25
@@ -168,9 +171,9 @@ final class RecordingWait: @unchecked Sendable {
         }
     }
 
-    /// `m:ss` or `h:mm:ss`
-    static func clock(_ seconds: Double) -> String {
-        let total = max(0, Int(seconds.rounded(.up)))
+    /// `m:ss` or `h:mm:ss`; elapsed time rounds down, time left up (a countdown never shows 0:00 early)
+    static func clock(_ seconds: Double, roundingUp: Bool) -> String {
+        let total = max(0, Int(seconds.rounded(roundingUp ? .up : .down)))
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
     }

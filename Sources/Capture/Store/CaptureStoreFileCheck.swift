@@ -76,7 +76,7 @@ enum CaptureStoreFileCheck {
 enum CaptureStoreErrors {
     static func map(_ error: Error, path: String, frame: Int? = nil) -> CaptureError {
         if let capture = error as? CaptureError { return capture }
-        let place = frame.map { " (at frame \($0))" } ?? ""
+        let place = frame.map { " (frame \($0))" } ?? ""
         guard let database = error as? DatabaseError else {
             return CaptureError(file: path, "\(error)\(place)")
         }

@@ -25,8 +25,6 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
     private let fileSize: Int
     /// (timestamp, row id) of the last frame returned; nil = before the first
     private var position: (timestamp: Double, id: Int64)?
-    /// frames returned since open or the last seek, plus the frames before the seek point
-    private var framesBefore = 0
 
     /// - Parameter strict: a damaged frame is an error instead of skipped and counted
     public init(path: String, strict: Bool = false) throws(CaptureError) {
@@ -63,11 +61,13 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
         }
     }
 
-    /// frames returned so far (counting a seek as reading up to its point),
-    /// scaled to the file size for progress bars
+    /// the share of the time range read so far, scaled to the file size for progress bars
     public var progress: (done: Int, total: Int?) {
-        guard frameCount > 0 else { return (0, fileSize) }
-        return (Int(Double(fileSize) * Double(framesBefore) / Double(frameCount)), fileSize)
+        guard let timeRange, let position, timeRange.upperBound > timeRange.lowerBound else {
+            return (position == nil ? 0 : fileSize, fileSize)
+        }
+        let share = (position.timestamp - timeRange.lowerBound) / (timeRange.upperBound - timeRange.lowerBound)
+        return (Int(Double(fileSize) * min(max(share, 0), 1)), fileSize)
     }
 
     public func next(into frame: inout SpectrumFrame) throws -> Bool {
@@ -76,16 +76,14 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
             do {
                 outcome = try database.inDatabase { db in try readNext(db, into: &frame) }
             } catch {
-                throw CaptureStoreErrors.map(error, path: path, frame: framesBefore)
+                throw CaptureStoreErrors.map(error, path: path, frame: position.map { Int($0.id) })
             }
             switch outcome {
             case .end:
                 return false
             case .frame:
-                framesBefore += 1
                 return true
             case .damaged(let id, let detail):
-                framesBefore += 1
                 if strict { throw CaptureError(file: path, "frame row \(id): \(detail)") }
                 skipped += 1
             }
@@ -95,13 +93,6 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
     public func seek(toTime time: Double) throws {
         guard time.isFinite else { throw CaptureError(file: path, "cannot seek to \(time)") }
         position = (time, Int64.min)
-        do {
-            framesBefore = try database.inDatabase { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM frames WHERE timestamp < ?", arguments: [time]) ?? 0
-            }
-        } catch {
-            throw CaptureStoreErrors.map(error, path: path)
-        }
     }
 
     private enum ReadOutcome {
