@@ -33,7 +33,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     public let sessionID: Int64
     public private(set) var framesWritten = 0
     /// transactions committed so far (the initial schema and session row not counted)
-    public private(set) var commits = 0
+    package private(set) var commits = 0
 
     private let options: Options
     private let database: DatabaseQueue
