@@ -50,14 +50,18 @@ let package = Package(
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Signals", "DSP"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["Capture", "Signals", "DSP", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tscope", "Devices", "USBDriver", "Signals"],
+            dependencies: ["tscope", "Devices", "USBDriver", "Capture", "Signals"],
             resources: [.copy("Fixtures")]
         ),
     ],

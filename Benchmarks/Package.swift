@@ -47,5 +47,15 @@ let package = Package(
             path: "Benchmarks/ECGViewBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "CaptureBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Capture", package: "tscope"),
+                .product(name: "Signals", package: "tscope"),
+            ],
+            path: "Benchmarks/CaptureBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Signals
+
+/// Reads a capture store's frames in time order, with seeking by time.
+///
+/// Each `next` runs one indexed lookup for the frame after the last one
+/// returned (ordered by timestamp, then row id), so seeking is a B-tree
+/// descent: O(log frames), independent of the capture's length. Frames are
+/// decoded into the caller's `SpectrumFrame`, reusing its storage.
+///
+/// A file left by a crashed recording (WAL beside it, session without a
+/// stop time) opens with everything committed before the crash.
+public final class CaptureStoreReader: SeekableSpectrumFrameReader {
+    public let path: String
+    public let metadata: CaptureMetadata
+    public let sessions: [CaptureSessionInfo]
+    public let frameCount: Int
+    public let timeRange: ClosedRange<Double>?
+    /// frames skipped as damaged (a blob whose size contradicts its bin count)
+    public private(set) var skipped = 0
+
+    private let strict: Bool
+    private let database: DatabaseQueue
+    private let fileSize: Int
+    /// (timestamp, row id) of the last frame returned; nil = before the first
+    private var position: (timestamp: Double, id: Int64)?
+
+    /// - Parameter strict: a damaged frame is an error instead of skipped and counted
+    public init(path: String, strict: Bool = false) throws(CaptureError) {
+        self.path = path
+        self.strict = strict
+        try CaptureStoreFileCheck.checkHeader(path: path)
+        fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        var configuration = Configuration()
+        // Read-only unless a crashed run left a WAL that SQLite must replay.
+        configuration.readonly = !FileManager.default.fileExists(atPath: path + "-wal")
+        configuration.label = "tscope.capture.reader"
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+        do {
+            let loaded = try database.inDatabase { db in
+                try CaptureStoreFileCheck.checkIdentity(db, path: path)
+                var values: [String: String] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM metadata") {
+                    values[row[0]] = row[1]
+                }
+                let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Self.session)
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM frames") ?? 0
+                let bounds = try Row.fetchOne(db, sql: "SELECT min(timestamp), max(timestamp) FROM frames")
+                let low: Double? = bounds?[0]
+                let high: Double? = bounds?[1]
+                return (CaptureStoreSchema.metadata(from: values), sessions, count, low.flatMap { l in high.map { l...$0 } })
+            }
+            (metadata, sessions, frameCount, timeRange) = loaded
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+    }
+
+    /// the share of the time range read so far, scaled to the file size for progress bars
+    public var progress: (done: Int, total: Int?) {
+        guard let timeRange, let position, timeRange.upperBound > timeRange.lowerBound else {
+            return (position == nil ? 0 : fileSize, fileSize)
+        }
+        let share = (position.timestamp - timeRange.lowerBound) / (timeRange.upperBound - timeRange.lowerBound)
+        return (Int(Double(fileSize) * min(max(share, 0), 1)), fileSize)
+    }
+
+    public func next(into frame: inout SpectrumFrame) throws -> Bool {
+        while true {
+            let outcome: ReadOutcome
+            do {
+                outcome = try database.inDatabase { db in try readNext(db, into: &frame) }
+            } catch {
+                throw CaptureStoreErrors.map(error, path: path, frame: position.map { Int($0.id) })
+            }
+            switch outcome {
+            case .end:
+                return false
+            case .frame:
+                return true
+            case .damaged(let id, let detail):
+                if strict { throw CaptureError(file: path, "frame row \(id): \(detail)") }
+                skipped += 1
+            }
+        }
+    }
+
+    public func seek(toTime time: Double) throws {
+        guard time.isFinite else { throw CaptureError(file: path, "cannot seek to \(time)") }
+        position = (time, Int64.min)
+    }
+
+    private enum ReadOutcome {
+        case frame
+        case end
+        case damaged(id: Int64, detail: String)
+    }
+
+    private static let columns = "id, timestamp, start_hz, bin_width_hz, bin_count, power"
+
+    private func readNext(_ db: Database, into frame: inout SpectrumFrame) throws -> ReadOutcome {
+        let statement: Statement
+        let arguments: StatementArguments
+        if let position {
+            statement = try db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM frames WHERE (timestamp, id) > (?, ?) ORDER BY timestamp, id LIMIT 1
+                """)
+            arguments = [position.timestamp, position.id]
+        } else {
+            statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM frames ORDER BY timestamp, id LIMIT 1")
+            arguments = []
+        }
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        guard let row = try rows.next() else { return .end }
+        let id: Int64 = row[0]
+        let timestamp: Double = row[1]
+        position = (timestamp, id)
+        let startHz: Double = row[2]
+        let binWidthHz: Double = row[3]
+        let binCount: Int = row[4]
+        guard binCount > 0, binWidthHz > 0, binWidthHz.isFinite, startHz.isFinite, timestamp.isFinite else {
+            return .damaged(id: id, detail: "bin count \(binCount), bin width \(binWidthHz) Hz, start \(startHz) Hz, "
+                            + "time \(timestamp): expected positive, finite values")
+        }
+        let blobBytes: Int? = try row.withUnsafeData(atIndex: 5) { data -> Int? in
+            guard let data, data.count == binCount * 4 else { return data?.count ?? 0 }
+            data.withUnsafeBytes { PowerBlobCoding.decode($0, count: binCount, into: &frame.powerDB) }
+            return nil
+        }
+        if let blobBytes {
+            return .damaged(id: id, detail: "power blob of \(blobBytes) bytes, expected 4 × \(binCount) bins")
+        }
+        frame.startHz = startHz
+        frame.binWidthHz = binWidthHz
+        frame.timestamp = timestamp
+        return .frame
+    }
+
+    private static func session(_ row: Row) -> CaptureSessionInfo {
+        var band: FrequencyRange?
+        if let low: Double = row["band_low_hz"], let high: Double = row["band_high_hz"] {
+            band = FrequencyRange(lowerHz: low, upperHz: high)
+        }
+        return CaptureSessionInfo(
+            id: row["id"], startedAt: row["started_at"], stoppedAt: row["stopped_at"], label: row["label"],
+            operatorName: row["operator"], band: band, binWidthHz: row["bin_width_hz"],
+            requestedFrameRate: row["requested_frame_rate"], achievedFrameRate: row["achieved_frame_rate"],
+            frames: row["frames"], droppedBlocks: row["dropped_blocks"], droppedFrames: row["dropped_frames"])
+    }
+}

@@ -1,0 +1,251 @@
+import DSP
+import Foundation
+import Signals
+
+/// Records live spectrum frames into capture store files, one session at a
+/// time, as many sessions in a row as wanted (`tscope record`, and the
+/// viewer's `r` key).
+///
+/// Made to be driven from a UI loop: `start` and `stop` return at once apart
+/// from opening and closing the file, `post` never blocks (call it on the DSP
+/// thread with every frame), and `elapsed`/`remaining`/`isComplete` are cheap
+/// to poll each frame. Frames go through a bounded queue (the oldest dropped
+/// and counted when the disk falls behind) to a writer thread that commits at
+/// least once per `commitInterval`.
+///
+/// With a requested frame rate, the frames between two stored frames are
+/// combined by per-bin peak hold (`PeakHold`), so nothing seen is lost.
+public final class RecordingSession: @unchecked Sendable {
+    /// What and where to record.
+    public struct Plan: Sendable {
+        public enum Output: Sendable, Equatable {
+            /// a new file per session, named by `CaptureFileName`
+            case directory(String)
+            /// this file; later sessions are appended to it
+            case file(String)
+        }
+
+        public var output: Output
+        public var label: String?
+        public var operatorName: String?
+        /// stop after this long [s]; nil = until stopped
+        public var duration: Double?
+        /// frames per second to store; nil = every frame posted
+        public var requestedFrameRate: Double?
+        /// the band and bin width asked of the device [Hz]
+        public var band: FrequencyRange?
+        public var binWidthHz: Double?
+        /// device, serial, gains, version, UTC offset; label and operator are taken from above
+        public var metadata: CaptureMetadata
+
+        public init(output: Output, label: String? = nil, operatorName: String? = nil, duration: Double? = nil,
+                    requestedFrameRate: Double? = nil, band: FrequencyRange? = nil, binWidthHz: Double? = nil,
+                    metadata: CaptureMetadata = CaptureMetadata(format: "tscope")) {
+            self.output = output
+            self.label = label
+            self.operatorName = operatorName
+            self.duration = duration
+            self.requestedFrameRate = requestedFrameRate
+            self.band = band
+            self.binWidthHz = binWidthHz
+            self.metadata = metadata
+        }
+    }
+
+    /// What one session stored.
+    public struct Summary: Sendable, Equatable {
+        public var path: String
+        public var frames: Int
+        /// recording time [s]
+        public var elapsed: Double
+        public var requestedFrameRate: Double?
+        public var achievedFrameRate: Double
+        /// blocks the device pipeline dropped during the session
+        public var droppedBlocks: Int
+        /// frames the recorder's queue dropped (disk too slow)
+        public var droppedFrames: Int
+    }
+
+    private let queueCapacity: Int
+    private let commitInterval: Double
+    private let clock: @Sendable () -> Double
+    private let wallClock: @Sendable () -> Double
+    private let lock = NSLock()
+
+    // Guarded by `lock`: the state the UI polls and the DSP thread checks.
+    private var active: Active?
+    private var hold = PeakHold()
+    private var limiter = FrameRateLimiter(maxFramesPerSecond: 0)
+    private var failure: CaptureError?
+
+    /// One running session's resources.
+    private struct Active {
+        var plan: Plan
+        var path: String
+        var startedMonotonic: Double
+        var startedWall: Double
+        var deviceDroppedAtStart: Int
+        var queue: RecordingFrameQueue
+        var writer: CaptureStoreWriter
+        var finished: DispatchSemaphore
+    }
+
+    /// - Parameters:
+    ///   - queueCapacity: frames buffered for the writer thread
+    ///   - commitInterval: longest time a stored frame stays uncommitted [s]
+    ///   - clock: monotonic time [s] for elapsed time, rates and commits
+    ///   - wallClock: Unix time [s] for the file name and session times
+    public init(queueCapacity: Int = 64, commitInterval: Double = 1,
+                clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+                wallClock: @escaping @Sendable () -> Double = { unixTimeNow() }) {
+        self.queueCapacity = queueCapacity
+        self.commitInterval = commitInterval
+        self.clock = clock
+        self.wallClock = wallClock
+    }
+
+    public var isRecording: Bool { lock.withLock { active != nil } }
+
+    /// path of the file being recorded, nil when idle
+    public var path: String? { lock.withLock { active?.path } }
+
+    /// time since `start` [s]; 0 when idle
+    public var elapsed: Double {
+        lock.withLock { active.map { min(clock() - $0.startedMonotonic, $0.plan.duration ?? .infinity) } ?? 0 }
+    }
+
+    /// time left of the planned duration [s]; nil when idle or without a duration
+    public var remaining: Double? {
+        lock.withLock {
+            guard let active, let duration = active.plan.duration else { return nil }
+            return max(0, duration - (clock() - active.startedMonotonic))
+        }
+    }
+
+    /// whether the planned duration has passed (the owner then calls `stop`)
+    public var isComplete: Bool { remaining == 0 }
+
+    /// the first error the writer thread met (disk full…); frames before it are kept
+    public var writeError: CaptureError? { lock.withLock { failure } }
+
+    /// Opens the file and starts the writer thread. Returns the file's path.
+    /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
+    @discardableResult
+    public func start(_ plan: Plan, deviceDroppedBlocks: Int = 0) throws(CaptureError) -> String {
+        if isRecording { _ = try stop(deviceDroppedBlocks: deviceDroppedBlocks) }
+        let startedWall = wallClock()
+        let path: String
+        switch plan.output {
+        case .file(let file):
+            path = file
+        case .directory(let directory):
+            let name = CaptureFileName.make(operatorName: plan.operatorName, label: plan.label, startedAt: startedWall)
+            path = CaptureFileName.unused(name, in: directory)
+        }
+        var metadata = plan.metadata
+        metadata.label = metadata.label ?? plan.label
+        metadata.operatorName = metadata.operatorName ?? plan.operatorName
+        metadata.span = metadata.span ?? plan.band
+        metadata.binWidthHz = metadata.binWidthHz ?? plan.binWidthHz
+        let session = CaptureSessionInfo(startedAt: startedWall, label: plan.label, operatorName: plan.operatorName,
+                                         band: plan.band, binWidthHz: plan.binWidthHz,
+                                         requestedFrameRate: plan.requestedFrameRate)
+        let writer = try CaptureStoreWriter(path: path, metadata: metadata, session: session,
+                                            options: .init(commitInterval: commitInterval, clock: clock))
+        let queue = RecordingFrameQueue(capacity: queueCapacity, binCapacity: 4096)
+        let finished = DispatchSemaphore(value: 0)
+        lock.withLock {
+            failure = nil
+            hold.clear()
+            limiter = FrameRateLimiter(maxFramesPerSecond: plan.requestedFrameRate ?? 0)
+            active = Active(plan: plan, path: path, startedMonotonic: clock(), startedWall: startedWall,
+                            deviceDroppedAtStart: deviceDroppedBlocks, queue: queue, writer: writer, finished: finished)
+        }
+        let thread = Thread { [self] in
+            writeFrames(from: queue, into: writer)
+            finished.signal()
+        }
+        thread.name = "tscope.capture.writer"
+        thread.start()
+        return path
+    }
+
+    /// Hands one frame to the recorder (any thread; never blocks). Ignored
+    /// when idle or once the planned duration has passed.
+    public func post(_ frame: SpectrumFrame) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let active else { return }
+        let now = clock()
+        if let duration = active.plan.duration, now - active.startedMonotonic > duration { return }
+        guard active.plan.requestedFrameRate != nil else {
+            active.queue.post(frame)
+            return
+        }
+        if hold.isHolding && !hold.matches(frame) {
+            // The band changed: store what was held of the old one as it is.
+            active.queue.post(hold.frame)
+            hold.clear()
+        }
+        hold.add(frame)
+        if limiter.shouldEmit(at: now) {
+            active.queue.post(hold.frame)
+            hold.clear()
+        }
+    }
+
+    /// Stops the session: stores what is queued, records the outcome, closes
+    /// the file. Safe to call when idle (returns nil).
+    /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
+    @discardableResult
+    public func stop(deviceDroppedBlocks: Int = 0) throws(CaptureError) -> Summary? {
+        guard let session = lock.withLock({ () -> Active? in
+            defer { active = nil }
+            return active
+        }) else { return nil }
+        let stoppedMonotonic = clock()
+        session.queue.close()
+        session.finished.wait()
+        let elapsed = min(stoppedMonotonic - session.startedMonotonic, session.plan.duration ?? .infinity)
+        let frames = session.writer.framesWritten
+        let achieved = elapsed > 0 ? Double(frames) / elapsed : 0
+        let droppedBlocks = max(0, deviceDroppedBlocks - session.deviceDroppedAtStart)
+        let droppedFrames = session.queue.dropped
+        let outcome = CaptureSessionOutcome(stoppedAt: session.startedWall + elapsed, achievedFrameRate: achieved,
+                                            droppedBlocks: droppedBlocks, droppedFrames: droppedFrames)
+        do {
+            try session.writer.finish(outcome: outcome)
+        } catch {
+            throw CaptureStoreErrors.map(error, path: session.path)
+        }
+        if let failure = writeError { throw failure }
+        return Summary(path: session.path, frames: frames, elapsed: elapsed,
+                       requestedFrameRate: session.plan.requestedFrameRate, achievedFrameRate: achieved,
+                       droppedBlocks: droppedBlocks, droppedFrames: droppedFrames)
+    }
+
+    /// The writer thread: stores frames as they come, commits when due.
+    private func writeFrames(from queue: RecordingFrameQueue, into writer: CaptureStoreWriter) {
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        frame.powerDB.reserveCapacity(4096)
+        var failed = false
+        // Wake at least four times per commit interval to commit on time when frames stop.
+        let wake = max(0.01, commitInterval / 4)
+        while true {
+            do {
+                switch queue.take(into: &frame, timeout: wake) {
+                case .frame:
+                    if !failed { try writer.write(frame) }
+                case .timedOut:
+                    if !failed { try writer.commitIfDue() }
+                case .closed:
+                    return
+                }
+            } catch {
+                failed = true
+                let mapped = CaptureStoreErrors.map(error, path: writer.path)
+                lock.withLock { if failure == nil { failure = mapped } }
+            }
+        }
+    }
+}

@@ -1,0 +1,345 @@
+import ArgumentParser
+import Capture
+import Devices
+import Foundation
+import Signals
+import USBDriver
+
+/// Headless recording into the capture store (or raw I/Q as SigMF).
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record the spectrum into a capture file (SQLite), or raw I/Q as SigMF with --raw.",
+        discussion: """
+            The file name is built from operator, label and UTC start, e.g. bench2_fm-survey_20261121T101500Z.tscope, \
+            in --output DIR (default: the current directory), unless --output names a file (later recordings are \
+            appended to it as new sessions). Frames are committed at least once a second: a crash loses at most the \
+            last second. Ctrl-C or SIGTERM stop early and keep everything recorded. At the end the requested and \
+            achieved frame rates and the dropped blocks are printed and stored.
+            """
+    )
+
+    /// written into each capture's metadata
+    static let tscopeVersion = "0.4.0"
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.")
+    var band: String = "88:108"
+
+    @Option(name: [.customShort("w"), .customLong("bin-width")], help: "Bin width in Hz (the device may round it).")
+    var binWidth: Double = 100_000
+
+    @Option(name: .customLong("frame-rate"),
+            help: "Frames per second to store, each the per-bin peak of the sweeps since the last; 0: every sweep.")
+    var frameRate: Double = 10
+
+    @Option(help: "Label for the file name and metadata, e.g. fm-survey.")
+    var label: String?
+
+    @Option(name: .customLong("operator"), help: "Operator or bench name for the file name and metadata.")
+    var operatorName: String?
+
+    @Option(help: "Stop after this long: seconds, or with a unit: 90s, 5m, 1h.")
+    var duration: String?
+
+    @Option(name: [.customShort("o"), .long], help: "Directory for a new file, or a file path.")
+    var output: String = "."
+
+    @Flag(help: "Record raw I/Q (SigMF .sigmf-data + .sigmf-meta, ci8) instead of spectra.")
+    var raw = false
+
+    @Option(name: .customShort("l", allowingJoined: true), help: "LNA (IF) gain, 0–40 dB in 8 dB steps.")
+    var lnaGain: Int = 16
+
+    @Option(name: .customShort("g", allowingJoined: true), help: "VGA (baseband) gain, 0–62 dB in 2 dB steps.")
+    var vgaGain: Int = 20
+
+    @Option(name: .customShort("a", allowingJoined: true), help: "RF amplifier: 1 on, 0 off.")
+    var amp: UInt32 = 0
+
+    func validate() throws {
+        _ = try parsedBand()
+        _ = try parsedDuration()
+        guard binWidth.isFinite, binWidth > 0 else { throw ValidationError("--bin-width must be a positive number of Hz") }
+        guard frameRate.isFinite, frameRate >= 0 else { throw ValidationError("--frame-rate must be 0 or more") }
+        guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
+    }
+
+    func parsedBand() throws -> FrequencyRange {
+        let parts = band.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
+              let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6),
+              range.lowerHz >= 0, range.upperHz <= 6_000e6 else {
+            throw ValidationError("--band \(band): expected start:stop in MHz within 0–6000 with start < stop, e.g. 88:108")
+        }
+        return range
+    }
+
+    /// `--duration` in seconds; nil without one.
+    func parsedDuration() throws -> Double? {
+        guard let duration else { return nil }
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        var number = Substring(duration)
+        var scale = 1.0
+        if let last = number.last, let unit = units[last] {
+            scale = unit
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else {
+            throw ValidationError("--duration \(duration): expected a positive time, e.g. 30, 90s, 5m or 1h")
+        }
+        return value * scale
+    }
+
+    /// `.directory` if `--output` is an existing directory or ends with "/", else `.file`.
+    func outputTarget() -> RecordingSession.Plan.Output {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
+        return (exists && isDirectory.boolValue) || output.hasSuffix("/") ? .directory(output) : .file(output)
+    }
+
+    func run() throws {
+        let gains: HackRFGains
+        do { gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain) } catch { throw CommandError("\(error)") }
+        if case .directory(let directory) = outputTarget() {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandError("cannot create the output directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        let opened: OpenedDevice
+        do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
+        defer { opened.transport.close() }
+        var metadata = CaptureMetadata(format: "tscope")
+        metadata.device = opened.isDemo ? "\(opened.name) (demo)" : opened.name
+        metadata.serial = opened.transport.deviceInfo.serialNumber
+        metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
+        metadata.writerVersion = Self.tscopeVersion
+        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
+        if raw {
+            try RawRecording(command: self, opened: opened, gains: gains, metadata: metadata).run()
+        } else {
+            try SpectrumRecording(command: self, opened: opened, gains: gains, metadata: metadata).run()
+        }
+    }
+}
+
+/// Waits for the end of a recording: the duration, SIGINT/SIGTERM/SIGHUP, or
+/// a failure; shows a countdown on stderr when it is a terminal.
+final class RecordingWait: @unchecked Sendable {
+    enum End { case duration, signal, failure(String) }
+
+    private let wake = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var stopRequested = false
+    private var failureMessage: String?
+
+    /// Records the first failure and wakes the wait (any thread).
+    func fail(_ message: String) {
+        lock.withLock { if failureMessage == nil { failureMessage = message } }
+        wake.signal()
+    }
+
+    /// - Parameters:
+    ///   - duration: [s], nil = until a signal
+    ///   - status: text after the elapsed time on the countdown line
+    func wait(duration: Double?, started: Double, status: () -> String) -> End {
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { [self] in
+            lock.withLock { stopRequested = true }
+            wake.signal()
+        }
+        defer { signals.cancel() }
+        let countdown = isatty(STDERR_FILENO) == 1
+        defer { if countdown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+        while true {
+            if let message = lock.withLock({ failureMessage }) { return .failure(message) }
+            if lock.withLock({ stopRequested }) { return .signal }
+            let elapsed = monotonicSeconds() - started
+            if let duration, elapsed >= duration { return .duration }
+            if countdown {
+                var line = "\r\u{1B}[K● REC \(Self.clock(elapsed, roundingUp: false))"
+                if let duration {
+                    line += " / \(Self.clock(duration, roundingUp: true)), "
+                        + "\(Self.clock(duration - elapsed, roundingUp: true)) left"
+                }
+                FileHandle.standardError.write(Data((line + "  " + status()).utf8))
+            }
+            let step = duration.map { min(0.25, max(0.001, $0 - elapsed)) } ?? 0.25
+            _ = wake.wait(timeout: .now() + step)
+        }
+    }
+
+    /// `m:ss` or `h:mm:ss`; elapsed time rounds down, time left up (a countdown never shows 0:00 early)
+    static func clock(_ seconds: Double, roundingUp: Bool) -> String {
+        let total = max(0, Int(seconds.rounded(roundingUp ? .up : .down)))
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+}
+
+/// `tscope record`: live spectra into the capture store.
+struct SpectrumRecording {
+    let command: RecordCommand
+    let opened: OpenedDevice
+    let gains: HackRFGains
+    let metadata: CaptureMetadata
+
+    func run() throws {
+        let recorder = RecordingSession()
+        let waiter = RecordingWait()
+        let source: HackRFSpectrumSource
+        do {
+            source = try HackRFSpectrumSource(
+                transport: opened.transport,
+                settings: .init(gains: gains, ampEnabled: command.amp == 1),
+                onFrame: { recorder.post($0) },
+                onEnd: { error in waiter.fail(error.map { "\($0)" } ?? "the device stopped delivering") })
+            try source.start(band: try command.parsedBand(), binWidthHz: command.binWidth)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        defer { source.stop() }
+        let duration = try command.parsedDuration()
+        let plan = RecordingSession.Plan(
+            output: command.outputTarget(), label: command.label, operatorName: command.operatorName,
+            duration: duration, requestedFrameRate: command.frameRate > 0 ? command.frameRate : nil,
+            band: try command.parsedBand(), binWidthHz: source.plan?.binWidthHz ?? command.binWidth,
+            metadata: metadata)
+        let path: String
+        let started = monotonicSeconds()
+        do {
+            path = try recorder.start(plan, deviceDroppedBlocks: source.counters.droppedBlocks)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        FileHandle.standardError.write(Data("recording \(path)\n".utf8))
+        let end = waiter.wait(duration: duration, started: started) {
+            if let error = recorder.writeError { waiter.fail("\(error)") }
+            return "\(source.counters.frames) sweeps, \(source.counters.droppedBlocks) dropped blocks"
+        }
+        source.stop()
+        let summary: RecordingSession.Summary?
+        do {
+            summary = try recorder.stop(deviceDroppedBlocks: source.counters.droppedBlocks)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        if let summary { report(summary) }
+        if case .failure(let message) = end {
+            throw CommandError("\(message); everything recorded before is kept in \(path)")
+        }
+    }
+
+    private func report(_ summary: RecordingSession.Summary) {
+        let requested = summary.requestedFrameRate.map { String(format: "%.2f/s", $0) } ?? "every sweep"
+        let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.2f", summary.elapsed)) s; "
+            + "frame rate requested \(requested), achieved \(String(format: "%.2f/s", summary.achievedFrameRate)); "
+            + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)"
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        print(summary.path)
+    }
+}
+
+/// `tscope record --raw`: each good 16384-byte HackRF sweep block's samples
+/// into a SigMF recording, one capture segment per tuning.
+struct RawRecording {
+    let command: RecordCommand
+    let opened: OpenedDevice
+    let gains: HackRFGains
+    let metadata: CaptureMetadata
+
+    func run() throws {
+        let band = try command.parsedBand()
+        let plan: HackRFSweepPlan
+        let driver: HackRFSweepDriver
+        do {
+            plan = try HackRFSweepPlan(band: band, binWidthHz: command.binWidth)
+            driver = try HackRFSweepDriver(transport: opened.transport)
+            try driver.configure(plan: plan, gains: gains, ampEnabled: command.amp == 1)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let startedWall = unixTimeNow()
+        let name = CaptureFileName.make(operatorName: command.operatorName, label: command.label,
+                                        startedAt: startedWall, extension: "sigmf-data")
+        let basePath: String
+        switch command.outputTarget() {
+        case .directory(let directory):
+            basePath = String(CaptureFileName.unused(name, in: directory).dropLast(".sigmf-data".count))
+        case .file(let file):
+            basePath = file.hasSuffix(".sigmf-data") || file.hasSuffix(".sigmf-meta")
+                ? String(file.dropLast(".sigmf-data".count)) : file
+        }
+        let writer: SigMFWriter
+        do {
+            writer = try SigMFWriter(
+                basePath: basePath, datatype: .ci8, sampleRate: Double(HackRFSweepPlan.sampleRateHz),
+                hardware: metadata.device,
+                description: "HackRF sweep \(command.band) MHz, \(metadata.gains ?? ""): each 16384-byte block's "
+                    + "samples after its 10-byte header, one capture segment per tuning")
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let queue = RawBlockQueue(blockSize: HackRFProtocol.blockSize, capacity: 256)
+        let waiter = RecordingWait()
+        let writerDone = DispatchSemaphore(value: 0)
+        let writeFailure = RawWriteFailure()
+        let thread = Thread {
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
+            defer {
+                block.deallocate()
+                writerDone.signal()
+            }
+            let samples = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(block)[HackRFProtocol.headerSize...])
+            while let (frequency, time) = queue.pop(into: block) {
+                guard !writeFailure.failed else { continue }
+                do {
+                    try writer.append(samples: samples,
+                                      centerFrequencyHz: Double(frequency + UInt64(HackRFSweepPlan.offsetHz)),
+                                      timestamp: time)
+                } catch {
+                    writeFailure.record()
+                    waiter.fail("\(error)")
+                }
+            }
+        }
+        thread.name = "tscope.sigmf.writer"
+        thread.start()
+        let started = monotonicSeconds()
+        do {
+            try driver.start(onBlock: { frequency, block in
+                                 queue.push(frequencyHz: frequency, timestamp: unixTimeNow(), block: block)
+                             },
+                             onEnd: { error in if let error { waiter.fail("\(error)") } })
+        } catch {
+            queue.close()
+            writerDone.wait()
+            throw CommandError("\(error)")
+        }
+        FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
+        let end = waiter.wait(duration: try command.parsedDuration(), started: started) {
+            "\(driver.goodBlockCount) blocks, \(queue.dropped) dropped"
+        }
+        driver.stop()
+        queue.close()
+        writerDone.wait()
+        let elapsed = monotonicSeconds() - started
+        do { try writer.finish() } catch { throw CommandError("\(error)") }
+        FileHandle.standardError.write(Data(("\(writer.metaPath): \(writer.sampleCount) samples in "
+            + "\(writer.segmentCount) segments in \(String(format: "%.2f", elapsed)) s; dropped blocks \(queue.dropped)\n").utf8))
+        print(writer.metaPath)
+        if case .failure(let message) = end {
+            throw CommandError("\(message); everything recorded before is kept in \(writer.dataPath)")
+        }
+    }
+}
+
+/// Set once by the SigMF writer thread when a write failed.
+final class RawWriteFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var failed: Bool { lock.withLock { value } }
+    func record() { lock.withLock { value = true } }
+}

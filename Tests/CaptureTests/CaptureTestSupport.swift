@@ -1,0 +1,61 @@
+import Foundation
+import Signals
+@testable import Capture
+
+/// A fresh directory under the system temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init(_ label: String) throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tscope-capture-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A clock the tests move by hand [s].
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: Double
+
+    init(_ start: Double = 1000) { time = start }
+
+    var now: Double { lock.withLock { time } }
+    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
+    func set(_ seconds: Double) { lock.withLock { time = seconds } }
+}
+
+/// Seeded frames with awkward values: NaN bins, ±0, extremes, sub-0.01 dB detail.
+func makeFrames(count: Int, bins: Int, seed: UInt64, start: Double = 1_763_720_100.125,
+                interval: Double = 0.1) -> [SpectrumFrame] {
+    var random = SeededRandom(seed: seed)
+    return (0..<count).map { index in
+        var power = (0..<bins).map { _ in Float(random.unit() * -120 + 10) }
+        if bins > 4 {
+            power[0] = .nan
+            power[1] = -0.0
+            power[2] = .greatestFiniteMagnitude
+            power[3] = -.infinity
+        }
+        return SpectrumFrame(startHz: 88e6 + Double(index % 3) * 0.5, binWidthHz: 19_531.25,
+                             timestamp: start + Double(index) * interval, powerDB: power)
+    }
+}
+
+/// Frames equal bit for bit (NaN equal to NaN of the same pattern).
+func identical(_ a: SpectrumFrame, _ b: SpectrumFrame) -> Bool {
+    a.startHz.bitPattern == b.startHz.bitPattern && a.binWidthHz.bitPattern == b.binWidthHz.bitPattern
+        && a.timestamp.bitPattern == b.timestamp.bitPattern
+        && a.powerDB.map(\.bitPattern) == b.powerDB.map(\.bitPattern)
+}
+
+func readAll(_ reader: SpectrumFrameReader) throws -> [SpectrumFrame] {
+    var frames: [SpectrumFrame] = []
+    var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+    while try reader.next(into: &frame) { frames.append(frame) }
+    return frames
+}

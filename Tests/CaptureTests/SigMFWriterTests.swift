@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import Capture
+
+@Suite struct SigMFWriterTests {
+    @Test func segmentsPerFrequencyAndMetaFollowsTheSpec() throws {
+        let directory = try TemporaryDirectory("sigmf")
+        defer { directory.remove() }
+        let base = directory.path("rec")
+        let writer = try SigMFWriter(basePath: base, datatype: .cu8, sampleRate: 2.4e6, hardware: "RTL-SDR \"v3\"")
+        let block: [UInt8] = (0..<32).map { UInt8($0) }
+        // 3 blocks at 100 MHz, 1 at 101 MHz, 1 back at 100 MHz: 3 segments
+        for (index, frequency) in [100e6, 100e6, 100e6, 101e6, 100e6].enumerated() {
+            try block.withUnsafeBytes {
+                try writer.append(samples: $0, centerFrequencyHz: frequency, timestamp: 1_795_256_100.5 + Double(index))
+            }
+        }
+        try writer.finish()
+        let data = try Data(contentsOf: URL(fileURLWithPath: base + ".sigmf-data"))
+        #expect(data == Data(Array(repeating: block, count: 5).joined()))
+        let meta = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: base + ".sigmf-meta"))) as? [String: Any])
+        let global = try #require(meta["global"] as? [String: Any])
+        #expect(global["core:datatype"] as? String == "cu8" && global["core:sample_rate"] as? Double == 2.4e6)
+        #expect(global["core:hw"] as? String == "RTL-SDR \"v3\"" && global["core:version"] as? String == "1.0.0")
+        let captures = try #require(meta["captures"] as? [[String: Any]])
+        #expect(captures.compactMap { $0["core:sample_start"] as? Int } == [0, 48, 64])
+        #expect(captures.compactMap { $0["core:frequency"] as? Double } == [100e6, 101e6, 100e6])
+        #expect(captures.first?["core:datetime"] as? String == "2026-11-21T10:15:00.500000Z")
+        #expect(writer.sampleCount == 80 && writer.segmentCount == 3)
+        #expect(!FileManager.default.fileExists(atPath: base + ".sigmf-meta.partial"))
+    }
+
+    @Test func oddByteCountIsRefused() throws {
+        let directory = try TemporaryDirectory("sigmf-odd")
+        defer { directory.remove() }
+        let writer = try SigMFWriter(basePath: directory.path("odd"), datatype: .ci8, sampleRate: 20e6)
+        #expect(throws: CaptureError.self) {
+            try [UInt8](repeating: 0, count: 3).withUnsafeBytes {
+                try writer.append(samples: $0, centerFrequencyHz: 1e9, timestamp: 0)
+            }
+        }
+    }
+
+    @Test func rawQueueDropsOldestAndReturnsBlocksInOrder() {
+        let queue = RawBlockQueue(blockSize: 4, capacity: 2)
+        for value in UInt8(1)...3 {
+            [value, value, value, value].withUnsafeBytes {
+                queue.push(frequencyHz: UInt64(value), timestamp: Double(value), block: $0)
+            }
+        }
+        queue.close()
+        #expect(queue.dropped == 1)
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 4)
+        defer { out.deallocate() }
+        var seen: [UInt64] = []
+        while let (frequency, _) = queue.pop(into: out) {
+            seen.append(frequency)
+            #expect(Array(out) == [UInt8](repeating: UInt8(frequency), count: 4))
+        }
+        #expect(seen == [2, 3])
+    }
+}

@@ -1,0 +1,164 @@
+import Capture
+import Foundation
+import Signals
+import Testing
+
+/// `tscope record` run as a user would, then its files opened with the capture reader.
+@Suite(.serialized) struct RecordCommandTests {
+    /// Starts `tscope record` in the background with stderr/stdout to files.
+    func launch(_ arguments: [String], in directory: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = Paths.tscope
+        process.arguments = ["record", "--device", "demo"] + arguments
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr.txt").path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.txt"))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits until `path` is a capture holding at least `frames` committed frames.
+    func waitForFrames(_ path: String, atLeast frames: Int, timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let reader = try? CaptureStoreReader(path: path), reader.frameCount >= frames { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    func captures(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tscope") }
+    }
+
+    @Test func recordsForTheDurationIntoANamedFile() throws {
+        let directory = try Paths.temporaryDirectory("record")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "2", "--label", "fm-survey",
+                                            "--operator", "bench2", "--output", directory.path + "/"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let names = try captures(in: directory)
+        #expect(names.count == 1)
+        let name = try #require(names.first)
+        #expect(name.range(of: #"^bench2_fm-survey_\d{8}T\d{6}Z\.tscope$"#, options: .regularExpression) != nil)
+        #expect(result.stdoutText == directory.appendingPathComponent(name).path + "\n")
+        #expect(result.stderr.contains("frame rate requested 10.00/s, achieved"))
+        #expect(result.stderr.contains("dropped blocks 0"))
+
+        let reader = try CaptureStoreReader(path: directory.appendingPathComponent(name).path)
+        // 10 frames/s for 2 s; the first frame may come a sweep late
+        #expect((17...21).contains(reader.frameCount), "frames: \(reader.frameCount)")
+        let range = try #require(reader.timeRange)
+        #expect(range.upperBound - range.lowerBound > 1.5 && range.upperBound - range.lowerBound <= 2.05)
+        let session = try #require(reader.sessions.first)
+        #expect(session.requestedFrameRate == 10 && session.stoppedAt != nil && session.frames == reader.frameCount)
+        #expect(abs((session.achievedFrameRate ?? 0) - 10) < 1.5)
+        #expect(reader.metadata.device == "HackRF One (demo)" && reader.metadata.label == "fm-survey")
+        #expect(reader.metadata.span?.lowerHz == 88e6 && reader.metadata.writerVersion != nil)
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        #expect(try reader.next(into: &frame))
+        #expect(frame.startHz == 88e6 && frame.powerDB.count > 100 && frame.powerDB.allSatisfy(\.isFinite))
+    }
+
+    @Test func sigintStopsEarlyAndKeepsEverything() throws {
+        let directory = try Paths.temporaryDirectory("record-int")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("run.tscope").path
+        let process = try launch(["--output", path, "--frame-rate", "20"], in: directory)
+        #expect(waitForFrames(path, atLeast: 10))
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let reader = try CaptureStoreReader(path: path)
+        #expect(reader.frameCount >= 10)
+        #expect(reader.sessions.first?.stoppedAt != nil, "the session was closed properly")
+        #expect(reader.sessions.first?.frames == reader.frameCount)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aFileLeftBySIGKILLOpensWithAllButTheLastSecond() throws {
+        let directory = try Paths.temporaryDirectory("record-kill")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("crash.tscope").path
+        let process = try launch(["--output", path, "--frame-rate", "10"], in: directory)
+        #expect(waitForFrames(path, atLeast: 5))
+        Thread.sleep(forTimeInterval: 1.5)
+        let killedAt = Date().timeIntervalSince1970
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let reader = try CaptureStoreReader(path: path)
+        let session = try #require(reader.sessions.first)
+        #expect(session.stoppedAt == nil, "the crashed session never stopped")
+        let last = try #require(reader.timeRange?.upperBound)
+        // committed at least once a second: the newest stored frame is at most ~1 s (plus a frame) old
+        #expect(killedAt - last < 1.5, "lost \(killedAt - last) s")
+        #expect(reader.frameCount >= 10)
+        #expect(try readFrameCount(reader) == reader.frameCount)
+    }
+
+    @Test func severalSessionsAppendToANamedFile() throws {
+        let directory = try Paths.temporaryDirectory("record-append")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bench.tscope").path
+        for label in ["one", "two"] {
+            let result = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "1", "--label", label,
+                                                "--output", path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+        }
+        let reader = try CaptureStoreReader(path: path)
+        #expect(reader.sessions.map(\.label) == ["one", "two"])
+        #expect(reader.sessions.map(\.frames).reduce(0, +) == reader.frameCount)
+    }
+
+    @Test func refusesToAppendToSomethingThatIsNotACapture() throws {
+        let directory = try Paths.temporaryDirectory("record-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("notes.tscope").path
+        try Data("just some text\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "1", "--output", path])
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("\(path): byte 0: not a tscope capture"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "just some text\n", "the file is untouched")
+
+        let badDuration = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "soon"])
+        #expect(badDuration.status != 0 && badDuration.stderr.contains("--duration soon: expected a positive time"))
+    }
+
+    @Test func rawIQIsWrittenAsSigMF() throws {
+        let directory = try Paths.temporaryDirectory("record-raw")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(Paths.tscope, ["record", "--device", "demo", "--raw", "--duration", "1", "-f", "2400:2440",
+                                            "--output", directory.path + "/"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let metaPath = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(metaPath.hasSuffix(".sigmf-meta"))
+        let meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: metaPath)))
+            as? [String: Any])
+        let global = try #require(meta["global"] as? [String: Any])
+        #expect(global["core:datatype"] as? String == "ci8")
+        #expect(global["core:sample_rate"] as? Double == 20e6)
+        #expect(global["core:version"] as? String == "1.0.0")
+        let captures = try #require(meta["captures"] as? [[String: Any]])
+        #expect((meta["annotations"] as? [Any])?.isEmpty == true)
+        let dataPath = String(metaPath.dropLast("meta".count)) + "data"
+        let dataSize = try #require(try FileManager.default.attributesOfItem(atPath: dataPath)[.size] as? Int)
+        // whole blocks of 8187 I/Q pairs (16384 bytes less the 10-byte header)
+        #expect(dataSize > 0 && dataSize % (8187 * 2) == 0)
+        let starts = captures.compactMap { $0["core:sample_start"] as? Int }
+        #expect(starts.count == captures.count && starts == starts.sorted() && starts.first == 0)
+        #expect(starts.allSatisfy { $0 % 8187 == 0 && $0 < dataSize / 2 })
+        // 2400:2440 MHz, interleaved steps at 2400, 2405, 2420, 2425 MHz, each tuned 7.5 MHz above
+        let frequencies = Set(captures.compactMap { $0["core:frequency"] as? Double })
+        #expect(frequencies == [2407.5e6, 2412.5e6, 2427.5e6, 2432.5e6])
+    }
+
+    func readFrameCount(_ reader: CaptureStoreReader) throws -> Int {
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var count = 0
+        while try reader.next(into: &frame) { count += 1 }
+        return count
+    }
+}
