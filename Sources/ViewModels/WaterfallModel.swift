@@ -72,11 +72,11 @@ public final class WaterfallModel {
     /// seconds one pixel row covers
     public func secondsPerPixel(pixelRows: Int) -> Double { periodSeconds / Double(max(pixelRows, 1)) }
 
-    /// The time at the top edge of the view [s]: `now − offset`, snapped down
-    /// to the pixel grid.
+    /// The time at the top edge of the view [s]: `now − offset`, snapped up
+    /// to the pixel grid so the top pixel row holds the newest data.
     public func topTime(now: Double, pixelRows: Int) -> Double {
         let step = secondsPerPixel(pixelRows: pixelRows)
-        return ((now - offsetSeconds) / step).rounded(.down) * step
+        return ((now - offsetSeconds) / step).rounded(.up) * step
     }
 
     /// Seconds before now at the top edge of pixel row `row` (for the time axis).

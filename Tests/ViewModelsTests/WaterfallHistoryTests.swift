@@ -115,8 +115,8 @@ func flatFrame(time: Double, level: Float = -80, bins: Int = 8, peaks: [Int: Flo
 
     @Test func thinRowsShareAPixelCombinedByMax() {
         // 600 s over 100 pixels: 6 s per pixel = 12 rows per pixel
-        let model = filledModel(seconds: 700, periodIndex: WaterfallModel.periods.count - 1)
-        let map = spans(model, now: 700, rows: 100)
+        let model = filledModel(seconds: 720, periodIndex: WaterfallModel.periods.count - 1)
+        let map = spans(model, now: 720, rows: 100)
         #expect(map[0].end - map[0].first == 12)
         for y in 1..<100 { #expect(map[y].end == map[y - 1].first) }
     }
