@@ -3,8 +3,9 @@
 // merged by max), composes the whole 240×70 analyzer screen in the waterfall
 // view (history rows → cached columns → colour map → half blocks) and diffs
 // it. The hour pushes 7200 rows (4 frames each) through the same models and
-// views, faster than real time, and prints the resident set size before and
-// after.
+// views, faster than real time, and writes the resident set size after the
+// first and the last row to $TMPDIR/tscope-waterfall-rss.txt (the benchmark
+// tool does not show a benchmark's own output).
 import Benchmark
 import Foundation
 import Signals
@@ -74,14 +75,15 @@ func waterfallBenchmarks() {
                                    warmupIterations: 0, maxDuration: .seconds(600), maxIterations: 1)) { _ in
         let screen = WaterfallScreen(width: 240, height: 70, band: band, frame: frame)
         let start = residentMiB()
+        var report = "waterfall one hour 240x70: RSS at start \(start) MiB\n"
         var bytes = 0
         for row in 0..<7200 {
             for _ in 0..<3 { _ = screen.step(by: 0.125, draw: false) }
             bytes &+= screen.step(by: 0.125, draw: true)
-            if row == 0 || row == 7199 {
-                FileHandle.standardError.write(Data("RSS after row \(row + 1): \(residentMiB()) MiB (start \(start) MiB)\n".utf8))
-            }
+            if row == 0 || row == 7199 { report += "RSS after row \(row + 1): \(residentMiB()) MiB\n" }
         }
         blackHole(bytes)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-waterfall-rss.txt")
+        try? report.write(to: url, atomically: true, encoding: .utf8)
     }
 }
