@@ -48,7 +48,7 @@ import Testing
         #expect(tmux.paneFormat("#{alternate_on}") == "0")
         #expect(tmux.paneFormat("#{cursor_flag}") == "1")
         #expect(tmux.paneFormat("#{mouse_sgr_flag}") == "0")
-        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo END")
+        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo \"EN\"\"D\"")
         let after = try #require(tmux.waitFor("END", timeoutSeconds: 5))
         #expect(after.contains("icanon echo"))
     }
