@@ -79,6 +79,23 @@ public struct SpectrumPlotModel: Sendable, Equatable {
         visibleBand = clampedBand(lower: band.centerHz - span / 2, span: span)
     }
 
+    /// Shows `band` with its edges where asked, within the device and no
+    /// narrower than `minimumSpanHz` (widened around its centre if it is).
+    public mutating func setBand(_ band: FrequencyRange) {
+        guard band.spanHz >= minimumSpanHz else { return show(band) }
+        let lower = max(band.lowerHz, deviceLimits.lowerHz)
+        let upper = min(band.upperHz, deviceLimits.upperHz)
+        visibleBand = clampedBand(lower: lower, span: max(upper - lower, minimumSpanHz))
+    }
+
+    /// Sets the dB across the plot to any positive value, keeping the centre level.
+    public mutating func setDisplaySpan(_ decibels: Double) {
+        guard decibels.isFinite, decibels > 0 else { return }
+        let centre = referenceLevelDB - displaySpanDB / 2
+        displaySpanDB = decibels
+        referenceLevelDB = centre + displaySpanDB / 2
+    }
+
     /// ↑: more display gain (fewer dB across the plot), keeping the centre level.
     public mutating func increaseDisplayGain() { stepDisplaySpan(by: 1) }
     /// ↓: less display gain.

@@ -14,9 +14,12 @@ public struct SpectrumStatus: Sendable, Equatable {
     public var badBlocks: Int
     /// a one-line problem to show (e.g. "device disconnected"), or nil
     public var message: String?
+    /// what the feed adds to the status line, shown as a badge (e.g.
+    /// "● REC 00:12", "REPLAY ×4"), or nil
+    public var extra: String?
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
-                droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil) {
+                droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil) {
         self.deviceName = deviceName
         self.isDemo = isDemo
         self.binWidthHz = binWidthHz
@@ -24,5 +27,6 @@ public struct SpectrumStatus: Sendable, Equatable {
         self.droppedBlocks = droppedBlocks
         self.badBlocks = badBlocks
         self.message = message
+        self.extra = extra
     }
 }

@@ -4,80 +4,85 @@ import Terminal
 import ViewModels
 
 /// Draws the instantaneous spectrum: a braille trace of power against
-/// frequency, a dB axis on the left, a frequency axis below, a status line on
-/// top and the keys at the bottom.
+/// frequency, a dB axis on the left and a frequency axis below, inside the
+/// area it is given. `render(model:frame:status:into:)` draws a whole screen
+/// (status line and key help around it).
 ///
-/// Allocation happens only when the layout, band, levels or status text
-/// change; an ordinary new frame redraws the trace into preallocated storage.
+/// Allocation happens only when the layout, band or levels change; an
+/// ordinary new frame redraws the trace into preallocated storage.
 public final class SpectrumPlotView {
     /// colour of the trace
     static let traceColor = Color.rgb(255, 214, 10)
-    static let axisStyle = CellStyle(foreground: .rgb(150, 150, 150))
-    static let statusStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(30, 50, 90))
-    static let demoStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(255, 190, 0),
-                                     attributes: [.bold])
-    static let pausedStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(120, 200, 255),
-                                       attributes: [.bold])
+    static let axisStyle = FrequencyAxis.style
     static let helpStyle = CellStyle(foreground: .rgb(140, 140, 140))
     static let helpText = "←/→ pan   +/- zoom   ↑/↓ gain   a autoscale   space pause   q quit"
 
-    private var layout = PlotLayout(width: 0, height: 0)
+    private var layout = PlotLayout(area: Rect(x: 0, y: 0, width: 0, height: 0))
     private var canvas = BrailleCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
     private let decimator = ColumnDecimator(detector: .peak)
     /// power per pixel column [dB], reused every frame
     private var columns: [Float] = []
-    /// what the static parts were last drawn for; redraw when it changes
+    /// what the axes were last drawn for; redraw when it changes
     private var drawnAxesKey: AxesKey?
-    private var drawnStatus: StatusKey?
+    private let statusLine = StatusLine()
+    private var drawnScreen: ScreenLayout?
 
     public init() {}
 
-    /// Pixel size the plot area has at this terminal size (for the model's
-    /// tuning request).
+    /// Pixel size the plot area has at this terminal size with the drawer
+    /// closed (for the model's tuning request).
     public static func plotPixels(width: Int, height: Int) -> (columns: Int, rows: Int) {
-        let plot = PlotLayout(width: width, height: height).plot
+        let screen = ScreenLayout(width: width, height: height, drawerOpen: false)
+        let plot = PlotLayout(area: screen.main).plot
         return (plot.width * 2, plot.height * 4)
     }
 
     /// Forces a full redraw of the static parts on the next render.
     public func invalidate() {
         drawnAxesKey = nil
-        drawnStatus = nil
+        drawnScreen = nil
+        statusLine.invalidate()
     }
 
-    /// Renders the model and (if any) the frame it shows into `buffer`.
+    /// Renders a whole screen: status line, the plot, the key help.
     public func render(model: SpectrumPlotModel, frame: SpectrumFrame?, status: SpectrumStatus,
                        into buffer: inout Buffer) {
-        let size = PlotLayout(width: buffer.width, height: buffer.height)
+        let screen = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: false)
+        if screen != drawnScreen {
+            buffer.clear()
+            invalidate()
+            drawnScreen = screen
+            _ = buffer.put(Self.helpText, x: screen.help.x + 1, y: screen.help.y, style: Self.helpStyle)
+        }
+        statusLine.draw(.init(status: status, band: model.visibleBand, paused: model.isPaused, viewFacts: nil,
+                              row: screen.status), into: &buffer)
+        render(model: model, frame: frame, in: screen.main, into: &buffer)
+    }
+
+    /// Renders the axes and the trace into `area` of `buffer`.
+    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, in area: Rect, into buffer: inout Buffer) {
+        let size = PlotLayout(area: area)
         if size != layout || canvas.area != size.plot {
             layout = size
             canvas = BrailleCanvas(area: size.plot, color: Self.traceColor)
             columns = [Float](repeating: .nan, count: size.plot.width * 2)
             drawnAxesKey = nil
-            drawnStatus = nil
         }
         let axesKey = AxesKey(band: model.visibleBand, top: model.referenceLevelDB,
-                              bottom: model.bottomLevelDB, width: buffer.width, height: buffer.height)
+                              bottom: model.bottomLevelDB, area: area)
         if axesKey != drawnAxesKey {
-            buffer.clear()
+            buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawLevelAxis(model: model, into: &buffer)
-                drawFrequencyAxis(band: model.visibleBand, into: &buffer)
-                _ = buffer.put(Self.helpText, x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
+                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: "dB", into: &buffer)
             }
             drawnAxesKey = axesKey
-            drawnStatus = nil
-        }
-        var statusWithoutRate = status
-        statusWithoutRate.framesPerSecond = 0
-        let statusKey = StatusKey(status: statusWithoutRate, band: model.visibleBand, paused: model.isPaused,
-                                  fpsTenths: Int((status.framesPerSecond * 10).rounded()))
-        if statusKey != drawnStatus {
-            drawStatus(model: model, status: status, into: &buffer)
-            drawnStatus = statusKey
         }
         drawTrace(model: model, frame: frame, into: &buffer)
     }
+
+    /// The data rect of the plot inside `area` (for mouse gestures).
+    static func dataRect(in area: Rect) -> Rect { PlotLayout(area: area).plot }
 
     // MARK: parts
 
@@ -132,65 +137,6 @@ public final class SpectrumPlotView {
             buffer.set(x: lineX, y: y, Cell("┤", style: Self.axisStyle))
         }
     }
-
-    private func drawFrequencyAxis(band: FrequencyRange, into buffer: inout Buffer) {
-        let area = layout.frequencyAxis
-        let plot = layout.plot
-        buffer.set(x: area.x, y: area.y, Cell("└", style: Self.axisStyle))
-        for x in plot.x..<(plot.x + plot.width) {
-            buffer.set(x: x, y: area.y, Cell("─", style: Self.axisStyle))
-        }
-        let (_, unit) = FrequencyFormat.scaled(band.upperHz)
-        let unitScale = band.upperHz / FrequencyFormat.scaled(band.upperHz).0
-        let ticks = AxisTicks.ticks(lower: band.lowerHz, upper: band.upperHz, targetCount: max(2, plot.width / 14))
-        let step = ticks.count > 1 ? ticks[1] - ticks[0] : band.spanHz
-        let digits = fractionDigits(step: step / unitScale)
-        var nextFreeX = plot.x
-        let unitLabelX = plot.x + plot.width - unit.count
-        for value in ticks {
-            let x = plot.x + Int(((value - band.lowerHz) / band.spanHz * Double(plot.width)).rounded(.down))
-            guard x >= plot.x, x < plot.x + plot.width else { continue }
-            buffer.set(x: x, y: area.y, Cell("┬", style: Self.axisStyle))
-            let label = FrequencyFormat.trimmed(value / unitScale, maxFractionDigits: digits)
-            let labelX = max(x - label.count / 2, plot.x)
-            guard labelX >= nextFreeX, labelX + label.count < unitLabelX - 1 else { continue }
-            _ = buffer.put(label, x: labelX, y: area.y + 1, style: Self.axisStyle)
-            nextFreeX = labelX + label.count + 2
-        }
-        _ = buffer.put(unit, x: unitLabelX, y: area.y + 1, style: Self.axisStyle)
-        _ = buffer.put("dB", x: 0, y: area.y + 1, style: Self.axisStyle)
-    }
-
-    private func drawStatus(model: SpectrumPlotModel, status: SpectrumStatus, into buffer: inout Buffer) {
-        let row = layout.status
-        guard !row.isEmpty else { return }
-        buffer.fill(row, with: Cell(" ", style: Self.statusStyle))
-        var x = row.x
-        if status.isDemo {
-            x = buffer.put(" DEMO ", x: x, y: row.y, style: Self.demoStyle)
-        }
-        if model.isPaused {
-            x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle)
-        }
-        // The axis shows the band; the status line gives what it does not.
-        var text = " \(status.deviceName) │ span \(FrequencyFormat.label(model.visibleBand.spanHz))"
-        if status.binWidthHz > 0 { text += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
-        text += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
-        text += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
-        if let message = status.message { text += " │ \(message)" }
-        _ = buffer.put(text, x: x, y: row.y, style: Self.statusStyle)
-    }
-
-    /// Decimals needed to tell ticks `step` apart (step in display units).
-    private func fractionDigits(step: Double) -> Int {
-        var digits = 0
-        var scaled = step
-        while digits < 4 && abs(scaled - scaled.rounded()) > 1e-9 {
-            scaled *= 10
-            digits += 1
-        }
-        return digits
-    }
 }
 
 /// What the axes were drawn for.
@@ -198,14 +144,5 @@ private struct AxesKey: Equatable {
     var band: FrequencyRange
     var top: Double
     var bottom: Double
-    var width: Int
-    var height: Int
-}
-
-/// What the status line was drawn for.
-private struct StatusKey: Equatable {
-    var status: SpectrumStatus
-    var band: FrequencyRange
-    var paused: Bool
-    var fpsTenths: Int
+    var area: Rect
 }

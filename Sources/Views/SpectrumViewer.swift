@@ -4,24 +4,31 @@ import Terminal
 import ViewModels
 
 /// What the viewer needs from the device side, as closures so the viewer
-/// knows nothing of drivers.
+/// knows nothing of drivers: a live analyzer and a replayed file look the
+/// same.
 public struct SpectrumFeed {
-    /// frames from the DSP thread
+    /// frames from the producer thread
     public var mailbox: FrameMailbox
     /// reconfigure the device for a new band / bin width (called on the UI
-    /// thread, debounced); a thrown error is shown on the status line
-    public var retune: (TuningRequest) throws -> Void
-    /// device name and counters for the status line
+    /// thread, debounced); a thrown error is shown on the status line; nil
+    /// for feeds that cannot retune (a replay re-decimates stored data)
+    public var retune: ((TuningRequest) throws -> Void)?
+    /// device name, counters and extra badge text for the status line
     public var status: () -> SpectrumStatus
     /// a fatal device error (e.g. unplugged), ending the view
     public var failure: () -> String?
+    /// the timeline's current time [s]: live = `unixTimeNow()`, replay = the
+    /// file's playhead; waterfall rows are placed relative to it
+    public var now: () -> Double
 
-    public init(mailbox: FrameMailbox, retune: @escaping (TuningRequest) throws -> Void,
-                status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?) {
+    public init(mailbox: FrameMailbox, retune: ((TuningRequest) throws -> Void)?,
+                status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?,
+                now: @escaping () -> Double = unixTimeNow) {
         self.mailbox = mailbox
         self.retune = retune
         self.status = status
         self.failure = failure
+        self.now = now
     }
 }
 
@@ -34,43 +41,52 @@ public enum ViewerExit: Equatable {
     case failed(String)
 }
 
-/// The interactive spectrum loop: reads keys, applies intents to the model,
-/// retunes the device when the visible band changes, and draws at most
-/// `maxFramesPerSecond` frames, each the peak hold of what arrived since the
-/// last one.
+/// The interactive analyzer loop: reads keys and mouse reports, applies
+/// intents to the model, retunes the device when the wanted band changes,
+/// and draws at most `maxFramesPerSecond` frames, each the peak hold of what
+/// arrived since the last one. Every frame taken also goes into the
+/// waterfall's history and the meter, whichever view is showing.
 public final class SpectrumViewer {
-    /// plot frame-rate limit [frames/s]
+    /// frame-rate limit [frames/s]
     public static let maxFramesPerSecond = 30.0
     /// quiet time after the last zoom/pan before the device is retuned [s]
     static let retuneDelay = 0.15
 
     private let session: TerminalSession
-    private var model: SpectrumPlotModel
+    public let model: AnalyzerModel
     private let feed: SpectrumFeed
-    private let view = SpectrumPlotView()
+    private let screen = AnalyzerScreen()
     private let writer: DiffWriter
     private var buffer = Buffer(width: 1, height: 1)
     private var decoder = InputDecoder()
+    private var gestures = MouseGestures()
     private var inputBytes: [UInt8] = []
     private var limiter = FrameRateLimiter(maxFramesPerSecond: SpectrumViewer.maxFramesPerSecond)
     private var frameRate = RateMeter()
-    /// the frame on screen; its storage is reused for every new frame
+    /// the frame on screen, and the one taken from the mailbox; swapped, not
+    /// copied, so their storage is reused
     private var shownFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+    private var incomingFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     private var hasFrame = false
     private var needsAutoscale = true
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
 
-    public init(session: TerminalSession, model: SpectrumPlotModel, feed: SpectrumFeed, colorMode: ColorMode) {
+    public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode) {
         self.session = session
         self.model = model
         self.feed = feed
         self.writer = DiffWriter(mode: colorMode)
     }
 
+    public convenience init(session: TerminalSession, model: SpectrumPlotModel, feed: SpectrumFeed,
+                            colorMode: ColorMode) {
+        self.init(session: session, model: AnalyzerModel(plot: model), feed: feed, colorMode: colorMode)
+    }
+
     /// Runs until q, a termination signal or a device failure. The caller owns
-    /// `session.enter`/`restore`.
+    /// `session.enter`/`restore` (enter with `mouse: true` for the gestures).
     public func run() throws -> ViewerExit {
         try resize()
         try retuneIfNeeded(now: monotonicSeconds(), force: true)
@@ -94,31 +110,43 @@ public final class SpectrumViewer {
             if limiter.shouldEmit(at: now) {
                 // Take only when drawing: the mailbox peak-holds everything
                 // that arrived since the last drawn frame.
-                if !model.isPaused, feed.mailbox.take(into: &shownFrame) > 0 {
-                    hasFrame = true
-                    frameRate.record(at: now)
-                    if needsAutoscale { autoscale(to: shownFrame) }
-                }
+                if feed.mailbox.take(into: &incomingFrame) > 0 { accept(now: now) }
                 try draw(now: now)
             }
         }
     }
 
+    /// A new peak-held frame: into the history always; on screen and into
+    /// the meter unless paused.
+    private func accept(now: Double) {
+        model.waterfall.add(incomingFrame)
+        guard !model.isPaused else { return }
+        swap(&shownFrame, &incomingFrame)
+        hasFrame = true
+        frameRate.record(at: now)
+        model.meter.measure(shownFrame, visible: model.plot.visibleBand, at: feed.now())
+        if needsAutoscale { autoscale(to: shownFrame) }
+    }
+
     private enum Handled { case handled, quit }
 
     private func handle(_ event: InputEvent) -> Handled {
-        guard let intent = PlotKeyMap.intent(for: event) else { return .handled }
-        switch intent {
-        case .quit:
-            return .quit
-        case .autoscale:
-            if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
-        case .togglePause:
-            model.apply(intent)
+        let intents: [AnalyzerIntent]
+        switch event {
+        case .key:
+            guard let intent = AnalyzerKeyMap.intent(for: event, model: model) else { return .handled }
+            intents = [intent]
+        case .mouse(let mouse):
+            intents = gestures.intents(for: mouse, geometry: screen.geometry)
+        }
+        for intent in intents {
+            switch model.apply(intent, now: feed.now()) {
+            case .quit: return .quit
+            case .autoscale: if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused
-            if !model.isPaused { feed.mailbox.clear() }
-        default:
-            model.apply(intent)
+            case .resumed: feed.mailbox.clear()
+            case .paused, .none: break
+            }
         }
         return .handled
     }
@@ -127,9 +155,9 @@ public final class SpectrumViewer {
         let size = try session.size()
         buffer.resize(width: size.width, height: size.height)
         writer.invalidate()
-        view.invalidate()
+        screen.invalidate()
         let pixels = SpectrumPlotView.plotPixels(width: size.width, height: size.height)
-        model.resize(pixelColumns: max(pixels.columns, 1), pixelRows: max(pixels.rows, 1))
+        model.plot.resize(pixelColumns: max(pixels.columns, 1), pixelRows: max(pixels.rows, 1))
     }
 
     /// Retunes once the requested band has been steady for `retuneDelay`.
@@ -141,21 +169,22 @@ public final class SpectrumViewer {
         }
         if tuningChangedAt == nil { tuningChangedAt = now }
         guard force || now - (tuningChangedAt ?? now) >= Self.retuneDelay else { return }
+        appliedTuning = wanted
+        tuningChangedAt = nil
+        guard let retune = feed.retune else { return }
         do {
-            try feed.retune(wanted)
+            try retune(wanted)
             retuneMessage = nil
         } catch {
             retuneMessage = "\(error)"
         }
-        appliedTuning = wanted
-        tuningChangedAt = nil
         feed.mailbox.clear()
     }
 
     private func autoscale(to frame: SpectrumFrame) {
         let finite = frame.powerDB.filter { $0.isFinite }.sorted()
         guard let peak = finite.last else { return }
-        model.autoscale(floorDB: Double(finite[finite.count / 2]), peakDB: Double(peak))
+        model.plot.autoscale(floorDB: Double(finite[finite.count / 2]), peakDB: Double(peak))
         needsAutoscale = false
     }
 
@@ -164,7 +193,8 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        view.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, into: &buffer)
+        screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: feed.now(),
+                      into: &buffer)
         try writer.render(buffer, to: session.outputFD)
     }
 }

@@ -12,10 +12,13 @@ import Views
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch the live spectrum.",
+        abstract: "Watch the live spectrum: plot, waterfall and power meter.",
         discussion: """
-            Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, a autoscale, space pause/resume, q quit.
-            Zooming and panning retune the analyzer to the visible band with about one bin per pixel column.
+            Views: 1 plot, 2 waterfall, 3 meter (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
+            a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
+            [ ] waterfall period, r reset meter min/max, d control drawer, ? all keys and gestures, q quit.
+            The mouse drags, zooms with the wheel and clicks to pause. Zooming and panning retune the analyzer \
+            to the visible band with about one bin per pixel column.
             """
     )
 
@@ -24,23 +27,22 @@ struct WatchCommand: ParsableCommand {
     @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz.")
     var band: String = "88:108"
 
+    @Option(name: .long, help: "View to start in: plot, waterfall, meter.")
+    var view: ViewChoice = .plot
+
+    @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
+    var meterBand: String?
+
     /// what the HackRF sweep can tune, as hackrf_sweep's default range [Hz]
     static let deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
 
     func validate() throws {
         _ = try parsedBand()
+        if let meterBand { _ = try BandOption.parse(meterBand, option: "--meter-band", limits: Self.deviceLimits) }
     }
 
     func parsedBand() throws -> FrequencyRange {
-        let parts = band.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
-              let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6) else {
-            throw ValidationError("--band \(band): expected start:stop in MHz with start < stop, e.g. 88:108")
-        }
-        guard range.lowerHz >= Self.deviceLimits.lowerHz, range.upperHz <= Self.deviceLimits.upperHz else {
-            throw ValidationError("--band \(band): outside the analyzer's 0–6000 MHz")
-        }
-        return range
+        try BandOption.parse(band, option: "--band", limits: Self.deviceLimits)
     }
 
     func run() throws {
@@ -61,7 +63,14 @@ struct WatchCommand: ParsableCommand {
         }
         defer { source.stop() }
 
-        let model = SpectrumPlotModel(deviceLimits: analyzer.kind.tunableRange, visibleBand: try parsedBand())
+        // the band checks again against what the chosen analyzer can tune
+        let limits = analyzer.kind.tunableRange
+        let plot = SpectrumPlotModel(deviceLimits: limits,
+                                     visibleBand: try BandOption.parse(band, option: "--band", limits: limits))
+        let meter = PowerMeterModel(band: try meterBand.map {
+            try BandOption.parse($0, option: "--meter-band", limits: limits)
+        })
+        let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
         let feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
@@ -75,7 +84,7 @@ struct WatchCommand: ParsableCommand {
         )
         let session = TerminalSession()
         do {
-            try session.enter(mouse: false, onTerminationSignal: .notifyLoop)
+            try session.enter(mouse: true, onTerminationSignal: .notifyLoop)
         } catch {
             throw CommandError("\(error)")
         }
@@ -97,6 +106,19 @@ struct WatchCommand: ParsableCommand {
             TerminalSession.exit(bySignal: number)
         case .failed(let message):
             throw CommandError(message)
+        }
+    }
+}
+
+/// The view `watch` starts in.
+enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
+    case plot, waterfall, meter
+
+    var mode: AnalyzerMode {
+        switch self {
+        case .plot: return .plot
+        case .waterfall: return .waterfall
+        case .meter: return .meter
         }
     }
 }

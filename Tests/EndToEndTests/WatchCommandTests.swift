@@ -42,7 +42,7 @@ import Testing
         #expect(tmux.paneFormat("#{alternate_on}") == "0")
         #expect(tmux.paneFormat("#{cursor_flag}") == "1")
         // the shell got its cooked terminal back
-        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo END")
+        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo \"EN\"\"D\"")
         let after = try #require(tmux.waitFor("END", timeoutSeconds: 5))
         #expect(after.contains("icanon echo"))
     }

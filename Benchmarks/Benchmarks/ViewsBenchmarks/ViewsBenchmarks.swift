@@ -90,4 +90,6 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    waterfallBenchmarks()
 }

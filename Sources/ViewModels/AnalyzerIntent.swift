@@ -1,0 +1,67 @@
+import Signals
+
+/// The analyzer's three views of the same spectrum stream.
+public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
+    /// power against frequency, now
+    case plot = 1
+    /// power as colour, frequency against time
+    case waterfall = 2
+    /// aggregate power over a band, large
+    case meter = 3
+
+    public var title: String {
+        switch self {
+        case .plot: return "plot"
+        case .waterfall: return "waterfall"
+        case .meter: return "meter"
+        }
+    }
+
+    /// Tab order: plot → waterfall → meter → plot.
+    public var next: AnalyzerMode { AnalyzerMode(rawValue: rawValue % 3 + 1) ?? .plot }
+}
+
+/// What the user asked the analyzer to do, independent of the key or gesture
+/// that asked. Intents only change settings; the viewer reconfigures the
+/// device from the model's tuning.
+public enum AnalyzerIntent: Sendable, Equatable {
+    /// the spectrum plot's own intents (pan, zoom, gain, autoscale, pause, quit)
+    case plot(PlotIntent)
+    /// multiply the span keeping `anchorHz` under the pointer
+    case zoom(factor: Double, anchorHz: Double)
+    /// move the plot's dB window [dB] (positive = show higher levels)
+    case shiftLevels(decibels: Double)
+    case show(AnalyzerMode)
+    case nextMode
+    /// waterfall: move back (positive) or towards now [s]
+    case scrollTime(seconds: Double)
+    /// waterfall: back to live
+    case scrollToNow
+    /// waterfall: longer (+) or shorter (−) history period, in list steps
+    case stepPeriod(Int)
+    /// meter: forget min, max and peak
+    case resetMeter
+    case toggleDrawer
+    case toggleHelp
+    /// a key for the open drawer
+    case drawer(DrawerIntent)
+    /// drawer slider: put the thumb of `field` at `hz`
+    case setThumb(DrawerField, hz: Double)
+}
+
+/// What a key does inside the open drawer.
+public enum DrawerIntent: Sendable, Equatable {
+    /// move the focus to the next (+1) or previous (−1) field
+    case focus(Int)
+    /// put the focus on this field
+    case select(DrawerField)
+    /// nudge the focused value by steps (large: ten times the step)
+    case adjust(steps: Int, large: Bool)
+    /// a typed character for the numeric field
+    case type(Character)
+    case erase
+    /// apply the typed value
+    case commit
+    /// drop the typed value, or close when there is none
+    case cancel
+}

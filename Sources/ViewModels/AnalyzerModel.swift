@@ -1,0 +1,199 @@
+import Signals
+
+/// What the viewer must do after an intent beyond redrawing.
+public enum AnalyzerEffect: Sendable, Equatable {
+    case none
+    case quit
+    /// fit the dB window to the shown frame (needs the frame)
+    case autoscale
+    /// paused: keep showing the current frame
+    case paused
+    /// resumed at now: forget what piled up while paused
+    case resumed
+}
+
+/// The whole analyzer screen as one state machine: the current view, the
+/// three views' models, the drawer and the key help. Intents from keys and
+/// gestures change it; the viewer reads `tuning` to reconfigure the device.
+public final class AnalyzerModel {
+    /// frequency slider and band fields move in multiples of this [Hz]
+    public static let frequencyStepHz = 10_000.0
+    /// display spans the drawer accepts [dB]
+    public static let displaySpanLimits = 1.0...200.0
+
+    public private(set) var mode: AnalyzerMode
+    public var plot: SpectrumPlotModel
+    public let waterfall: WaterfallModel
+    public var meter: PowerMeterModel
+    public private(set) var drawer = DrawerModel()
+    public private(set) var showsHelp = false
+    /// a one-line complaint about the last drawer entry, shown in the drawer
+    public private(set) var notice: String?
+
+    public init(plot: SpectrumPlotModel, waterfall: WaterfallModel = WaterfallModel(),
+                meter: PowerMeterModel = PowerMeterModel(), mode: AnalyzerMode = .plot) {
+        self.plot = plot
+        self.waterfall = waterfall
+        self.meter = meter
+        self.mode = mode
+    }
+
+    public var isPaused: Bool { plot.isPaused }
+
+    /// The band and bin width the device should deliver: the visible band,
+    /// except in the meter with a band of its own, which is then what is swept.
+    public var tuning: TuningRequest {
+        let visible = plot.tuning
+        guard mode == .meter, let band = meter.band else { return visible }
+        let clamped = FrequencyRange(lowerHz: max(band.lowerHz, plot.deviceLimits.lowerHz),
+                                     upperHz: min(band.upperHz, plot.deviceLimits.upperHz)) ?? visible.band
+        return TuningRequest(band: clamped, binWidthHz: clamped.spanHz / Double(plot.pixelColumns))
+    }
+
+    /// The band the meter measures now.
+    public var meterBand: FrequencyRange { meter.measuredBand(visible: plot.visibleBand) }
+
+    /// The drawer's fields in the current view.
+    public var drawerFields: [DrawerField] { DrawerField.fields(for: mode) }
+
+    /// The value a drawer field shows, in its unit (MHz, dB, s).
+    public func value(of field: DrawerField) -> Double {
+        switch field {
+        case .rangeStart: return plot.visibleBand.lowerHz / 1e6
+        case .rangeStop: return plot.visibleBand.upperHz / 1e6
+        case .displaySpan: return plot.displaySpanDB
+        case .period: return waterfall.periodSeconds
+        case .bandStart: return meterBand.lowerHz / 1e6
+        case .bandStop: return meterBand.upperHz / 1e6
+        }
+    }
+
+    // MARK: intents
+
+    /// Applies an intent at `now` [s on the feed's timeline].
+    @discardableResult
+    public func apply(_ intent: AnalyzerIntent, now: Double) -> AnalyzerEffect {
+        switch intent {
+        case .plot(.quit): return .quit
+        case .plot(.autoscale): return .autoscale
+        case .plot(.togglePause):
+            plot.togglePause()
+            return plot.isPaused ? .paused : .resumed
+        case .plot(let other): plot.apply(other)
+        case .zoom(let factor, let anchor): plot.zoom(by: factor, around: anchor)
+        case .shiftLevels(let decibels): plot.shiftLevels(byDB: decibels)
+        case .show(let wanted): switchMode(to: wanted)
+        case .nextMode: switchMode(to: mode.next)
+        case .scrollTime(let seconds): waterfall.scroll(bySeconds: seconds, now: now)
+        case .scrollToNow: waterfall.scrollToNow()
+        case .stepPeriod(let steps): waterfall.stepPeriod(by: steps)
+        case .resetMeter: meter.resetExtremes()
+        case .toggleDrawer:
+            drawer.toggle()
+            drawer.keepFocus(among: drawerFields)
+            notice = nil
+        case .toggleHelp: showsHelp.toggle()
+        case .drawer(let key): applyDrawer(key)
+        case .setThumb(let field, let hz): setThumb(field, hz: hz)
+        }
+        return .none
+    }
+
+    private func switchMode(to wanted: AnalyzerMode) {
+        mode = wanted
+        drawer.keepFocus(among: drawerFields)
+    }
+
+    private func applyDrawer(_ key: DrawerIntent) {
+        switch key {
+        case .focus(let steps): drawer.moveFocus(by: steps, among: drawerFields)
+        case .select(let field): drawer.select(field)
+        case .type(let character): drawer.type(character)
+        case .erase: drawer.erase()
+        case .cancel: drawer.cancel()
+        case .adjust(let steps, let large): adjust(drawer.focus, steps: steps * (large ? 10 : 1))
+        case .commit:
+            let field = drawer.focus
+            guard let value = drawer.takeTypedValue() else { return }
+            notice = nil
+            set(field, to: value)
+        }
+    }
+
+    /// Sets a field from a typed value in its unit.
+    private func set(_ field: DrawerField, to value: Double) {
+        switch field {
+        case .rangeStart, .rangeStop: setThumb(field, hz: value * 1e6)
+        case .displaySpan:
+            guard Self.displaySpanLimits.contains(value) else {
+                notice = "dB span: 1 to 200"
+                return
+            }
+            plot.setDisplaySpan(value)
+        case .period:
+            let periods = WaterfallModel.periods
+            let nearest = periods.indices.min { abs(periods[$0] - value) < abs(periods[$1] - value) } ?? 0
+            waterfall.stepPeriod(by: nearest - waterfall.periodIndex)
+        case .bandStart, .bandStop: setMeterEdge(field, hz: value * 1e6)
+        }
+    }
+
+    /// Nudges a field: frequencies by 1 % of the span in 10 kHz steps, the dB
+    /// span by 1 dB, the period through its list.
+    private func adjust(_ field: DrawerField, steps: Int) {
+        switch field {
+        case .rangeStart, .rangeStop:
+            let step = Self.frequencyStep(span: plot.visibleBand.spanHz)
+            setThumb(field, hz: value(of: field) * 1e6 + Double(steps) * step)
+        case .displaySpan:
+            let span = min(max(plot.displaySpanDB + Double(steps), Self.displaySpanLimits.lowerBound),
+                           Self.displaySpanLimits.upperBound)
+            plot.setDisplaySpan(span)
+        case .period: waterfall.stepPeriod(by: steps)
+        case .bandStart, .bandStop:
+            let step = Self.frequencyStep(span: meterBand.spanHz)
+            setMeterEdge(field, hz: value(of: field) * 1e6 + Double(steps) * step)
+        }
+    }
+
+    /// 1 % of `span`, a whole number of 10 kHz steps (at least one) [Hz].
+    static func frequencyStep(span: Double) -> Double {
+        max(1, (span / 100 / frequencyStepHz).rounded()) * frequencyStepHz
+    }
+
+    static func snapped(_ hz: Double) -> Double { (hz / frequencyStepHz).rounded() * frequencyStepHz }
+
+    /// Moves one edge of the visible band, keeping the other.
+    private func setThumb(_ field: DrawerField, hz: Double) {
+        guard hz.isFinite else { return }
+        let edge = Self.snapped(hz)
+        let band = plot.visibleBand
+        let lower = field == .rangeStart ? edge : band.lowerHz
+        let upper = field == .rangeStop ? edge : band.upperHz
+        guard let wanted = FrequencyRange(lowerHz: lower, upperHz: upper) else {
+            notice = "start must be below stop"
+            return
+        }
+        notice = nil
+        plot.setBand(wanted)
+    }
+
+    /// Moves one edge of the meter's band (which starts as the visible band).
+    private func setMeterEdge(_ field: DrawerField, hz: Double) {
+        guard hz.isFinite else { return }
+        let edge = Self.snapped(hz)
+        let band = meterBand
+        let lower = field == .bandStart ? edge : band.lowerHz
+        let upper = field == .bandStop ? edge : band.upperHz
+        guard let wanted = FrequencyRange(lowerHz: lower, upperHz: upper) else {
+            notice = "band start must be below stop"
+            return
+        }
+        guard wanted.lowerHz >= plot.deviceLimits.lowerHz, wanted.upperHz <= plot.deviceLimits.upperHz else {
+            notice = "band outside the device's \(plot.deviceLimits)"
+            return
+        }
+        notice = nil
+        meter.setBand(wanted)
+    }
+}

@@ -1,0 +1,111 @@
+/// One setting in the control drawer.
+public enum DrawerField: Sendable, Equatable, CaseIterable {
+    /// frequency range: lower thumb / start field [MHz]
+    case rangeStart
+    /// frequency range: upper thumb / stop field [MHz]
+    case rangeStop
+    /// plot: dB across the plot (smaller = more display gain)
+    case displaySpan
+    /// waterfall: history period
+    case period
+    /// meter: measured band start [MHz]
+    case bandStart
+    /// meter: measured band stop [MHz]
+    case bandStop
+
+    public var label: String {
+        switch self {
+        case .rangeStart: return "start MHz"
+        case .rangeStop: return "stop MHz"
+        case .displaySpan: return "gain: dB span"
+        case .period: return "period"
+        case .bandStart: return "band start MHz"
+        case .bandStop: return "band stop MHz"
+        }
+    }
+
+    /// Fields the drawer holds in `mode`: the frequency range everywhere,
+    /// plus the one setting that mode has (nothing cosmetic).
+    public static func fields(for mode: AnalyzerMode) -> [DrawerField] {
+        switch mode {
+        case .plot: return [.rangeStart, .rangeStop, .displaySpan]
+        case .waterfall: return [.rangeStart, .rangeStop, .period]
+        case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop]
+        }
+    }
+
+    /// true for the frequency-range slider thumbs
+    public var isThumb: Bool { self == .rangeStart || self == .rangeStop }
+}
+
+/// The control drawer's own state: open or not, which field has the focus,
+/// and the text being typed into it.
+public struct DrawerModel: Sendable, Equatable {
+    public private(set) var isOpen = false
+    public private(set) var focus: DrawerField = .rangeStart
+    /// text typed into the focused field, not yet applied; nil when not editing
+    public private(set) var editText: String?
+
+    /// longest number the fields accept [characters]
+    static let maximumEditLength = 12
+
+    public init() {}
+
+    public mutating func toggle() {
+        isOpen.toggle()
+        editText = nil
+    }
+
+    public mutating func close() {
+        isOpen = false
+        editText = nil
+    }
+
+    /// Moves the focus by `steps` among `fields` (wrapping).
+    public mutating func moveFocus(by steps: Int, among fields: [DrawerField]) {
+        editText = nil
+        guard !fields.isEmpty else { return }
+        let current = fields.firstIndex(of: focus) ?? 0
+        focus = fields[((current + steps) % fields.count + fields.count) % fields.count]
+    }
+
+    public mutating func select(_ field: DrawerField) {
+        if field != focus { editText = nil }
+        focus = field
+    }
+
+    /// Keeps the focus on a field of `fields` (after a mode change).
+    public mutating func keepFocus(among fields: [DrawerField]) {
+        if !fields.contains(focus), let first = fields.first {
+            focus = first
+            editText = nil
+        }
+    }
+
+    /// Appends a digit, '.' or '-' to the typed text; other characters are ignored.
+    public mutating func type(_ character: Character) {
+        guard character.isASCII, character.isNumber || character == "." || character == "-" else { return }
+        var text = editText ?? ""
+        guard text.count < Self.maximumEditLength else { return }
+        text.append(character)
+        editText = text
+    }
+
+    public mutating func erase() {
+        guard var text = editText else { return }
+        if !text.isEmpty { text.removeLast() }
+        editText = text
+    }
+
+    /// The typed value, clearing the edit; nil when nothing parseable was typed.
+    public mutating func takeTypedValue() -> Double? {
+        defer { editText = nil }
+        guard let text = editText, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Esc: drop the typed text; with none, close.
+    public mutating func cancel() {
+        if editText != nil { editText = nil } else { isOpen = false }
+    }
+}

@@ -1,0 +1,165 @@
+import Signals
+
+/// Where and when one waterfall row was measured.
+public struct WaterfallRowInfo: Sendable, Equatable {
+    /// start of the row's half second [s since the Unix epoch, UTC, or a replay's timeline]
+    public var timestamp: Double
+    /// lower edge of bin 0 [Hz]
+    public var startHz: Double
+    /// width of one stored bin [Hz]
+    public var binWidthHz: Double
+    /// bins stored for this row (≤ `maxBinsPerRow`)
+    public var binCount: Int
+    /// bumped on every write to the row, so a cache of derived columns knows when to refresh
+    public var version: Int
+
+    /// centre of the row's time slot [s]
+    public var centerTime: Double { timestamp + WaterfallHistory.rowSeconds / 2 }
+}
+
+/// The waterfall's memory: a preallocated ring of timestamped rows of power
+/// per device bin [dB] (not pixels), so zoom, pan, resize and period changes
+/// redraw from data.
+///
+/// Rows are addressed by a sequence number that only grows: sequence `s` lives
+/// in slot `s % capacity`; the oldest kept row is `endSequence - count`. A row
+/// collects every frame that arrives in its half second with a per-bin max, so
+/// a burst seen in one frame is never lost. Frames with more bins than a row
+/// holds are reduced by an integer factor with max.
+public final class WaterfallHistory {
+    /// rows per second of history (the time resolution)
+    public static let rowsPerSecond = 2.0
+    /// seconds one row covers
+    public static let rowSeconds = 1 / rowsPerSecond
+    /// default capacity: 12.8 minutes at 2 rows/s
+    public static let defaultCapacity = 1536
+    /// default bins kept per row: more than any terminal has pixel columns
+    public static let defaultMaxBinsPerRow = 2048
+
+    public let capacity: Int
+    public let maxBinsPerRow: Int
+    /// rows held (≤ capacity)
+    public private(set) var count = 0
+    /// one past the newest row's sequence number
+    public private(set) var endSequence = 0
+
+    /// capacity × maxBinsPerRow values [dB]
+    private let storage: UnsafeMutablePointer<Float>
+    private var infos: [WaterfallRowInfo]
+    /// time slot (floor(timestamp × rowsPerSecond)) of the newest row, which is
+    /// still collecting frames
+    private var openSlot: Int64?
+    private var nextVersion = 1
+
+    public init(capacity: Int = WaterfallHistory.defaultCapacity,
+                maxBinsPerRow: Int = WaterfallHistory.defaultMaxBinsPerRow) {
+        self.capacity = max(1, capacity)
+        self.maxBinsPerRow = max(1, maxBinsPerRow)
+        storage = .allocate(capacity: self.capacity * self.maxBinsPerRow)
+        storage.initialize(repeating: .nan, count: self.capacity * self.maxBinsPerRow)
+        infos = Array(repeating: WaterfallRowInfo(timestamp: 0, startHz: 0, binWidthHz: 0, binCount: 0, version: 0),
+                      count: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// sequence number of the oldest row held
+    public var startSequence: Int { endSequence - count }
+
+    /// Metadata of row `sequence` (must be held).
+    @inline(__always)
+    public func info(_ sequence: Int) -> WaterfallRowInfo {
+        assert(sequence >= startSequence && sequence < endSequence, "row \(sequence) not held")
+        return infos[sequence % capacity]
+    }
+
+    /// The stored bins of row `sequence` (valid until the row is overwritten).
+    @inline(__always)
+    public func bins(_ sequence: Int) -> UnsafeBufferPointer<Float> {
+        let slot = sequence % capacity
+        return UnsafeBufferPointer(start: storage + slot * maxBinsPerRow, count: infos[slot].binCount)
+    }
+
+    /// Forgets every row (e.g. a replay jumped back in time).
+    public func clear() {
+        count = 0
+        openSlot = nil
+    }
+
+    /// Adds a frame: merged by max into the newest row when it falls in the
+    /// same half second with the same geometry, else a new row (overwriting
+    /// the oldest when full). A frame older than the newest row's half second
+    /// merges into it (clocks may jitter); one more than a row older means the
+    /// timeline jumped back, and the history starts again.
+    public func add(_ frame: SpectrumFrame) {
+        guard frame.timestamp.isFinite, frame.binWidthHz.isFinite, frame.binWidthHz > 0,
+              frame.startHz.isFinite, !frame.powerDB.isEmpty else { return }
+        var slot = Int64((frame.timestamp * Self.rowsPerSecond).rounded(.down))
+        if let open = openSlot {
+            if slot < open - 1 { clear() } else { slot = max(slot, open) }
+        }
+        let factor = (frame.powerDB.count + maxBinsPerRow - 1) / maxBinsPerRow
+        let binCount = (frame.powerDB.count + factor - 1) / factor
+        let binWidth = frame.binWidthHz * Double(factor)
+        if slot == openSlot, count > 0 {
+            let newest = endSequence - 1
+            let current = infos[newest % capacity]
+            if current.startHz == frame.startHz, current.binWidthHz == binWidth, current.binCount == binCount {
+                merge(frame.powerDB, factor: factor, into: newest)
+                return
+            }
+        }
+        let sequence = endSequence
+        endSequence += 1
+        count = min(count + 1, capacity)
+        openSlot = slot
+        infos[sequence % capacity] = WaterfallRowInfo(
+            timestamp: Double(slot) / Self.rowsPerSecond, startHz: frame.startHz, binWidthHz: binWidth,
+            binCount: binCount, version: 0)
+        let row = storage + (sequence % capacity) * maxBinsPerRow
+        row.update(repeating: .nan, count: binCount)
+        merge(frame.powerDB, factor: factor, into: sequence)
+    }
+
+    /// Max-merges `values` (reduced by `factor` bins per stored bin) into row `sequence`.
+    private func merge(_ values: [Float], factor: Int, into sequence: Int) {
+        let slot = sequence % capacity
+        let row = storage + slot * maxBinsPerRow
+        let binCount = infos[slot].binCount
+        values.withUnsafeBufferPointer { source in
+            for bin in 0..<binCount {
+                var held = row[bin]
+                let end = min((bin + 1) * factor, source.count)
+                var i = bin * factor
+                while i < end {
+                    let value = source[i]
+                    if value > held || held.isNaN { held = value }
+                    i += 1
+                }
+                row[bin] = held
+            }
+        }
+        infos[slot].version = nextVersion
+        nextVersion += 1
+    }
+
+    /// The first held sequence whose row starts at or after `time` [s]
+    /// (`endSequence` if none). Row times never decrease along the ring.
+    public func firstSequence(startingAtOrAfter time: Double) -> Int {
+        var low = startSequence, high = endSequence
+        while low < high {
+            let middle = (low + high) / 2
+            if infos[middle % capacity].timestamp < time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The held row whose half second contains `time`, if any.
+    public func sequence(covering time: Double) -> Int? {
+        let after = firstSequence(startingAtOrAfter: time + Self.rowSeconds * 1e-9)
+        let candidate = after - 1
+        guard candidate >= startSequence else { return nil }
+        let start = infos[candidate % capacity].timestamp
+        return time < start + Self.rowSeconds ? candidate : nil
+    }
+}

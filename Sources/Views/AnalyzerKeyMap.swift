@@ -1,0 +1,64 @@
+import Terminal
+import ViewModels
+
+/// Keys of the analyzer: the plot's keys (PlotKeyMap) in every view, plus
+/// 1/2/3 and Tab for the views, PgUp/PgDn (plot: dB offset; waterfall:
+/// back in time / towards now), Home/End (now), [ ] (period), r (meter
+/// reset), d (drawer), ? (help). With the drawer open, arrows, digits,
+/// Backspace, Enter and Esc edit the drawer.
+public enum AnalyzerKeyMap {
+    /// PgUp/PgDn in the plot moves the dB window by this fraction of its span
+    static let levelStep = 0.1
+    /// PgUp/PgDn in the waterfall scrolls by this fraction of the period
+    static let timeStep = 0.5
+
+    public static func intent(for event: InputEvent, model: AnalyzerModel) -> AnalyzerIntent? {
+        guard case .key(let key) = event else { return nil }
+        if model.showsHelp, key.code == .escape || key.code == .character("?") { return .toggleHelp }
+        if model.drawer.isOpen, let intent = drawerIntent(for: key) { return intent }
+        switch key.code {
+        case .tab: return .nextMode
+        case .backtab: return .show(model.mode.next.next)
+        case .pageUp: return pageIntent(model: model, towardsPast: true)
+        case .pageDown: return pageIntent(model: model, towardsPast: false)
+        case .home, .end: return .scrollToNow
+        case .character(let c) where !key.modifiers.contains(.ctrl):
+            switch c {
+            case "1": return .show(.plot)
+            case "2": return .show(.waterfall)
+            case "3": return .show(.meter)
+            case "[": return .stepPeriod(-1)
+            case "]": return .stepPeriod(1)
+            case "r", "R": return .resetMeter
+            case "d", "D": return .toggleDrawer
+            case "?": return .toggleHelp
+            default: break
+            }
+        default: break
+        }
+        return PlotKeyMap.intent(for: event).map { .plot($0) }
+    }
+
+    private static func pageIntent(model: AnalyzerModel, towardsPast: Bool) -> AnalyzerIntent {
+        let sign = towardsPast ? 1.0 : -1.0
+        if model.mode == .waterfall { return .scrollTime(seconds: sign * timeStep * model.waterfall.periodSeconds) }
+        // PgUp shows higher levels (the trace moves down), like dragging it down
+        return .shiftLevels(decibels: sign * levelStep * model.plot.displaySpanDB)
+    }
+
+    private static func drawerIntent(for key: KeyEvent) -> AnalyzerIntent? {
+        let large = key.modifiers.contains(.shift)
+        switch key.code {
+        case .up: return .drawer(.focus(-1))
+        case .down: return .drawer(.focus(1))
+        case .left: return .drawer(.adjust(steps: -1, large: large))
+        case .right: return .drawer(.adjust(steps: 1, large: large))
+        case .enter: return .drawer(.commit)
+        case .backspace: return .drawer(.erase)
+        case .escape: return .drawer(.cancel)
+        case .character(let c) where key.modifiers.isEmpty && (c.properties.numericType != nil || c == "." || c == "-"):
+            return .drawer(.type(Character(c)))
+        default: return nil
+        }
+    }
+}

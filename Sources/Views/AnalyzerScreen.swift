@@ -1,0 +1,128 @@
+import Signals
+import Terminal
+import ViewModels
+
+/// Composes the analyzer screen: status line, the current view (plot,
+/// waterfall or meter), the key help, the drawer and its handle, and the `?`
+/// overlay. Remembers the geometry it drew for the mouse.
+///
+/// The screen is cleared and every part redrawn when the layout changes
+/// (size, view, drawer, help); otherwise each part redraws only what changed,
+/// so a steady stream of frames builds no strings and allocates nothing.
+public final class AnalyzerScreen {
+    static let helpStyle = CellStyle(foreground: .rgb(140, 140, 140))
+    static let handleStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(150, 150, 150))
+
+    private let plotView = SpectrumPlotView()
+    private let waterfallView = WaterfallView()
+    private let meterView = PowerMeterView()
+    private let drawerView = DrawerView()
+    private let statusLine = StatusLine()
+    private var drawnKey: LayoutKey?
+    /// the status line's view facts and what they were built for (built only when that changes)
+    private var facts: (key: FactsKey, text: String?)?
+    /// what the mouse needs, as last drawn
+    public private(set) var geometry = ScreenGeometry()
+
+    public init() {}
+
+    /// Forces a full redraw on the next render.
+    public func invalidate() { drawnKey = nil }
+
+    /// The key help row for a view.
+    static func helpText(_ mode: AnalyzerMode) -> String {
+        switch mode {
+        case .plot: return "1/2/3 view  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
+        case .waterfall: return "1/2/3 view  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
+        case .meter: return "1/2/3 view  r reset min/max  space pause  d drawer (band)  ? keys  q quit"
+        }
+    }
+
+    /// Draws everything for `model` at `now` [s, the feed's timeline].
+    public func render(model: AnalyzerModel, frame: SpectrumFrame?, status: SpectrumStatus, now: Double,
+                       into buffer: inout Buffer) {
+        let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
+        let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp)
+        if key != drawnKey {
+            buffer.clear()
+            plotView.invalidate()
+            waterfallView.invalidate()
+            statusLine.invalidate()
+            _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
+            drawnKey = key
+        }
+        statusLine.draw(.init(status: status, band: model.plot.visibleBand, paused: model.isPaused,
+                              viewFacts: cachedViewFacts(model), row: layout.status), into: &buffer)
+        let plot = model.plot
+        var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand,
+                                      periodSeconds: model.waterfall.periodSeconds,
+                                      deviceLimits: plot.deviceLimits, handle: layout.handle)
+        switch model.mode {
+        case .plot:
+            plotView.render(model: plot, frame: frame, in: layout.main, into: &buffer)
+            geometry.data = SpectrumPlotView.dataRect(in: layout.main)
+            geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
+        case .waterfall:
+            waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
+                                 topDB: plot.referenceLevelDB, now: now, in: layout.main, into: &buffer)
+            geometry.data = WaterfallView.dataRect(in: layout.main)
+            geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
+        case .meter:
+            // The plot's dB window is per bin; a band sums about span ÷ bin width
+            // bins, so the bar's window is raised by that many: a flat spectrum
+            // fills the bar as far as its level fills the plot.
+            let binWidth = frame?.binWidthHz ?? status.binWidthHz
+            let bins = binWidth > 0 ? max(1, model.meterBand.spanHz / binWidth) : 1
+            let raise = Units.decibels(power: bins)
+            meterView.render(meter: model.meter, band: model.meterBand, bottomDB: plot.bottomLevelDB + raise,
+                             topDB: plot.referenceLevelDB + raise, in: layout.main, into: &buffer)
+            geometry.data = PowerMeterView.dataRect(in: layout.main)
+        }
+        if !layout.drawer.isEmpty {
+            let drawerLayout = DrawerLayout(rect: layout.drawer, fields: model.drawerFields)
+            drawerView.render(model: model, layout: drawerLayout, into: &buffer)
+            geometry.drawer = drawerLayout
+        }
+        if let handle = layout.handle {
+            buffer.set(x: handle.x, y: handle.y, Cell(model.drawer.isOpen ? "▶" : "◀", style: Self.handleStyle))
+        }
+        if model.showsHelp { HelpOverlay.draw(in: layout.main, into: &buffer) }
+        self.geometry = geometry
+    }
+
+    private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
+        let key = FactsKey(mode: model.mode, periodIndex: model.waterfall.periodIndex,
+                           offset: model.waterfall.offsetSeconds, meterBand: model.meterBand)
+        if let facts, facts.key == key { return facts.text }
+        let text = viewFacts(model)
+        facts = (key, text)
+        return text
+    }
+
+    /// What the status line says about the current view.
+    private func viewFacts(_ model: AnalyzerModel) -> String? {
+        switch model.mode {
+        case .plot: return nil
+        case .waterfall:
+            let waterfall = model.waterfall
+            let period = DrawerView.text(.period, model)
+            let offset = waterfall.offsetSeconds
+            return offset > 0 ? "period \(period) │ \(WaterfallView.label(secondsAgo: offset)) ago" : "period \(period) │ live"
+        case .meter:
+            return "meter band \(model.meterBand)"
+        }
+    }
+}
+
+private struct FactsKey: Equatable {
+    var mode: AnalyzerMode
+    var periodIndex: Int
+    var offset: Double
+    var meterBand: FrequencyRange
+}
+
+private struct LayoutKey: Equatable {
+    var layout: ScreenLayout
+    var mode: AnalyzerMode
+    var help: Bool
+}

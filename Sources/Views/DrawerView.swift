@@ -1,0 +1,152 @@
+import Signals
+import Terminal
+import ViewModels
+
+/// Where the drawer's rows go: a title, the frequency range (start and stop
+/// fields with the two-thumb slider between them), the view's own fields,
+/// and the keys at the bottom. Shared by the renderer and the mouse.
+struct DrawerLayout {
+    let rect: Rect
+    /// each field and its row
+    private(set) var rows: [(field: DrawerField, y: Int)] = []
+    /// the slider track: row, first column, width [cells]
+    private(set) var slider: (y: Int, x: Int, width: Int)?
+
+    init(rect: Rect, fields: [DrawerField]) {
+        self.rect = rect
+        var y = rect.y + 2
+        for field in fields {
+            rows.append((field, y))
+            y += 1
+            if field == .rangeStop {
+                if rect.width >= 8 { slider = (y: y, x: rect.x + 2, width: rect.width - 3) }
+                y += 2
+            }
+        }
+    }
+
+    func field(atY y: Int) -> DrawerField? { rows.first { $0.y == y }?.field }
+
+    func row(of field: DrawerField) -> Int? { rows.first { $0.field == field }?.y }
+
+    /// The frequency under slider column `x` [Hz], over the device's range.
+    func sliderHz(x: Int, limits: FrequencyRange) -> Double? {
+        guard let slider else { return nil }
+        let fraction = (Double(x - slider.x) + 0.5) / Double(slider.width)
+        return limits.lowerHz + min(max(fraction, 0), 1) * limits.spanHz
+    }
+
+    /// The slider column showing `hz`.
+    func sliderColumn(hz: Double, limits: FrequencyRange) -> Int? {
+        guard let slider else { return nil }
+        let fraction = (hz - limits.lowerHz) / limits.spanHz
+        return slider.x + min(max(Int(fraction * Double(slider.width)), 0), slider.width - 1)
+    }
+}
+
+/// Draws the control drawer: a panel at the right edge holding, per view,
+/// only the frequency range (two-thumb slider in 10 kHz steps and numeric
+/// start/stop fields) and that view's one setting.
+final class DrawerView {
+    static let panelStyle = CellStyle(foreground: .rgb(220, 220, 220), background: .rgb(25, 25, 35))
+    static let focusStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(120, 200, 255))
+    static let thumbStyle = CellStyle(foreground: .rgb(255, 214, 10), background: .rgb(25, 25, 35),
+                                      attributes: [.bold])
+    static let noticeStyle = CellStyle(foreground: .rgb(255, 120, 120), background: .rgb(25, 25, 35))
+
+    func render(model: AnalyzerModel, layout: DrawerLayout, into buffer: inout Buffer) {
+        let rect = layout.rect
+        guard !rect.isEmpty else { return }
+        buffer.fill(rect, with: Cell(" ", style: Self.panelStyle))
+        for y in rect.y..<rect.maxY { buffer.set(x: rect.x, y: y, Cell("│", style: Self.panelStyle)) }
+        _ = buffer.put("controls · \(model.mode.title)", x: rect.x + 2, y: rect.y, style: Self.panelStyle)
+        let drawer = model.drawer
+        for (field, y) in layout.rows {
+            let focused = drawer.focus == field
+            let value = focused && drawer.editText != nil ? (drawer.editText ?? "") + "▏" : Self.text(field, model)
+            _ = buffer.put(field.label, x: rect.x + 2, y: y, style: Self.panelStyle)
+            let box = " \(value) "
+            _ = buffer.put(box, x: rect.maxX - box.unicodeScalars.count - 1, y: y,
+                           style: focused ? Self.focusStyle : Self.panelStyle)
+        }
+        if let slider = layout.slider {
+            let limits = model.plot.deviceLimits
+            for x in slider.x..<(slider.x + slider.width) {
+                buffer.set(x: x, y: slider.y, Cell("─", style: Self.panelStyle))
+            }
+            let band = model.plot.visibleBand
+            if let low = layout.sliderColumn(hz: band.lowerHz, limits: limits),
+               let high = layout.sliderColumn(hz: band.upperHz, limits: limits) {
+                for x in low...high { buffer.set(x: x, y: slider.y, Cell("━", style: Self.thumbStyle)) }
+                buffer.set(x: low, y: slider.y, Cell("◆", style: Self.thumbStyle))
+                buffer.set(x: high, y: slider.y, Cell("◆", style: Self.thumbStyle))
+            }
+            let lowLabel = FrequencyFormat.label(limits.lowerHz)
+            let highLabel = FrequencyFormat.label(limits.upperHz)
+            _ = buffer.put(lowLabel, x: slider.x, y: slider.y + 1, style: Self.panelStyle)
+            _ = buffer.put(highLabel, x: slider.x + slider.width - highLabel.count, y: slider.y + 1,
+                           style: Self.panelStyle)
+        }
+        if let notice = model.notice, let last = layout.rows.last {
+            _ = buffer.put(notice, x: rect.x + 2, y: last.y + 2, style: Self.noticeStyle)
+        }
+        let hints = ["↑↓ field  ←→ adjust", "type a number, Enter", "d or Esc closes"]
+        for (index, hint) in hints.enumerated() {
+            let y = rect.maxY - hints.count + index
+            guard y > (layout.rows.last?.y ?? rect.y) + 2 else { continue }
+            _ = buffer.put(hint, x: rect.x + 2, y: y, style: Self.panelStyle)
+        }
+    }
+
+    /// A field's value as shown: MHz to 10 kHz, dB, the period.
+    static func text(_ field: DrawerField, _ model: AnalyzerModel) -> String {
+        let value = model.value(of: field)
+        switch field {
+        case .rangeStart, .rangeStop, .bandStart, .bandStop: return String(format2: value)
+        case .displaySpan: return FrequencyFormat.trimmed(value, maxFractionDigits: 1) + " dB"
+        case .period: return value < 60 ? "\(Int(value)) s" : "\(Int(value / 60)) min"
+        }
+    }
+}
+
+extension String {
+    /// `value` with exactly two decimals ("88.00"): MHz to the 10 kHz step.
+    init(format2 value: Double) {
+        let hundredths = Int((abs(value) * 100).rounded())
+        let fraction = hundredths % 100
+        self = (value < 0 && hundredths > 0 ? "-" : "") + "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// The overlay `?` shows: every key and the gesture that does the same.
+enum HelpOverlay {
+    static let style = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
+    static let lines = [
+        " keys                             mouse",
+        " 1 2 3, Tab  plot/waterfall/meter",
+        " ←/→         pan                  drag sideways",
+        " +/-         zoom                 wheel (waterfall: shift+wheel)",
+        " ↑/↓         plot gain            ctrl or shift+wheel",
+        " PgUp/PgDn   plot: dB offset      drag up/down",
+        " PgUp/PgDn   waterfall: back/now  wheel, drag up/down",
+        " Home/End    waterfall: now",
+        " [ / ]       waterfall period     ctrl+wheel",
+        " space       pause / resume       click plot or meter",
+        " a           autoscale",
+        " r           meter: reset min/max",
+        " d           control drawer       click ◀ at the right edge",
+        " ?           this help",
+        " q           quit",
+    ]
+
+    static func draw(in area: Rect, into buffer: inout Buffer) {
+        let width = min(area.width, (lines.map { $0.unicodeScalars.count }.max() ?? 0) + 2)
+        let height = min(area.height, lines.count + 2)
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                       width: width, height: height)
+        buffer.fill(box, with: Cell(" ", style: style))
+        for (index, line) in lines.enumerated() where index + 1 < height - 1 || height < 3 {
+            _ = buffer.put(line, x: box.x, y: box.y + 1 + index, style: style)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Signals
+import Terminal
+import ViewModels
+
+/// The header row: badges (DEMO, PAUSED, the feed's extra text), the device,
+/// span, bin width, rates, the current view's own facts and any message.
+/// Redrawn only when what it shows changes, so a steady stream of frames
+/// builds no strings.
+final class StatusLine {
+    static let style = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(30, 50, 90))
+    static let demoStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(255, 190, 0), attributes: [.bold])
+    static let pausedStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(120, 200, 255),
+                                       attributes: [.bold])
+    static let extraStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(190, 30, 30),
+                                      attributes: [.bold])
+
+    /// what the line was last drawn for
+    private var drawn: Content?
+
+    struct Content: Equatable {
+        var status: SpectrumStatus
+        var band: FrequencyRange
+        var paused: Bool
+        /// the view's own facts, e.g. "30 s", "band 88–108 MHz"
+        var viewFacts: String?
+        var row: Rect
+    }
+
+    func invalidate() { drawn = nil }
+
+    func draw(_ content: Content, into buffer: inout Buffer) {
+        var key = content
+        // fps to a tenth, so its noise does not redraw the line every frame
+        key.status.framesPerSecond = (content.status.framesPerSecond * 10).rounded() / 10
+        guard key != drawn else { return }
+        drawn = key
+        let row = content.row
+        guard !row.isEmpty else { return }
+        let status = key.status
+        buffer.fill(row, with: Cell(" ", style: Self.style))
+        var x = row.x
+        if status.isDemo { x = buffer.put(" DEMO ", x: x, y: row.y, style: Self.demoStyle) }
+        if content.paused { x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle) }
+        if let extra = status.extra { x = buffer.put(" \(extra) ", x: x, y: row.y, style: Self.extraStyle) }
+        // The axis shows the band; the status line gives what it does not.
+        var text = " \(status.deviceName) │ span \(FrequencyFormat.label(content.band.spanHz))"
+        if status.binWidthHz > 0 { text += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
+        text += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
+        text += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
+        if let facts = content.viewFacts { text += " │ \(facts)" }
+        if let message = status.message { text += " │ \(message)" }
+        _ = buffer.put(text, x: x, y: row.y, style: Self.style)
+    }
+}

@@ -1,0 +1,192 @@
+import DSP
+import Signals
+import Terminal
+import ViewModels
+
+/// Draws the waterfall: frequency across (the plot's band and axis), time
+/// down with the newest row at the top, power as colour from
+/// `PowerColorMap` over the plot's dB window, two pixel rows per cell
+/// (half blocks), and a time axis on the left in seconds before now.
+///
+/// Each history row is reduced to pixel columns once (peak detector) and
+/// kept in a cache beside the ring, refreshed only when the row changes or
+/// the band or width does; a redraw then combines cached columns by max per
+/// pixel row and paints. Storage is allocated when the layout changes, so a
+/// steady redraw allocates nothing.
+public final class WaterfallView {
+    static let axisStyle = FrequencyAxis.style
+
+    private var layout = PlotLayout(area: Rect(x: 0, y: 0, width: 0, height: 0))
+    private var canvas = HalfBlockCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
+    private let decimator = ColumnDecimator(detector: .peak)
+    /// the history rows each pixel row shows
+    private var spans: [WaterfallRowSpan] = []
+    /// one pixel row's power per column [dB]
+    private var rowValues: [Float] = []
+    /// cached columns per ring slot: capacity × width [dB]
+    private var cache: [Float] = []
+    /// per ring slot: the sequence and version the cache holds (−1: none)
+    private var cachedSequence: [Int] = []
+    private var cachedVersion: [Int] = []
+    /// what the cache was computed for
+    private var cacheKey: CacheKey?
+    /// PowerColorMap's table as terminal colours
+    private let colors: [Color] = PowerColorMap.table.map { Color.rgb($0.red, $0.green, $0.blue) }
+    private var drawnAxesKey: AxesKey?
+
+    public init() {}
+
+    public func invalidate() {
+        drawnAxesKey = nil
+    }
+
+    /// Pixel rows the waterfall image has inside `area` (2 per cell).
+    static func dataRect(in area: Rect) -> Rect { PlotLayout(area: area).plot }
+
+    /// Renders `model`'s history for the visible `band`, coloured over
+    /// `bottomDB`…`topDB`, with the top of the view at `now` − offset.
+    public func render(model: WaterfallModel, band: FrequencyRange, bottomDB: Double, topDB: Double, now: Double,
+                       in area: Rect, into buffer: inout Buffer) {
+        let size = PlotLayout(area: area)
+        if size != layout || canvas.area != size.plot {
+            layout = size
+            canvas = HalfBlockCanvas(area: size.plot)
+            spans = Array(repeating: .empty, count: size.plot.height * 2)
+            rowValues = Array(repeating: .nan, count: size.plot.width)
+            drawnAxesKey = nil
+            cacheKey = nil
+        }
+        let history = model.history
+        let wantedCache = CacheKey(band: band, width: size.plot.width, capacity: history.capacity)
+        if wantedCache != cacheKey {
+            if cache.count != history.capacity * size.plot.width {
+                cache = Array(repeating: .nan, count: history.capacity * size.plot.width)
+                cachedSequence = Array(repeating: -1, count: history.capacity)
+                cachedVersion = Array(repeating: -1, count: history.capacity)
+            } else {
+                cachedSequence.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+            }
+            cacheKey = wantedCache
+        }
+        let axesKey = AxesKey(band: band, area: area, periodIndex: model.periodIndex, offset: model.offsetSeconds)
+        if axesKey != drawnAxesKey {
+            buffer.fill(area, with: .blank)
+            if layout.showsAxes {
+                drawTimeAxis(model: model, into: &buffer)
+                FrequencyAxis.draw(band: band, layout: layout, cornerLabel: "ago", into: &buffer)
+            }
+            drawnAxesKey = axesKey
+        }
+        guard !layout.plot.isEmpty else { return }
+        spans.withUnsafeMutableBufferPointer { model.mapRows(now: now, into: $0) }
+        let span = Float(topDB - bottomDB)
+        let bottom = Float(bottomDB)
+        let top = PowerColorMap.tableSize - 1
+        for y in 0..<spans.count {
+            let rowSpan = spans[y]
+            guard !rowSpan.isEmpty else {
+                for x in 0..<canvas.pixelWidth { canvas.set(x: x, y: y, color: .default) }
+                continue
+            }
+            combine(rowSpan, history: history)
+            rowValues.withUnsafeBufferPointer { values in
+                for x in 0..<values.count {
+                    let value = values[x]
+                    guard !value.isNaN else {
+                        canvas.set(x: x, y: y, color: .default)
+                        continue
+                    }
+                    let level = span > 0 ? (value - bottom) / span : 0
+                    canvas.set(x: x, y: y, color: colors[min(PowerColorMap.index(normalized: level), top)])
+                }
+            }
+        }
+        canvas.render(into: &buffer)
+    }
+
+    /// Max of the cached columns of every row in `span` into `rowValues`.
+    private func combine(_ span: WaterfallRowSpan, history: WaterfallHistory) {
+        let width = rowValues.count
+        rowValues.withUnsafeMutableBufferPointer { out in
+            out.update(repeating: .nan)
+            for sequence in span.first..<span.end {
+                let slot = refresh(sequence, history: history, width: width)
+                cache.withUnsafeBufferPointer { cached in
+                    let base = slot * width
+                    for x in 0..<width {
+                        let value = cached[base + x]
+                        if value > out[x] || out[x].isNaN { out[x] = value }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes the cache hold `sequence`'s columns; returns its ring slot.
+    private func refresh(_ sequence: Int, history: WaterfallHistory, width: Int) -> Int {
+        let slot = sequence % history.capacity
+        let info = history.info(sequence)
+        guard cachedSequence[slot] != sequence || cachedVersion[slot] != info.version,
+              let band = cacheKey?.band else { return slot }
+        cache.withUnsafeMutableBufferPointer { cached in
+            let columns = UnsafeMutableBufferPointer(rebasing: cached[(slot * width)..<((slot + 1) * width)])
+            decimator.process(startHz: info.startHz, binWidthHz: info.binWidthHz, bins: history.bins(sequence),
+                              visible: band, into: columns)
+        }
+        cachedSequence[slot] = sequence
+        cachedVersion[slot] = info.version
+        return slot
+    }
+
+    private func drawTimeAxis(model: WaterfallModel, into buffer: inout Buffer) {
+        let area = layout.levelAxis
+        let lineX = area.x + area.width - 1
+        for y in area.y..<(area.y + area.height) {
+            buffer.set(x: lineX, y: y, Cell("│", style: Self.axisStyle))
+        }
+        let pixelRows = area.height * 2
+        let first = model.offsetSeconds
+        let last = model.secondsBeforeNow(atPixelRow: pixelRows, pixelRows: pixelRows)
+        let step = secondsSpacing(span: last - first, rows: area.height)
+        var value = (first / step).rounded(.up) * step
+        while value < last {
+            let pixel = (value - first) / model.secondsPerPixel(pixelRows: pixelRows)
+            let y = area.y + Int(pixel / 2)
+            if y < area.maxY {
+                let label = Self.label(secondsAgo: value)
+                _ = buffer.put(label, x: lineX - label.count, y: y, style: Self.axisStyle)
+                buffer.set(x: lineX, y: y, Cell("┤", style: Self.axisStyle))
+            }
+            value += step
+        }
+    }
+
+    /// A tick spacing [s] from 1, 2, 5, 10, 15, 30 s, 1, 2, 5, 10 min giving
+    /// a label about every four rows.
+    private func secondsSpacing(span: Double, rows: Int) -> Double {
+        let wanted = span / Double(max(1, rows / 4))
+        let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200]
+        return steps.first { $0 >= wanted } ?? steps[steps.count - 1]
+    }
+
+    /// "0s", "45s", "2m", "1m30", "12m"
+    static func label(secondsAgo: Double) -> String {
+        let seconds = Int(secondsAgo.rounded())
+        if seconds < 60 { return "\(seconds)s" }
+        let minutes = seconds / 60, rest = seconds % 60
+        return rest == 0 ? "\(minutes)m" : "\(minutes)m\(rest < 10 ? "0" : "")\(rest)"
+    }
+}
+
+private struct CacheKey: Equatable {
+    var band: FrequencyRange
+    var width: Int
+    var capacity: Int
+}
+
+private struct AxesKey: Equatable {
+    var band: FrequencyRange
+    var area: Rect
+    var periodIndex: Int
+    var offset: Double
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import DSP
+import Devices
+import Foundation
+import Signals
+
+/// Headless power meter: one reading of the power in a band per interval.
+struct MeterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meter",
+        abstract: "Print the power in a band, one reading per interval.",
+        discussion: """
+            Each reading is the mean linear power of every sweep in the interval, summed over the band's bins \\
+            (each bin weighted by the part of it inside the band), in dB. With --json: JSON Lines with the UTC \\
+            time, the band edges in Hz and the power in dB.
+            """
+    )
+
+    @OptionGroup var deviceOptions: DeviceOptions
+
+    @Option(name: [.customShort("f"), .long], help: "Band to measure, start:stop in MHz.")
+    var band: String
+
+    @Option(name: .long, help: "Seconds between readings.")
+    var interval: Double = 1
+
+    @Option(name: [.customShort("n"), .long], help: "Stop after this many readings (default: run until interrupted).")
+    var count: Int?
+
+    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"sweeps\"}.")
+    var json = false
+
+    /// bins asked for across the band: fine enough that the band edges cut
+    /// few bins, coarse enough to sweep quickly (the plan clamps to what the
+    /// device can do)
+    static let binsAcrossBand = 1000.0
+
+    func validate() throws {
+        _ = try parsedBand()
+        guard interval.isFinite, interval >= 0.05, interval <= 86_400 else {
+            throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")
+        }
+        if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }
+    }
+
+    func parsedBand() throws -> FrequencyRange {
+        try BandOption.parse(band, option: "--band", limits: WatchCommand.deviceLimits)
+    }
+
+    func run() throws {
+        let measured = try parsedBand()
+        let opened: OpenedDevice
+        do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
+        defer { opened.transport.close() }
+        let accumulator = BandPowerAccumulator(band: measured)
+        let failure = DeviceFailure()
+        let source: HackRFSpectrumSource
+        do {
+            source = try HackRFSpectrumSource(transport: opened.transport, onFrame: { accumulator.add($0) },
+                                              onEnd: { error in if let error { failure.record("\(error)") } })
+            try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        defer { source.stop() }
+
+        var printed = 0
+        var deadline = monotonicSeconds() + interval
+        while count.map({ printed < $0 }) ?? true {
+            // sleep in short steps so a device failure ends the run promptly
+            while monotonicSeconds() < deadline {
+                if let message = failure.message { throw CommandError(message) }
+                usleep(UInt32(min(50_000, max(1_000, (deadline - monotonicSeconds()) * 1e6))))
+            }
+            deadline += interval
+            guard let reading = accumulator.take() else { continue }
+            print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
+                                   sweeps: reading.sweeps, json: json))
+            fflush(stdout)
+            printed += 1
+        }
+    }
+}
+
+/// Sums the band power of the frames of one interval (in linear units);
+/// fed on the DSP thread, taken on the main thread.
+final class BandPowerAccumulator: @unchecked Sendable {
+    private let lock = NSLock()
+    private let band: FrequencyRange
+    private var linearSum = 0.0
+    private var sweeps = 0
+
+    init(band: FrequencyRange) { self.band = band }
+
+    func add(_ frame: SpectrumFrame) {
+        guard let decibels = BandPower.decibels(in: band, of: frame) else { return }
+        lock.withLock {
+            linearSum += Units.power(decibels: decibels)
+            sweeps += 1
+        }
+    }
+
+    /// The mean power of the sweeps since the last take [dB] and how many
+    /// there were; nil when none arrived.
+    func take() -> (decibels: Double, sweeps: Int)? {
+        lock.withLock {
+            defer {
+                linearSum = 0
+                sweeps = 0
+            }
+            guard sweeps > 0 else { return nil }
+            return (Units.decibels(power: linearSum / Double(sweeps)), sweeps)
+        }
+    }
+}
+
+/// One line of `tscope meter` output.
+enum MeterLine {
+    static func format(time: Double, band: FrequencyRange, decibels: Double, sweeps: Int, json: Bool) -> String {
+        let stamp = utcISO8601(time)
+        let power = String(format: "%.2f", decibels)
+        if json {
+            return "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
+                + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"sweeps\":\(sweeps)}"
+        }
+        return "\(stamp)  \(band)  \(power) dB"
+    }
+
+    /// "2025-01-02T03:04:05.678Z"
+    static func utcISO8601(_ time: Double) -> String {
+        var seconds = time_t(time.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let millis = min(999, Int((time - Double(seconds)) * 1000))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct AnalyzerViewsTests {
+    @Test func visitsEachViewScrollsBackOpensTheDrawerAndQuitsToACleanShell() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 36), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108")
+        #expect(tmux.waitFor("MHz", timeoutSeconds: 20) != nil, "viewer did not draw:\n\(tmux.screen())")
+        #expect(tmux.paneFormat("#{mouse_sgr_flag}") == "1")   // SGR mouse on while the view runs
+
+        try tmux.keys("2")
+        #expect(tmux.waitFor("period 30 s │ live", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        let waterfall = try #require(tmux.waitFor("ago", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(waterfall.contains("0s┤"))
+        #expect(waterfall.contains("▀") || waterfall.contains("▄"))
+        // the shortest period (5 s), then enough history to scroll back into
+        try tmux.keys("[", "[", "[")
+        #expect(tmux.waitFor("period 5 s │ live", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        usleep(8_000_000)
+        try tmux.keys("PageUp")
+        #expect(tmux.waitFor("s ago", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        #expect(!tmux.screen().contains("│ live"))
+        try tmux.keys("End")
+        #expect(tmux.waitFor("│ live", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+
+        try tmux.keys("3")
+        let meter = try #require(tmux.waitFor("meter band 88 MHz–108 MHz", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(meter.contains("█"))
+        #expect(tmux.waitFor("min -", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+
+        try tmux.keys("d")
+        let drawer = try #require(tmux.waitFor("controls · meter", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(drawer.contains("band start MHz"))
+        #expect(drawer.contains("88.00"))
+        try tmux.keys("Down", "Down")
+        for key in ["9", "0", "Enter"] { try tmux.keys(key) }
+        #expect(tmux.waitFor("meter band 90 MHz–108 MHz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("Escape")
+        usleep(300_000)  // past the Escape timeout, so the next key is not read as alt+key
+
+        try tmux.keys("1")
+        try tmux.keys("?")
+        #expect(tmux.waitFor("this help", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("?")
+        try tmux.keys("q")
+        let deadline = Date().addingTimeInterval(10)
+        while tmux.paneFormat("#{alternate_on}") != "0" && Date() < deadline { usleep(100_000) }
+        #expect(tmux.paneFormat("#{alternate_on}") == "0")
+        #expect(tmux.paneFormat("#{cursor_flag}") == "1")
+        #expect(tmux.paneFormat("#{mouse_sgr_flag}") == "0")
+        try tmux.type("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo \"EN\"\"D\"")
+        let after = try #require(tmux.waitFor("END", timeoutSeconds: 5))
+        #expect(after.contains("icanon echo"))
+    }
+
+    @Test func startsInTheWaterfallOnATinyTerminalWithoutCrashing() throws {
+        let tmux = try #require(try TmuxSession(width: 20, height: 6))
+        try tmux.type("\(Paths.tscope.path) watch --device demo --view waterfall; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("DEMO", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("▄", timeoutSeconds: 10) != nil || tmux.screen().contains("▀"), "\(tmux.screen())")
+        try tmux.keys("q")
+        let screen = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(screen.contains("STATUS=0"))
+    }
+}
+
+@Suite(.serialized) struct MeterCommandTests {
+    @Test func jsonLinesWithUTCTimeBandEdgesAndPower() throws {
+        let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "88:108", "--interval", "0.3",
+                                            "--count", "3", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["start_hz"] as? Int == 88_000_000)
+            #expect(object["stop_hz"] as? Int == 108_000_000)
+            let power = try #require(object["power_db"] as? Double)
+            #expect(power > -80 && power < 20, "\(power)")
+            let time = try #require(object["time"] as? String)
+            #expect(time.hasSuffix("Z"))
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let date = try #require(formatter.date(from: time))
+            #expect(abs(date.timeIntervalSinceNow) < 60)
+        }
+    }
+
+    @Test func plainLinesAndBadBands() throws {
+        let plain = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "2400:2480", "-n", "1"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdoutText.contains("2.4 GHz–2.48 GHz"))
+        #expect(plain.stdoutText.hasSuffix(" dB\n"))
+        for (band, message) in [("7000:7100", "outside the analyzer"), ("108:88", "start must be below stop"),
+                                ("88", "expected start:stop")] {
+            let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", band])
+            #expect(result.status != 0, "\(band)")
+            #expect(result.stderr.contains("--band \(band): \(message)"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}

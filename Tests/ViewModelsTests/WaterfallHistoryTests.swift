@@ -1,0 +1,174 @@
+import Signals
+import Testing
+@testable import ViewModels
+
+/// A frame of `bins` bins of 1 kHz from 100 MHz at `time`, every bin `level`
+/// except those in `peaks`.
+func flatFrame(time: Double, level: Float = -80, bins: Int = 8, peaks: [Int: Float] = [:]) -> SpectrumFrame {
+    var power = [Float](repeating: level, count: bins)
+    for (bin, value) in peaks { power[bin] = value }
+    return SpectrumFrame(startHz: 100e6, binWidthHz: 1e3, timestamp: time, powerDB: power)
+}
+
+@Suite struct WaterfallHistoryTests {
+    @Test func twoRowsPerSecondAndAOneFrameBurstIsKept() {
+        let history = WaterfallHistory(capacity: 16, maxBinsPerRow: 8)
+        // 30 frames/s for 2 s starting on a whole second; one frame at 0.4 s carries a burst in bin 3
+        let start = 1000.0
+        for i in 0..<60 {
+            let t = start + Double(i) / 30
+            history.add(flatFrame(time: t, peaks: i == 12 ? [3: -10] : [:]))
+        }
+        #expect(history.count == 4)
+        for (k, sequence) in (history.startSequence..<history.endSequence).enumerated() {
+            #expect(history.info(sequence).timestamp == start + Double(k) * 0.5)
+        }
+        let firstRow = Array(history.bins(history.startSequence))
+        #expect(firstRow[3] == -10)
+        #expect(firstRow[2] == -80)
+        #expect(Array(history.bins(history.startSequence + 1))[3] == -80)
+    }
+
+    @Test func ringAtEveryWrapPosition() {
+        let capacity = 5
+        for extra in 0...(2 * capacity) {
+            let history = WaterfallHistory(capacity: capacity, maxBinsPerRow: 4)
+            let rows = capacity + extra
+            for row in 0..<rows {
+                history.add(flatFrame(time: Double(row) * 0.5, level: Float(row), bins: 4))
+            }
+            #expect(history.count == capacity)
+            #expect(history.endSequence == rows)
+            #expect(history.startSequence == rows - capacity)
+            for sequence in history.startSequence..<history.endSequence {
+                #expect(Array(history.bins(sequence)) == [Float](repeating: Float(sequence), count: 4),
+                        "rows \(rows), sequence \(sequence)")
+                #expect(history.info(sequence).timestamp == Double(sequence) * 0.5)
+            }
+            // binary search over the wrapped ring
+            let middle = history.startSequence + capacity / 2
+            #expect(history.firstSequence(startingAtOrAfter: Double(middle) * 0.5) == middle)
+            #expect(history.sequence(covering: Double(middle) * 0.5 + 0.3) == middle)
+            #expect(history.sequence(covering: Double(rows) * 0.5 + 1) == nil)
+        }
+    }
+
+    @Test func wideFramesAreReducedByMax() {
+        let history = WaterfallHistory(capacity: 4, maxBinsPerRow: 4)
+        history.add(flatFrame(time: 0, bins: 10, peaks: [5: -3, 9: -7]))
+        let info = history.info(0)
+        #expect(info.binCount == 4)          // 10 bins in groups of 3
+        #expect(info.binWidthHz == 3e3)
+        #expect(Array(history.bins(0)) == [-80, -3, -80, -7])
+    }
+
+    @Test func aNewBandStartsANewRowAndAJumpBackStartsAgain() {
+        let history = WaterfallHistory(capacity: 8, maxBinsPerRow: 8)
+        history.add(flatFrame(time: 10.1))
+        history.add(SpectrumFrame(startHz: 200e6, binWidthHz: 1e3, timestamp: 10.2, powerDB: [1, 2]))
+        #expect(history.count == 2)
+        #expect(history.info(1).startHz == 200e6)
+        history.add(flatFrame(time: 3))
+        #expect(history.count == 1)
+        #expect(history.info(history.startSequence).timestamp == 3)
+    }
+
+    @Test func badFramesAreIgnored() {
+        let history = WaterfallHistory(capacity: 4, maxBinsPerRow: 4)
+        history.add(SpectrumFrame(startHz: 0, binWidthHz: .nan, timestamp: 0, powerDB: [1]))
+        history.add(SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: .infinity, powerDB: [1]))
+        history.add(SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: []))
+        #expect(history.count == 0)
+    }
+}
+
+@Suite struct WaterfallModelTests {
+    /// A model with one row per half second from t = 0 to `seconds`, each row's level = its sequence.
+    func filledModel(seconds: Double, periodIndex: Int = 0) -> WaterfallModel {
+        let model = WaterfallModel(history: WaterfallHistory(capacity: 4000, maxBinsPerRow: 4), periodIndex: periodIndex)
+        var t = 0.0
+        var row = 0
+        while t < seconds {
+            model.add(flatFrame(time: t + 0.1, level: Float(row), bins: 4))
+            t += 0.5
+            row += 1
+        }
+        return model
+    }
+
+    func spans(_ model: WaterfallModel, now: Double, rows: Int) -> [WaterfallRowSpan] {
+        var result = [WaterfallRowSpan](repeating: .empty, count: rows)
+        result.withUnsafeMutableBufferPointer { model.mapRows(now: now, into: $0) }
+        return result
+    }
+
+    @Test func thickRowsCoverSeveralPixelsNewestOnTop() {
+        // 5 s period over 20 pixel rows: 0.25 s per pixel, each half-second row 2 pixels high
+        let model = filledModel(seconds: 100)
+        let map = spans(model, now: 100, rows: 20)
+        // top pixel [99.75, 100): the row starting at 99.5 (sequence 199)
+        #expect(map[0] == WaterfallRowSpan(first: 199, end: 200))
+        #expect(map[1] == WaterfallRowSpan(first: 199, end: 200))
+        #expect(map[2] == WaterfallRowSpan(first: 198, end: 199))
+        #expect(map[19] == WaterfallRowSpan(first: 190, end: 191))
+    }
+
+    @Test func thinRowsShareAPixelCombinedByMax() {
+        // 600 s over 100 pixels: 6 s per pixel = 12 rows per pixel
+        let model = filledModel(seconds: 720, periodIndex: WaterfallModel.periods.count - 1)
+        let map = spans(model, now: 720, rows: 100)
+        #expect(map[0].end - map[0].first == 12)
+        for y in 1..<100 { #expect(map[y].end == map[y - 1].first) }
+    }
+
+    @Test func relativeOffsetKeepsThePictureMovingAsItLookedThen() {
+        let model = filledModel(seconds: 200)
+        let now = 150.0
+        model.scroll(bySeconds: 10, now: now)
+        #expect(model.offsetSeconds == 10)
+        let scrolled = spans(model, now: now, rows: 20)
+        // scrolled back 10 s at t = 150 shows what live showed at t = 140
+        model.scrollToNow()
+        #expect(spans(model, now: now - 10, rows: 20) == scrolled)
+        model.scroll(bySeconds: 10, now: now)
+        // time advances 3 s: the view moves with it (3 s = 6 rows later)
+        let later = spans(model, now: now + 3, rows: 20)
+        #expect(later != scrolled)
+        #expect(later[0].first == scrolled[0].first + 6)
+        model.scrollToNow()
+        #expect(spans(model, now: now - 7, rows: 20) == later)
+    }
+
+    @Test func scrollingStopsAtTheOldestRowAndAtNow() {
+        let model = filledModel(seconds: 60)    // rows from 0 to 59.5 s; period 5 s
+        model.scroll(bySeconds: 1000, now: 60)
+        #expect(model.offsetSeconds == 55)      // oldest row at the bottom
+        model.scroll(bySeconds: -1000, now: 60)
+        #expect(model.offsetSeconds == 0)
+        let empty = WaterfallModel(history: WaterfallHistory(capacity: 4, maxBinsPerRow: 4))
+        empty.scroll(bySeconds: 10, now: 5)
+        #expect(empty.offsetSeconds == 0)
+    }
+
+    @Test func periodsStepThroughTheGeometricList() {
+        let model = WaterfallModel()
+        #expect(model.periodSeconds == 30)
+        model.stepPeriod(by: 1)
+        #expect(model.periodSeconds == 45)
+        model.stepPeriod(by: 100)
+        #expect(model.periodSeconds == 600)
+        model.stepPeriod(by: -100)
+        #expect(model.periodSeconds == 5)
+        #expect(WaterfallModel.periods == [5, 10, 20, 30, 45, 60, 120, 300, 600])
+        // at least 12.8 minutes of history at 2 rows/s
+        #expect(Double(WaterfallHistory.defaultCapacity) / WaterfallHistory.rowsPerSecond >= 12.8 * 60)
+    }
+
+    @Test func gapsShowNothing() {
+        let model = WaterfallModel(history: WaterfallHistory(capacity: 16, maxBinsPerRow: 4), periodIndex: 0)
+        model.add(flatFrame(time: 0.1, bins: 4))
+        let map = spans(model, now: 5, rows: 10)
+        #expect(map[0].isEmpty)
+        #expect(!map[9].isEmpty)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Signals
+import Terminal
+import Testing
+import ViewModels
+@testable import Views
+
+/// Fixed scenes for the analyzer screen: the plot tests' frame (100–120 MHz,
+/// carriers at 104 and 110 MHz) and a waterfall history of 40 s with a
+/// carrier drifting up from 102 MHz and a one-frame burst at 115 MHz.
+enum Scene {
+    static let now = 1_000_040.0
+
+    static func model(width: Int, height: Int, mode: AnalyzerMode) -> AnalyzerModel {
+        let analyzer = AnalyzerModel(plot: fixedModel(width: width, height: height), mode: mode)
+        let history = analyzer.waterfall
+        for step in 0..<(40 * 10) {
+            let time = now - 40 + Double(step) / 10
+            var bins = [Float](repeating: -80, count: 2000)
+            let drift = 200 + step / 2          // 102 MHz rising 50 kHz per second
+            bins[drift] = -30
+            bins[1000] = -20
+            if step == 250 { bins[1500] = -10 }  // the burst: one frame at 15 s before now
+            history.add(SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: time, powerDB: bins))
+        }
+        analyzer.meter.record(-42.5, at: now - 1)
+        analyzer.meter.record(-37.25, at: now)
+        return analyzer
+    }
+
+    static func render(width: Int, height: Int, model: AnalyzerModel, frame: SpectrumFrame? = fixedFrame())
+        -> Buffer {
+        var buffer = Buffer(width: width, height: height)
+        AnalyzerScreen().render(model: model, frame: frame, status: fixedStatus, now: now, into: &buffer)
+        return buffer
+    }
+}
+
+/// Colours, one character per cell after the text: the foreground (and for
+/// '▀' the background below it) as a digit 0–9 when it is a PowerColorMap
+/// colour (tenths of the map), '.' for any other colour, ' ' for the default.
+func colorSection(_ buffer: Buffer) -> String {
+    let table = PowerColorMap.table.map { Color.rgb($0.red, $0.green, $0.blue) }
+    func symbol(_ color: Color) -> Character {
+        if color == .default { return " " }
+        guard let index = table.firstIndex(of: color) else { return "." }
+        return Character(String(index * 10 / PowerColorMap.tableSize))
+    }
+    var lines: [String] = ["-- colours (upper / lower half) --"]
+    for y in 0..<buffer.height {
+        var upper = "", lower = ""
+        for x in 0..<buffer.width {
+            let cell = buffer.cell(x: x, y: y) ?? .blank
+            upper.append(symbol(cell.foreground))
+            lower.append(cell.scalar == "▀" ? symbol(cell.background) : " ")
+        }
+        while upper.last == " " { upper.removeLast() }
+        while lower.last == " " { lower.removeLast() }
+        lines.append(upper)
+        lines.append(lower)
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+/// Golden screens live in Tests/ViewsTests/Golden as text, one file per view
+/// and size (found from this file). Set TSCOPE_WRITE_GOLDEN=1 to rewrite them
+/// after a deliberate change, and review the diff.
+enum Golden {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static func check(_ buffer: Buffer, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let text = buffer.lines.map { line in
+            var trimmed = line
+            while trimmed.last == " " { trimmed.removeLast() }
+            return trimmed
+        }.joined(separator: "\n") + "\n" + colorSection(buffer)
+        let url = directory.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["TSCOPE_WRITE_GOLDEN"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "\(name):\n\(text)", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite struct AnalyzerScreenTests {
+    @Test(arguments: [(80, 24), (160, 48)])
+    func goldenScreens(width: Int, height: Int) throws {
+        for mode in AnalyzerMode.allCases {
+            let buffer = Scene.render(width: width, height: height, model: Scene.model(width: width, height: height, mode: mode))
+            try Golden.check(buffer, name: "\(mode.title)-\(width)x\(height)")
+        }
+        let drawer = Scene.model(width: width, height: height, mode: .waterfall)
+        drawer.apply(.toggleDrawer, now: Scene.now)
+        try Golden.check(Scene.render(width: width, height: height, model: drawer), name: "drawer-\(width)x\(height)")
+    }
+
+    @Test func waterfallColoursComeFromThePowerColorMap() throws {
+        let model = Scene.model(width: 80, height: 24, mode: .waterfall)
+        let buffer = Scene.render(width: 80, height: 24, model: model)
+        let plot = WaterfallView.dataRect(in: ScreenLayout(width: 80, height: 24, drawerOpen: false).main)
+        // the 110 MHz carrier at −20 dB on a 0…−100 dB window: level 0.8, in the top row
+        let x = plot.x + Int((110e6 - 100e6) / 20e6 * Double(plot.width))
+        let cell = try #require(buffer.cell(x: x, y: plot.y))
+        let rgb = PowerColorMap.color(normalized: 0.8)
+        #expect(cell.scalar == "▀")
+        #expect(cell.foreground == .rgb(rgb.red, rgb.green, rgb.blue))
+        // the floor at −80 dB: level 0.2
+        let floor = PowerColorMap.color(normalized: 0.2)
+        #expect(buffer.cell(x: plot.x + 1, y: plot.y)?.foreground == .rgb(floor.red, floor.green, floor.blue))
+    }
+
+    @Test func theOneFrameBurstIsOnScreenAtItsTime() throws {
+        let model = Scene.model(width: 160, height: 48, mode: .waterfall)
+        let buffer = Scene.render(width: 160, height: 48, model: model)
+        let plot = WaterfallView.dataRect(in: ScreenLayout(width: 160, height: 48, drawerOpen: false).main)
+        let x = plot.x + Int((115e6 - 100e6) / 20e6 * Double(plot.width))
+        let burst = PowerColorMap.color(normalized: 0.9)
+        let burstColor = Color.rgb(burst.red, burst.green, burst.blue)
+        // the burst was 15 s before now; 30 s over the image's pixel rows
+        let rows = (0..<plot.height).filter { y in
+            let cell = buffer.cell(x: x, y: plot.y + y)
+            return cell?.foreground == burstColor || cell?.background == burstColor
+        }
+        #expect(rows.count == 1)
+        let pixelRowsPerSecond = Double(plot.height * 2) / 30
+        let expectedRow = Int(15 * pixelRowsPerSecond / 2)
+        #expect(abs((rows.first ?? -10) - expectedRow) <= 1)
+    }
+
+    @Test func tinyTerminalsAndResizeStormsNeverCrash() {
+        var seeded = SeededRandom(seed: 7)
+        let screen = AnalyzerScreen()
+        for mode in AnalyzerMode.allCases {
+            let model = Scene.model(width: 80, height: 24, mode: mode)
+            for (width, height) in [(20, 6), (8, 3), (3, 2), (1, 1), (0, 0), (39, 9), (12, 4)] {
+                var buffer = Buffer(width: width, height: height)
+                screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+                #expect(buffer.lines.count == height)
+                if width >= 20 && height >= 6 { #expect(!buffer.lines.joined().contains("┤"), "\(mode) \(width)×\(height)") }
+            }
+            model.apply(.toggleDrawer, now: Scene.now)
+            model.apply(.toggleHelp, now: Scene.now)
+            var buffer = Buffer(width: 1, height: 1)
+            for _ in 0..<200 {
+                buffer.resize(width: Int(seeded.next() % 300), height: Int(seeded.next() % 90))
+                screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            }
+        }
+    }
+
+    @Test func statusLineShowsTheFeedsExtraText() {
+        var status = fixedStatus
+        status.extra = "● REC 00:12"
+        var buffer = Buffer(width: 120, height: 30)
+        AnalyzerScreen().render(model: Scene.model(width: 120, height: 30, mode: .waterfall), frame: fixedFrame(),
+                                status: status, now: Scene.now, into: &buffer)
+        #expect(buffer.lines[0].hasPrefix(" DEMO  ● REC 00:12  HackRF One │"))
+        #expect(buffer.lines[0].contains("period 30 s │ live"))
+    }
+
+    @Test func aSteadyWaterfallRedrawWritesNothingNew() {
+        let model = Scene.model(width: 160, height: 48, mode: .waterfall)
+        let screen = AnalyzerScreen()
+        var buffer = Buffer(width: 160, height: 48)
+        let writer = DiffWriter(mode: .trueColor)
+        screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+        writer.render(buffer)
+        screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+        writer.render(buffer)
+        #expect(writer.output.isEmpty)
+    }
+}
