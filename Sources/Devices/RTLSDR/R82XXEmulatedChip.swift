@@ -10,16 +10,17 @@ struct R82XXEmulatedChip {
     /// register file; 0x05…0x1f as written
     private(set) var registers = [UInt8](repeating: 0, count: 32)
 
-    /// VCO fine-tune bits the chip reports (equal to the R820T's power
-    /// reference, so the host needs no divider correction)
-    static let vcoFineTune: UInt8 = 2
+    /// VCO fine-tune bits the chip reports: equal to the chip's VCO power
+    /// reference (R820T 2, R828D 1), so the host needs no divider correction
+    let vcoFineTune: UInt8
     /// filter calibration code reported after a calibration run
     static let calibrationCode: UInt8 = 0x08
     /// VCO range the PLL locks in [Hz]
     static let vcoRange = 1.77e9...3.54e9
 
-    init(address: UInt8, crystalHz: Double) {
-        self.address = address
+    init(chip: R82XXTuner.Chip, crystalHz: Double) {
+        address = chip.address
+        vcoFineTune = chip.vcoPowerReference
         self.crystalHz = crystalHz
     }
 
@@ -46,7 +47,7 @@ struct R82XXEmulatedChip {
         switch index {
         case 2: return pllLocked ? 0x40 | 0x20 : 0x20
         case 3: return registers[0x05] & 0x0f | (registers[0x07] & 0x0f) << 4
-        case 4: return Self.vcoFineTune << 4 | Self.calibrationCode
+        case 4: return vcoFineTune << 4 | Self.calibrationCode
         default: return registers[index]
         }
     }

@@ -167,6 +167,11 @@ public final class R82XXTuner {
         try write(0x12, 0x80, mask: 0xe0)
         var mixDivider: UInt64 = 2
         var dividerNumber: UInt8 = 0
+        // librtlsdr leaves the divider at /2 when even /64 keeps the VCO below
+        // its range and mistunes; refuse instead
+        guard loKHz * 64 >= vcoMinKHz else {
+            throw .unsupported("R82xx tuner cannot tune this low: LO \(loHz) Hz is under \(vcoMinKHz / 64) kHz")
+        }
         while mixDivider <= 64 {
             if loKHz * mixDivider >= vcoMinKHz && loKHz * mixDivider < 2 * vcoMinKHz {
                 var buffer = mixDivider

@@ -71,7 +71,7 @@ public final class RTLSDREmulator: FirmwareEmulator {
         self.options = options
         if let chip = options.chip {
             let crystal = chip == .r828d ? RTLSDRProtocol.r828dCrystalHz : RTLSDRProtocol.crystalHz
-            tuner = R82XXEmulatedChip(address: chip.address, crystalHz: Double(crystal))
+            tuner = R82XXEmulatedChip(chip: chip, crystalHz: Double(crystal))
         }
         deviceInfo = USBDeviceInfo(vendorID: RTLSDRProtocol.vendorID, productID: RTLSDRProtocol.productID,
                                    bcdDevice: 0x0100, manufacturer: "Realtek", product: "RTL2838UHIDIR",

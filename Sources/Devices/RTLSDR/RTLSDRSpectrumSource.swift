@@ -62,8 +62,9 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
         try device.setGain(settings.gain)
     }
 
-    /// R820T/R828D tuning range with librtlsdr [Hz]
-    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 24e6, upperHz: 1_766e6)! }
+    /// R820T/R828D tuning range [Hz]: the PLL's lowest LO (1.77 GHz / 64)
+    /// less the IF, up to the highest (3.54 GHz / 2)
+    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 27e6, upperHz: 1_766e6)! }
 
     public var counters: SpectrumSourceCounters {
         SpectrumSourceCounters(frames: frames.load(ordering: .relaxed), badBlocks: badBlocks.load(ordering: .relaxed),
