@@ -10,10 +10,17 @@ enum DeviceChoice: String, ExpressibleByArgument, CaseIterable {
     case demo
     /// a HackRF One on USB
     case hackrf
+    /// an RTL2832U + R820T/R828D dongle on USB
+    case rtlsdr
+    /// the emulated RTL-SDR with the demo scene
+    case demoRTLSDR = "demo-rtlsdr"
+
+    /// the choices served by the RTL-SDR path (RTLSDROpening.swift)
+    var isRTLSDR: Bool { self == .rtlsdr || self == .demoRTLSDR }
 }
 
 struct DeviceOptions: ParsableArguments {
-    @Option(name: .long, help: "Analyzer: auto (first attached, else demo), demo, hackrf.")
+    @Option(name: .long, help: "Analyzer: auto (first attached, else demo), demo, hackrf, rtlsdr, demo-rtlsdr.")
     var device: DeviceChoice = .auto
 
     @Option(name: [.customLong("serial"), .customShort("d")], help: "Serial number of the HackRF to open.")
@@ -39,6 +46,8 @@ extension DeviceOptions {
             return demoDevice(pacing: demoPacing)
         case .hackrf:
             return try openHackRF()
+        case .rtlsdr, .demoRTLSDR:
+            throw CommandError("--device \(device.rawValue) works with `tscope sweep` (rtl_power's options) so far")
         case .auto:
             let attached = try USBEnumerator.devices(matching: [(HackRFProtocol.vendorID, HackRFProtocol.productID)])
             return attached.isEmpty && serial == nil ? demoDevice(pacing: demoPacing) : try openHackRF()
