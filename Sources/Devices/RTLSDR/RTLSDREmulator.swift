@@ -234,7 +234,8 @@ public final class RTLSDREmulator: FirmwareEmulator {
         }
     }
 
-    /// Checks the tuning a chunk is rendered at (recorded once per LO).
+    /// Checks the tuning a chunk is rendered at (recorded once per LO): PLL
+    /// lock and the RF filter row for the LO.
     private var lastCheckedLO = -1.0
     private func checkTuning(_ chip: R82XXEmulatedChip) {
         let lo = chip.localOscillatorHz
@@ -277,8 +278,11 @@ public final class RTLSDREmulator: FirmwareEmulator {
     }
 
     /// Renders the next chunk of u8 I/Q at the registers' tuning and gain.
+    /// The tuning is checked only with the repeater closed: while it is open
+    /// the host is between the PLL's register writes (as on hardware, those
+    /// samples are garbage the host discards).
     private func renderChunk(_ chip: R82XXEmulatedChip) {
-        checkTuning(chip)
+        if !repeaterOpen { checkTuning(chip) }
         guard let synthesizer else { return }
         let centre = UInt64(max(0, centerFrequencyHz.rounded()))
         let seconds = Double(chunkIndex) * Double(Self.chunkSamples) / max(sampleRateHz, 1)
