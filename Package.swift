@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Views", targets: ["Views"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "ECG", targets: ["ECG"]),
+        .library(name: "Devices", targets: ["Devices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -24,6 +24,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "RTLSDRBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DSP", package: "tscope"),
+                .product(name: "Devices", package: "tscope"),
+            ],
+            path: "Benchmarks/RTLSDRBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "ViewsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -85,7 +85,7 @@ enum AnalyzerKind: String, CaseIterable {
             case .hackrf: emulator = HackRFEmulator(seed: seed)
             case .tinysa: emulator = TinySAEmulator(seed: seed, options: .init(model: .ultra))
             case .rfexplorer: emulator = RFExplorerEmulator(seed: seed)
-            case .rtlsdr: emulator = try RTLSDRHook.emulator(seed: seed)
+            case .rtlsdr: emulator = RTLSDREmulator(seed: seed)
             }
             let transport = EmulatedTransport(emulator: emulator)
             let source = try kind.makeSource(transport: transport, onFrame: onFrame, onEnd: onEnd)
@@ -101,23 +101,9 @@ enum AnalyzerKind: String, CaseIterable {
         case .hackrf: return try HackRFSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .tinysa: return try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
-        case .rtlsdr: return try RTLSDRHook.source(transport: transport, onFrame: onFrame, onEnd: ended)
+        case .rtlsdr:
+            return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport), onFrame: onFrame,
+                                            onEnd: { error in if let error { onEnd(error) } })
         }
-    }
-}
-
-/// Where the RTL-SDR driver plugs in: replace the two bodies with
-/// `RTLSDRSpectrumSource(transport:onFrame:onEnd:)` and the RTL-SDR
-/// firmware emulator once they are in `Devices`. Everything else
-/// (`--device rtlsdr|demo-rtlsdr`, auto, `tscope devices`, reconnect) is
-/// already wired.
-enum RTLSDRHook {
-    static func source(transport: USBTransport, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
-                       onEnd: @escaping @Sendable (USBError?) -> Void) throws -> any SpectrumSource {
-        throw CommandError("RTL-SDR found, but this build has no RTL-SDR driver yet")
-    }
-
-    static func emulator(seed: UInt64) throws -> FirmwareEmulator {
-        throw CommandError("--device demo-rtlsdr: this build has no RTL-SDR emulator yet")
     }
 }

@@ -30,6 +30,9 @@ enum DeviceChoice: String, ExpressibleByArgument, CaseIterable {
     }
 
     var isDemo: Bool { rawValue.hasPrefix("demo") }
+
+    /// the choices served by the rtl_power-compatible sweep (RTLPowerSweep.swift)
+    var isRTLSDR: Bool { kind == .rtlsdr }
 }
 
 struct DeviceOptions: ParsableArguments {
@@ -73,6 +76,8 @@ extension DeviceOptions {
             return demoDevice(pacing: demoPacing)
         case .hackrf:
             return try openHackRF()
+        case .rtlsdr, .demoRTLSDR:
+            throw CommandError("--device \(device.rawValue) works with `tscope sweep` (rtl_power's options) so far")
         case .auto:
             let attached = try USBEnumerator.devices(matching: [AnalyzerKind.hackrf.usbIDs[0]])
             return attached.isEmpty && serial == nil ? demoDevice(pacing: demoPacing) : try openHackRF()

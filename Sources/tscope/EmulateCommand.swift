@@ -9,11 +9,12 @@ import USBDriver
 struct EmulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
-        abstract: "Serve the emulated HackRF on a Unix socket for Tools/fakeusb (tests, benchmarks).",
+        abstract: "Serve an emulated HackRF or RTL-SDR on a Unix socket for Tools/fakeusb (tests, benchmarks).",
         shouldDisplay: false
     )
 
     enum Pacing: String, ExpressibleByArgument { case realtime, unlimited }
+    enum EmulatedDevice: String, ExpressibleByArgument { case hackrf, rtlsdr }
 
     @Option(help: "Socket path to create.")
     var socket: String
@@ -24,11 +25,21 @@ struct EmulateCommand: ParsableCommand {
     @Option(help: "Scene seed.")
     var seed: UInt64 = 1
 
+    @Option(help: "Which device: hackrf or rtlsdr (RTL2832U + R820T).")
+    var device: EmulatedDevice = .hackrf
+
     func run() throws {
-        let emulator = HackRFEmulator(seed: seed, options: .init(pacing: pacing == .realtime ? .realTime : .unlimited))
+        let emulator: FirmwareEmulator
+        switch device {
+        case .hackrf:
+            emulator = HackRFEmulator(seed: seed, options: .init(pacing: pacing == .realtime ? .realTime : .unlimited))
+        case .rtlsdr:
+            emulator = RTLSDREmulator(seed: seed, options: .init(realTime: pacing == .realtime))
+        }
         let server = try EmulatorSocketServer(emulator: emulator, socketPath: socket)
         defer { server.stop() }
-        FileHandle.standardError.write(Data("serving emulated HackRF One on \(socket); stop with Ctrl-C\n".utf8))
+        let name = emulator.deviceInfo.product ?? device.rawValue
+        FileHandle.standardError.write(Data("serving emulated \(name) on \(socket); stop with Ctrl-C\n".utf8))
         let stop = DispatchSemaphore(value: 0)
         let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { stop.signal() }
         stop.wait()

@@ -14,17 +14,21 @@ struct SweepCommand: ParsableCommand {
         discussion: """
             Output fields (text): date, time, hz_low, hz_high, hz_bin_width, num_samples, dB, dB, …
             Each 20 MHz tuning step gives two lines, [f, f+5 MHz] and [f+10, f+15 MHz], exactly as hackrf_sweep.
+            With --device rtlsdr or demo-rtlsdr it takes rtl_power's options instead and writes rtl_power's CSV:
+              -f low:high:bin (k/M/G suffixes), -i interval, -1, -e exit timer (s/m/h), -g gain [dB],
+              -w window, -c crop (20% or 0.2), [filename]
             """
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(name: .customShort("f"), parsing: .singleValue,
-            help: "Range start:stop in MHz, repeatable up to 10 times (default 0:6000).")
+            help: "Range start:stop in MHz, repeatable up to 10 times (default 0:6000); RTL-SDR: low:high:bin.")
     var ranges: [String] = []
 
-    @Option(name: .customShort("w", allowingJoined: true), help: "FFT bin width in Hz, 2445–5000000.")
-    var binWidth: UInt32 = 1_000_000
+    @Option(name: .customShort("w", allowingJoined: true),
+            help: "FFT bin width in Hz, 2445–5000000 (default 1000000); RTL-SDR: window (rtl_power -w).")
+    var binWidthOrWindow: String?
 
     @Option(name: .customShort("N", allowingJoined: true), help: "Number of sweeps to perform.")
     var sweepCount: UInt32?
@@ -35,8 +39,9 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .customShort("l", allowingJoined: true), help: "LNA (IF) gain, 0–40 dB in 8 dB steps.")
     var lnaGain: Int = 16
 
-    @Option(name: .customShort("g", allowingJoined: true), help: "VGA (baseband) gain, 0–62 dB in 2 dB steps.")
-    var vgaGain: Int = 20
+    @Option(name: .customShort("g", allowingJoined: true),
+            help: "VGA (baseband) gain, 0–62 dB in 2 dB steps (default 20); RTL-SDR: tuner gain [dB] (default automatic).")
+    var gain: String?
 
     @Option(name: .customShort("a", allowingJoined: true), help: "RF amplifier: 1 on, 0 off.")
     var amp: UInt32 = 0
@@ -50,7 +55,34 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .customShort("r"), help: "Output file ('-' or none: stdout).")
     var outputPath: String?
 
+    @OptionGroup var rtlPower: RTLPowerOptions
+
+    /// `-w` for the HackRF: the bin width [Hz]
+    var binWidth: UInt32 {
+        get throws {
+            guard let text = binWidthOrWindow else { return 1_000_000 }
+            guard let value = UInt32(text) else { throw ValidationError("-w \(text): expected a bin width in Hz, e.g. -w 100000") }
+            return value
+        }
+    }
+
+    /// `-g` for the HackRF: the VGA gain [dB]
+    var vgaGain: Int {
+        get throws {
+            guard let text = gain else { return 20 }
+            guard let value = Int(text) else { throw ValidationError("-g \(text): expected a VGA gain in dB, e.g. -g 20") }
+            return value
+        }
+    }
+
     func validate() throws {
+        if deviceOptions.device.isRTLSDR {
+            _ = try RTLPowerSettings(sweep: self)
+            return
+        }
+        try rtlPower.rejectForHackRF()
+        _ = try binWidth
+        _ = try vgaGain
         guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
         guard antennaPower <= 1 else { throw ValidationError("-p (antenna power) shall be 0 or 1") }
         if let sweepCount, sweepCount == 0 { throw ValidationError("-N must be at least 1") }
@@ -70,11 +102,15 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        if deviceOptions.device.isRTLSDR {
+            try RTLPowerSweep(settings: try RTLPowerSettings(sweep: self), deviceOptions: deviceOptions).run()
+            return
+        }
         let plan: HackRFSweepPlan
         let gains: HackRFGains
         do {
-            plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(binWidth))
-            gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain)
+            plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth))
+            gains = try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain)
         } catch {
             throw CommandError("\(error)")
         }

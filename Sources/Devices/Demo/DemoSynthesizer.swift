@@ -1,7 +1,9 @@
 import Signals
 import Foundation
 
-/// Renders a `DemoScene` as the int8 I/Q payload of HackRF sweep blocks.
+/// Renders a `DemoScene` as int8 I/Q: the payload of HackRF sweep blocks at
+/// 20 MS/s, or (with another `samplesPerSecond`) what an RTL-SDR tuned to a
+/// centre frequency sees, which `RTLSDREmulator` offsets to u8.
 ///
 /// Cheap by construction: the steady carriers seen at a tuning are
 /// synthesised once per centre frequency (phasor recursion, 64-sample
@@ -11,10 +13,8 @@ import Foundation
 /// scene, the tuning and the block index, so a seed gives the same bytes
 /// every run.
 public final class DemoSynthesizer {
-    /// sample rate [Hz]
+    /// HackRF sweep-mode sample rate [Hz], the default
     public static let sampleRateHz = 20e6
-    /// only sources within this distance of the centre are synthesised [Hz]
-    static let halfBandwidthHz = 10e6
     /// fixed-point scale: one int8 LSB = 128 units
     static let fixedScale: Float = 128
     /// cached tunings kept before the cache is emptied (16 KB each)
@@ -25,6 +25,10 @@ public final class DemoSynthesizer {
     public let scene: DemoScene
     /// int8 values per block payload (I and Q)
     public let payloadCount: Int
+    /// sample rate of the rendered I/Q [Hz]
+    public let samplesPerSecond: Double
+    /// only sources within this distance of the centre are synthesised [Hz]
+    let halfBandwidthHz: Double
 
     private var carrierCache: [UInt64: [Int16]] = [:]
     private let noiseTable: [Int16]
@@ -33,9 +37,12 @@ public final class DemoSynthesizer {
     /// per-block sum in fixed point
     private var sumScratch: [Int16]
 
-    public init(scene: DemoScene, payloadCount: Int = HackRFProtocol.blockSize - HackRFProtocol.headerSize) {
+    public init(scene: DemoScene, payloadCount: Int = HackRFProtocol.blockSize - HackRFProtocol.headerSize,
+                samplesPerSecond: Double = DemoSynthesizer.sampleRateHz) {
         self.scene = scene
         self.payloadCount = payloadCount
+        self.samplesPerSecond = samplesPerSecond
+        halfBandwidthHz = samplesPerSecond / 2
         var random = SeededRandom(seed: scene.seed)
         var table = [Int16](repeating: 0, count: Self.noiseTableCount)
         let sigma = scene.noiseSigma * Double(Self.fixedScale)
@@ -103,7 +110,7 @@ public final class DemoSynthesizer {
     private func cachedCarriers(centreHz: UInt64) -> [Int16]? {
         if let hit = carrierCache[centreHz] { return hit.isEmpty ? nil : hit }
         if carrierCache.count >= Self.cacheLimit { carrierCache.removeAll(keepingCapacity: true) }
-        let visible = scene.carriers.enumerated().filter { abs($0.element.frequencyHz - Double(centreHz)) < Self.halfBandwidthHz }
+        let visible = scene.carriers.enumerated().filter { abs($0.element.frequencyHz - Double(centreHz)) < halfBandwidthHz }
         guard !visible.isEmpty else {
             carrierCache[centreHz] = []
             return nil
@@ -113,7 +120,7 @@ public final class DemoSynthesizer {
             let phase = 2 * Double.pi * Double(SeededRandom.mix(scene.seed &+ UInt64(index)) >> 11) * 0x1p-53
             Self.addCarrier(offsetHz: carrier.frequencyHz - Double(centreHz), amplitude: carrier.amplitude,
                             deviationHz: carrier.deviationHz, modulationHz: carrier.modulationHz,
-                            startPhase: phase, timeOffset: 0, into: &iq)
+                            startPhase: phase, timeOffset: 0, sampleRateHz: samplesPerSecond, into: &iq)
         }
         let limit = 127 * Self.fixedScale
         let fixed = iq.map { Int16(max(-limit, min(limit, ($0 * Self.fixedScale).rounded()))) }
@@ -124,7 +131,7 @@ public final class DemoSynthesizer {
     /// Adds a (possibly FM) carrier to interleaved I/Q by phasor recursion;
     /// the phasor increment is recomputed every 64 samples for FM.
     static func addCarrier(offsetHz: Double, amplitude: Double, deviationHz: Double, modulationHz: Double,
-                           startPhase: Double, timeOffset: Double, into iq: inout [Float]) {
+                           startPhase: Double, timeOffset: Double, sampleRateHz: Double, into iq: inout [Float]) {
         let samples = iq.count / 2
         let chunk = 64
         var re = amplitude * cos(startPhase)
@@ -168,16 +175,20 @@ public final class DemoSynthesizer {
         let blockPhase = 2 * Double.pi * Double(SeededRandom.mix(scene.seed ^ (blockIndex &+ 77)) >> 11) * 0x1p-53
         for tone in scene.driftingTones {
             let f = tone.frequencyHz(at: timeSeconds)
-            guard abs(f - centreHz) < Self.halfBandwidthHz else { continue }
+            guard abs(f - centreHz) < halfBandwidthHz else { continue }
             clearOnce()
             Self.addCarrier(offsetHz: f - centreHz, amplitude: tone.amplitude, deviationHz: 0, modulationHz: 0,
-                            startPhase: blockPhase, timeOffset: 0, into: &dynamicScratch)
+                            startPhase: blockPhase, timeOffset: 0, sampleRateHz: samplesPerSecond,
+                            into: &dynamicScratch)
         }
         for burst in bursts(sweepFrequencyHz: sweepFrequencyHz, blockIndex: blockIndex) {
-            clearOnce()
             let f = Double(sweepFrequencyHz) + burst.offsetHz
+            // outside the band a narrower radio sees it would alias in
+            guard abs(f - centreHz) < halfBandwidthHz else { continue }
+            clearOnce()
             Self.addCarrier(offsetHz: f - centreHz, amplitude: burst.amplitude, deviationHz: 400_000,
-                            modulationHz: 150_000, startPhase: blockPhase, timeOffset: 0, into: &dynamicScratch)
+                            modulationHz: 150_000, startPhase: blockPhase, timeOffset: 0,
+                            sampleRateHz: samplesPerSecond, into: &dynamicScratch)
         }
         return any
     }

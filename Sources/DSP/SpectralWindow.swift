@@ -1,0 +1,46 @@
+import Foundation
+
+/// The FFT windows rtl_power offers with `-w` (osmocom/rtl-sdr
+/// src/rtl_power.c, release 0.6.0: `rectangle`, `hamming`, …), with its
+/// coefficients. N1 = length − 1 throughout, as there.
+public enum SpectralWindow: String, CaseIterable, Sendable {
+    case rectangle
+    case hamming
+    case blackman
+    case blackmanHarris = "blackman-harris"
+    case hannPoisson = "hann-poisson"
+    case youssef
+    /// rtl_power lists it but computes 1 (a rectangle)
+    case kaiser
+    case bartlett
+
+    /// Weight of sample `i` of `length`.
+    public func weight(_ i: Int, length: Int) -> Double {
+        let n1 = Double(length - 1)
+        let x = Double(i)
+        switch self {
+        case .rectangle, .kaiser:
+            return 1
+        case .hamming:
+            return 25.0 / 46.0 - 21.0 / 46.0 * cos(2 * x * .pi / n1)
+        case .blackman:
+            return (7938.0 - 9240.0 * cos(2 * x * .pi / n1) + 1430.0 * cos(4 * x * .pi / n1)) / 18608.0
+        case .blackmanHarris:
+            return Self.blackmanHarris(x, n1)
+        case .hannPoisson:
+            // α = 2; rtl_power's exponent uses |N1 − 1 − 2i| / N1
+            let hann = 0.5 * (1 - cos(2 * .pi * x / n1))
+            return hann * exp(-2 * abs(n1 - 1 - 2 * x) / n1)
+        case .youssef:
+            // Blackman-Harris times a Poisson window with α = 0.0025
+            return Self.blackmanHarris(x, n1) * exp(-0.0025 * abs(n1 - 1 - 2 * x) / n1)
+        case .bartlett:
+            let length = Double(length)
+            return 1 - abs((x - n1 / 2) / (length / 2))
+        }
+    }
+
+    private static func blackmanHarris(_ x: Double, _ n1: Double) -> Double {
+        0.35875 - 0.48829 * cos(2 * x * .pi / n1) + 0.14128 * cos(4 * x * .pi / n1) - 0.01168 * cos(6 * x * .pi / n1)
+    }
+}

@@ -1,0 +1,214 @@
+import USBDriver
+
+/// Tuner gain: the R82xx's own AGC, or a fixed value from its gain table.
+public enum RTLSDRGain: Sendable, Equatable {
+    case automatic
+    /// [tenths of dB]; snapped to the nearest entry of `R82XXTables.gainTable`
+    case manual(tenthsDB: Int)
+
+    /// `-g` as rtl_power takes it: dB, snapped to the nearest table entry.
+    public static func nearest(dB: Double) -> RTLSDRGain {
+        let wanted = Int((dB * 10).rounded())
+        let best = R82XXTables.gainTable.min { abs($0 - wanted) < abs($1 - wanted) } ?? 0
+        return .manual(tenthsDB: best)
+    }
+}
+
+/// An RTL2832U dongle with an R820T or R828D tuner, driven register by
+/// register over any `USBTransport` (libusb or an emulator), as librtlsdr
+/// 0.6.0 does it: baseband init, tuner probe and init over the I2C repeater,
+/// sample rate, tuning, gain, reset buffer, then bulk u8 I/Q.
+///
+/// Not thread-safe: configure from one thread. Streaming data arrives on the
+/// transport's thread.
+public final class RTLSDRDevice: @unchecked Sendable {
+    public let transport: USBTransport
+    public let tuner: R82XXTuner
+    /// sample rate the resampler really runs at [Hz]
+    public private(set) var sampleRateHz: Double = 0
+    /// frequency at the centre of the samples [Hz]
+    public private(set) var centerFrequencyHz: UInt32 = 0
+    public private(set) var gain: RTLSDRGain = .automatic
+
+    private let bus: RTLSDRRegisterBus
+
+    /// FIR coefficients librtlsdr loads for DAB/FM (fir_default): 8 int8 then 8 int12
+    static let firCoefficients: [Int] = [-54, -36, -41, -40, -32, -14, 14, 53, 101, 156, 215, 273, 327, 372, 404, 421]
+
+    private init(transport: USBTransport, bus: RTLSDRRegisterBus, tuner: R82XXTuner) {
+        self.transport = transport
+        self.bus = bus
+        self.tuner = tuner
+    }
+
+    /// Initialises the dongle behind an opened transport (for libusb, open it
+    /// with `detachKernelDriver: true`: the DVB driver dvb_usb_rtl28xxu claims
+    /// these dongles): baseband init, tuner probe, tuner init. Throws
+    /// `.unsupported` when no R820T/R828D answers.
+    public static func open(transport: USBTransport) throws(USBError) -> RTLSDRDevice {
+        let bus = RTLSDRRegisterBus(transport: transport)
+        // librtlsdr's dummy write: a dongle that fails it needs a USB reset
+        try bus.write(.usb, RTLSDRUSBRegister.sysctl, value: 0x09, length: 1)
+        try initialiseBaseband(bus)
+        let chip = try probeTuner(bus)
+        let crystal = chip == .r828d ? RTLSDRProtocol.r828dCrystalHz : RTLSDRProtocol.crystalHz
+        let tuner = R82XXTuner(chip: chip, bus: bus, crystalHz: crystal)
+        try bus.withRepeater { () throws(USBError) in
+            // R82xx: low-IF, so no zero-IF mode, I ADC only, IF 3.57 MHz, spectrum inverted
+            try bus.demodWrite(page: 1, 0xb1, value: 0x1a)
+            try bus.demodWrite(page: 0, 0x08, value: 0x4d)
+            try setIntermediateFrequency(bus, hz: RTLSDRProtocol.r82xxIntermediateHz)
+            try bus.demodWrite(page: 1, 0x15, value: 0x01)
+            try tuner.initialise()
+        }
+        return RTLSDRDevice(transport: transport, bus: bus, tuner: tuner)
+    }
+
+    /// rtlsdr_init_baseband: USB endpoint, demod power, soft reset, DDC and IF
+    /// cleared, FIR, SDR mode, AGC loops off, zero-IF with DC and IQ correction.
+    private static func initialiseBaseband(_ bus: RTLSDRRegisterBus) throws(USBError) {
+        try bus.write(.usb, RTLSDRUSBRegister.sysctl, value: 0x09, length: 1)
+        try bus.write(.usb, RTLSDRUSBRegister.epaMaxPacket, value: 0x0002, length: 2)
+        try bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.stallAndFlush, length: 2)
+        try bus.write(.sys, RTLSDRSysRegister.demodControl1, value: 0x22, length: 1)
+        try bus.write(.sys, RTLSDRSysRegister.demodControl, value: 0xe8, length: 1)
+        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.softReset))
+        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.repeaterOff))
+        try bus.demodWrite(page: 1, 0x15, value: 0x00)
+        try bus.demodWrite(page: 1, 0x16, value: 0x0000, length: 2)
+        for register in UInt8(0x16)..<0x1c { try bus.demodWrite(page: 1, register, value: 0x00) }
+        for (i, byte) in firBytes().enumerated() { try bus.demodWrite(page: 1, 0x1c + UInt8(i), value: UInt16(byte)) }
+        try bus.demodWrite(page: 0, 0x19, value: UInt16(RTLSDRDemod.agcOff))
+        try bus.demodWrite(page: 1, 0x93, value: 0xf0)
+        try bus.demodWrite(page: 1, 0x94, value: 0x0f)
+        try bus.demodWrite(page: 1, 0x11, value: 0x00)
+        try bus.demodWrite(page: 1, 0x04, value: 0x00)
+        try bus.demodWrite(page: 0, 0x61, value: 0x60)
+        try bus.demodWrite(page: 0, 0x06, value: 0x80)
+        try bus.demodWrite(page: 1, 0xb1, value: 0x1b)
+        try bus.demodWrite(page: 0, 0x0d, value: 0x83)
+    }
+
+    /// The 20 FIR bytes: 8 int8, then pairs of int12 packed into 3 bytes.
+    static func firBytes() -> [UInt8] {
+        var bytes = firCoefficients[0..<8].map { UInt8(truncatingIfNeeded: $0) }
+        for i in stride(from: 8, to: 16, by: 2) {
+            let a = firCoefficients[i], b = firCoefficients[i + 1]
+            bytes.append(UInt8(truncatingIfNeeded: a >> 4))
+            bytes.append(UInt8(truncatingIfNeeded: (a << 4) | ((b >> 8) & 0x0f)))
+            bytes.append(UInt8(truncatingIfNeeded: b))
+        }
+        return bytes
+    }
+
+    /// Reads register 0 at the R820T, then the R828D address, with the
+    /// repeater open (librtlsdr probes E4000 and FC0013 first; tscope
+    /// supports only the R82xx family).
+    private static func probeTuner(_ bus: RTLSDRRegisterBus) throws(USBError) -> R82XXTuner.Chip {
+        try bus.withRepeater { () throws(USBError) -> R82XXTuner.Chip in
+            for chip in [R82XXTuner.Chip.r820t, .r828d] {
+                if let id = try? readChipID(bus, address: chip.address), id == R82XXTables.chipID { return chip }
+            }
+            throw .unsupported("RTL-SDR tuner not supported: no R820T/R828D answered on the I2C bus "
+                + "(E4000, FC0012/13 and FC2580 dongles are not supported)")
+        }
+    }
+
+    private static func readChipID(_ bus: RTLSDRRegisterBus, address: UInt8) throws(USBError) -> UInt8 {
+        try bus.i2cWrite(address: address, [0x00])
+        return try bus.i2cRead(address: address, length: 1)[0]
+    }
+
+    /// Demod page 1 registers 0x19…0x1b: the IF the demodulator mixes down from.
+    private static func setIntermediateFrequency(_ bus: RTLSDRRegisterBus, hz: UInt32) throws(USBError) {
+        let word = RTLSDRProtocol.intermediateFrequencyWord(hz: hz)
+        try bus.demodWrite(page: 1, 0x19, value: UInt16((word >> 16) & 0x3f))
+        try bus.demodWrite(page: 1, 0x1a, value: UInt16((word >> 8) & 0xff))
+        try bus.demodWrite(page: 1, 0x1b, value: UInt16(word & 0xff))
+    }
+
+    // MARK: configuration
+
+    /// Sets the sample rate (225 001–300 000 or 900 001–3 200 000 S/s); the
+    /// tuner's IF filter follows it, as librtlsdr 0.6.0 does. Returns the
+    /// exact rate [Hz].
+    @discardableResult
+    public func setSampleRate(_ hz: UInt32) throws(USBError) -> Double {
+        guard RTLSDRProtocol.isSupportedSampleRate(hz) else {
+            throw .unsupported("RTL-SDR sample rate \(hz) S/s is not supported: use 225001–300000 or 900001–3200000")
+        }
+        let ratio = RTLSDRProtocol.resamplerRatio(sampleRateHz: hz)
+        let real = RTLSDRProtocol.sampleRate(resamplerRatio: ratio)
+        let bus = self.bus
+        let tuner = self.tuner
+        try bus.withRepeater { () throws(USBError) in
+            let intermediate = try tuner.setBandwidth(Int(real))
+            try Self.setIntermediateFrequency(bus, hz: intermediate)
+            if centerFrequencyHz != 0 { try tuner.setFrequency(centerFrequencyHz) }
+        }
+        sampleRateHz = real
+        try bus.demodWrite(page: 1, 0x9f, value: UInt16(ratio >> 16), length: 2)
+        try bus.demodWrite(page: 1, 0xa1, value: UInt16(ratio & 0xffff), length: 2)
+        // sample frequency correction 0 ppm (registers 0x3f, 0x3e), then soft reset
+        try bus.demodWrite(page: 1, 0x3f, value: 0x00)
+        try bus.demodWrite(page: 1, 0x3e, value: 0x00)
+        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.softReset))
+        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.repeaterOff))
+        return real
+    }
+
+    /// Tunes the centre of the samples to `hz` [Hz].
+    public func setCenterFrequency(_ hz: UInt32) throws(USBError) {
+        let tuner = self.tuner
+        try bus.withRepeater { () throws(USBError) in try tuner.setFrequency(hz) }
+        centerFrequencyHz = hz
+    }
+
+    /// Tuner gain mode and value.
+    public func setGain(_ gain: RTLSDRGain) throws(USBError) {
+        let tuner = self.tuner
+        try bus.withRepeater { () throws(USBError) in
+            switch gain {
+            case .automatic: try tuner.setAutomaticGain()
+            case .manual(let tenths): try tuner.setManualGain(tenthsDB: tenths)
+            }
+        }
+        self.gain = gain
+    }
+
+    /// The RTL2832U's digital AGC (rtlsdr_set_agc_mode).
+    public func setDigitalAGC(_ on: Bool) throws(USBError) {
+        try bus.demodWrite(page: 0, 0x19, value: UInt16(on ? RTLSDRDemod.agcOn : RTLSDRDemod.agcOff))
+    }
+
+    /// Flushes the sample FIFO and lets data flow (mandatory before reading).
+    public func resetBuffer() throws(USBError) {
+        try bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.stallAndFlush, length: 2)
+        try bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.run, length: 2)
+    }
+
+    /// Starts continuous bulk IN of interleaved u8 I/Q.
+    public func startStreaming(transferSize: Int = RTLSDRStreaming.transferSize,
+                               transfersInFlight: Int = RTLSDRStreaming.transfersInFlight,
+                               onData: @escaping BulkDataHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
+        try transport.startBulkStream(endpoint: RTLSDRProtocol.bulkInEndpoint, transferSize: transferSize,
+                                      transfersInFlight: transfersInFlight, onData: onData, onEnd: onEnd)
+    }
+
+    public func stopStreaming() { transport.stopBulkStream() }
+
+    /// Tuner to standby and demodulator off, as rtlsdr_close does; errors are
+    /// ignored (the dongle may be gone). The transport stays open.
+    public func powerDown() {
+        transport.stopBulkStream()
+        try? bus.write(.sys, RTLSDRSysRegister.demodControl, value: 0x20, length: 1)
+    }
+}
+
+/// Bulk transfer sizes for hopping: small transfers so little stale data is
+/// in flight after a retune.
+public enum RTLSDRStreaming {
+    /// bytes per transfer (a multiple of 512, as librtlsdr requires)
+    public static let transferSize = 16_384
+    public static let transfersInFlight = 4
+}

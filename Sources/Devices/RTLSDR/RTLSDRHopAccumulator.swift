@@ -1,0 +1,112 @@
+import DSP
+import Foundation
+
+/// Integrates hops of an `RTLSDRHopPlan` and reads them out as rtl_power
+/// does (csv_dbm): FFT halves swapped so bin 0 is the lowest frequency, the
+/// DC bin replaced by its neighbour, edges cropped, 10·log10 of the mean
+/// power. Also lays every hop's kept bins onto one frame on a uniform grid.
+///
+/// All storage is allocated in `init`; `add`, `hopDecibels` and `fillFrame`
+/// allocate nothing.
+public final class RTLSDRHopAccumulator {
+    public let plan: RTLSDRHopPlan
+    private let spectrum: HopPowerSpectrum
+    /// hopCount × fftSize linear power sums, FFT order
+    private let power: UnsafeMutablePointer<Float>
+    /// FFTs per hop since the last reset
+    private let transforms: UnsafeMutablePointer<Int>
+    /// reads per hop since the last reset
+    private let reads: UnsafeMutablePointer<Int>
+    /// kept bins of one hop in dB, filled by `hopDecibels`
+    private let decibels: UnsafeMutablePointer<Float>
+    /// frame bin for each hop's first kept bin
+    private let frameOffsets: [Int]
+    /// bins of a whole-band frame
+    public let frameBinCount: Int
+
+    public init(plan: RTLSDRHopPlan, window: SpectralWindow) {
+        self.plan = plan
+        spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample)
+        let bins = plan.hopCount * plan.fftSize
+        power = .allocate(capacity: bins)
+        power.initialize(repeating: 0, count: bins)
+        transforms = .allocate(capacity: plan.hopCount)
+        transforms.initialize(repeating: 0, count: plan.hopCount)
+        reads = .allocate(capacity: plan.hopCount)
+        reads.initialize(repeating: 0, count: plan.hopCount)
+        decibels = .allocate(capacity: plan.fftSize)
+        decibels.initialize(repeating: .nan, count: plan.fftSize)
+        let first = plan.keptBins.lowerBound
+        frameOffsets = (0..<plan.hopCount).map { hop in
+            Int(((plan.binLowerEdgeHz(hop: hop, bin: first) - Double(plan.lowerHz)) / plan.binWidthHz).rounded())
+        }
+        frameBinCount = max(1, Int((Double(plan.upperHz - plan.lowerHz) / plan.binWidthHz).rounded()))
+    }
+
+    deinit {
+        power.deallocate()
+        transforms.deallocate()
+        reads.deallocate()
+        decibels.deallocate()
+    }
+
+    /// Adds one read of hop `hop` (u8 I/Q).
+    public func add(hop: Int, iq: UnsafeRawBufferPointer) {
+        precondition(hop >= 0 && hop < plan.hopCount, "hop out of range")
+        transforms[hop] += spectrum.accumulate(iq, into: power + hop * plan.fftSize)
+        reads[hop] += 1
+    }
+
+    /// rtl_power's "samples" column: FFTs × downsampling (reads for giant bins).
+    public func samples(hop: Int) -> Int {
+        plan.fftSize == 1 ? reads[hop] : transforms[hop] * plan.downsample
+    }
+
+    /// The kept bins of `hop` in dB, lowest frequency first; NaN before any read.
+    /// Valid until the next call.
+    public func hopDecibels(_ hop: Int) -> UnsafeBufferPointer<Float> {
+        let n = plan.fftSize
+        let kept = plan.keptBins
+        let sums = power + hop * n
+        let count = Float(max(transforms[hop], 1))
+        let empty = transforms[hop] == 0
+        for (out, bin) in kept.enumerated() {
+            decibels[out] = empty ? .nan : Self.decibels(Self.shiftedPower(sums, bin: bin, n: n) / count)
+        }
+        return UnsafeBufferPointer(start: decibels, count: kept.count)
+    }
+
+    /// Power of shifted bin `bin`: halves swapped, DC (shifted bin n/2)
+    /// replaced by the bin above it, as rtl_power "nukes" it.
+    @inline(__always)
+    static func shiftedPower(_ sums: UnsafePointer<Float>, bin: Int, n: Int) -> Float {
+        guard n > 1 else { return sums[0] }
+        let half = n / 2
+        let fftBin = bin < half ? bin + half : bin - half
+        return sums[fftBin == 0 ? 1 : fftBin]
+    }
+
+    @inline(__always)
+    static func decibels(_ power: Float) -> Float { 10 * log10f(power) }
+
+    /// Writes every hop's kept bins into `bins` (`frameBinCount` values) at
+    /// their frequency; bins no hop covers are NaN.
+    public func fillFrame(_ bins: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<bins.count { bins[i] = .nan }
+        for hop in 0..<plan.hopCount {
+            let values = hopDecibels(hop)
+            let offset = frameOffsets[hop]
+            for (i, v) in values.enumerated() {
+                let target = offset + i
+                if target >= 0 && target < bins.count { bins[target] = v }
+            }
+        }
+    }
+
+    /// Starts a new integration.
+    public func reset() {
+        (power).update(repeating: 0, count: plan.hopCount * plan.fftSize)
+        transforms.update(repeating: 0, count: plan.hopCount)
+        reads.update(repeating: 0, count: plan.hopCount)
+    }
+}

@@ -1,0 +1,116 @@
+import DSP
+import Foundation
+import Signals
+import Synchronization
+import USBDriver
+
+/// Why the live RTL-SDR pipeline could not (re)start.
+public enum RTLSDRSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    case plan(RTLSDRPlanError)
+    case usb(USBError)
+
+    public var description: String {
+        switch self {
+        case .plan(let e): return e.description
+        case .usb(let e): return e.description
+        }
+    }
+}
+
+/// The live RTL-SDR for the viewer: hops across the requested band as
+/// rtl_power does (`RTLSDRHopper`) and hands one whole-band frame per pass
+/// to `onFrame` on the hop thread. The view's bin width is rtl_power's
+/// maximum bin size; edges are cropped so the dongle's filter roll-off never
+/// shows.
+public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
+    public struct Settings: Sendable {
+        public var gain: RTLSDRGain
+        /// fraction of each hop's bins dropped at the edges
+        public var crop: Double
+        public var window: SpectralWindow
+
+        public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris) {
+            self.gain = gain
+            self.crop = crop
+            self.window = window
+        }
+    }
+
+    public let device: RTLSDRDevice
+    public let settings: Settings
+    /// the plan being hopped, after `start`/`retune`
+    public private(set) var plan: RTLSDRHopPlan?
+
+    private let onFrame: @Sendable (SpectrumFrame) -> Void
+    private let onEnd: @Sendable (RTLSDRHopError?) -> Void
+    private var hopper: RTLSDRHopper?
+    private let frames = Atomic<Int>(0)
+    private let badBlocks = Atomic<Int>(0)
+    /// frame storage reused every pass (replaced only if the consumer kept the last one)
+    private var frameBins: [Float] = []
+
+    /// - Parameters:
+    ///   - onFrame: called on the hop thread with each completed pass
+    ///   - onEnd: called when hopping ends by itself (stall, unplug)
+    public init(device: RTLSDRDevice, settings: Settings = Settings(),
+                onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                onEnd: @escaping @Sendable (RTLSDRHopError?) -> Void = { _ in }) throws(USBError) {
+        self.device = device
+        self.settings = settings
+        self.onFrame = onFrame
+        self.onEnd = onEnd
+        try device.setGain(settings.gain)
+    }
+
+    /// R820T/R828D tuning range [Hz]: the PLL's lowest LO (1.77 GHz / 64)
+    /// less the IF, up to the highest (3.54 GHz / 2)
+    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 27e6, upperHz: 1_766e6)! }
+
+    public var counters: SpectrumSourceCounters {
+        SpectrumSourceCounters(frames: frames.load(ordering: .relaxed), badBlocks: badBlocks.load(ordering: .relaxed),
+                               droppedBlocks: 0)
+    }
+
+    public func start(band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {
+        let plan: RTLSDRHopPlan
+        do {
+            plan = try RTLSDRHopPlan(lowerHz: Int(band.lowerHz.rounded()), upperHz: Int(band.upperHz.rounded()),
+                                     maxBinHz: max(1, Int(binWidthHz.rounded(.down))), crop: settings.crop)
+        } catch { throw .plan(error) }
+        try start(plan: plan)
+    }
+
+    /// Starts hopping an explicit plan.
+    public func start(plan: RTLSDRHopPlan) throws(RTLSDRSourceError) {
+        stop()
+        let hopper = RTLSDRHopper(device: device, plan: plan, window: settings.window)
+        frameBins = [Float](repeating: .nan, count: hopper.accumulator.frameBinCount)
+        let onEnd = self.onEnd
+        do {
+            try hopper.start(onPass: { [self] accumulator in
+                emit(accumulator)
+                return true
+            }, onEnd: { error in if error != nil { onEnd(error) } })
+        } catch { throw .usb(error) }
+        self.hopper = hopper
+        self.plan = plan
+    }
+
+    /// One frame per pass: every hop's mean power since the last frame.
+    private func emit(_ accumulator: RTLSDRHopAccumulator) {
+        frameBins.withUnsafeMutableBufferPointer { accumulator.fillFrame($0) }
+        accumulator.reset()
+        frames.add(1, ordering: .relaxed)
+        onFrame(SpectrumFrame(startHz: Double(accumulator.plan.lowerHz), binWidthHz: accumulator.plan.binWidthHz,
+                              timestamp: unixTimeNow(), powerDB: frameBins))
+    }
+
+    public func retune(to band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {
+        try start(band: band, binWidthHz: binWidthHz)
+    }
+
+    public func stop() {
+        hopper?.stop()
+        hopper = nil
+    }
+}

@@ -1,0 +1,42 @@
+import Devices
+import USBDriver
+
+/// An opened and initialised RTL-SDR and how to name it.
+struct OpenedRTLSDR {
+    var device: RTLSDRDevice
+    var name: String
+    var isDemo: Bool
+}
+
+extension DeviceOptions {
+    /// Opens the RTL-SDR the options choose: `demo-rtlsdr` hosts the emulator
+    /// in-process; `rtlsdr` opens the first attached dongle with a known id
+    /// (and `--serial`, if given) through libusb, detaching the DVB kernel driver.
+    func openRTLSDR(realTime: Bool = true) throws -> OpenedRTLSDR {
+        if device == .demoRTLSDR {
+            let emulator = RTLSDREmulator(seed: demoSeed, options: .init(realTime: realTime))
+            return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
+                                name: "RTL-SDR (demo)", isDemo: true)
+        }
+        var firstError: USBError?
+        for id in RTLSDRProtocol.knownIDs {
+            do throws(USBError) {
+                let transport = try LibUSBTransport.open(vendorID: id.vendorID, productID: id.productID, serial: serial,
+                                                         detachKernelDriver: true, deviceName: "RTL-SDR")
+                do {
+                    let device = try RTLSDRDevice.open(transport: transport)
+                    let serialText = transport.deviceInfo.serialNumber.map { " \($0)" } ?? ""
+                    return OpenedRTLSDR(device: device, name: "RTL-SDR\(serialText)", isDemo: false)
+                } catch {
+                    transport.close()
+                    throw error
+                }
+            } catch .notFound {
+                continue
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        throw firstError ?? USBError.notFound(device: serial.map { "RTL-SDR with serial \($0)" } ?? "RTL-SDR")
+    }
+}
