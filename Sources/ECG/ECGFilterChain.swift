@@ -28,8 +28,12 @@ public final class ECGFilterChain {
     /// Filters `samples` in place, continuing from the previous call.
     public func process(_ samples: UnsafeMutableBufferPointer<Float>) {
         guard !samples.isEmpty else { return }
-        if !primed, let first = samples.first(where: { $0.isFinite }) {
-            stages.forEach { $0.prime(with: first) }
+        if !primed, var value = samples.first(where: { $0.isFinite }) {
+            // each stage starts settled on what the stage before it settles to
+            for stage in stages {
+                stage.prime(with: value)
+                value = stage.steadyOutput(for: value)
+            }
             primed = true
         }
         for stage in stages { stage.process(samples) }

@@ -8,6 +8,8 @@ public protocol ECGFilterStage: AnyObject {
     func process(_ samples: UnsafeMutableBufferPointer<Float>)
     /// sets the state as if `value` had been the input forever
     func prime(with value: Float)
+    /// the output for an input held at `value` forever
+    func steadyOutput(for value: Float) -> Float
     func reset()
 }
 
@@ -30,6 +32,7 @@ public final class ClipStage: ECGFilterStage {
     }
 
     public func prime(with value: Float) {}
+    public func steadyOutput(for value: Float) -> Float { min(max(value, lower), upper) }
     public func reset() {}
 }
 
@@ -84,6 +87,10 @@ public final class BiquadStage: ECGFilterStage {
             sections[stage].prime(with: input)
             input *= sections[stage].dcGain
         }
+    }
+
+    public func steadyOutput(for value: Float) -> Float {
+        Float(sections.reduce(Double(value)) { $0 * $1.dcGain })
     }
 
     public func reset() { sections = initialSections }
