@@ -91,44 +91,44 @@ public enum SignalQuality: Sendable, Equatable {
     case noisy
 }
 
-/// Judges signal quality over the last second of one (filtered) lead.
+/// Judges signal quality over each second of one (filtered) lead.
 ///
-/// Flat: peak-to-peak below 0.03 mV. Noisy: RMS sample-to-sample difference above
-/// 0.08 mV (white noise of σ gives σ√2; a clean ECG at 250–1000 Hz stays near 0.01).
+/// Flat: peak-to-peak below 0.03 mV. Noisy: the median |sample-to-sample
+/// difference| above 0.05 mV. The median ignores the QRS complexes (a few
+/// percent of the samples); white noise of σ gives about 0.95 σ, a clean ECG
+/// at 250–1000 Hz about 0.01 mV.
 public struct SignalQualityMeter: Sendable {
     static let flatBelow: Float = 0.03
-    static let noisyAbove = 0.08
-    private let window: Int
+    static let noisyAbove: Float = 0.05
+    private var differences: [Float]
     private var count = 0
     private var minimum = Float.infinity
     private var maximum = -Float.infinity
-    private var differenceSquares = 0.0
     private var previous: Float?
     public private(set) var quality = SignalQuality.good
 
     public init(sampleRate: Double) {
-        window = max(1, Int(sampleRate))
+        differences = Array(repeating: 0, count: max(2, Int(sampleRate)))
     }
 
     public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
         for sample in samples where sample.isFinite {
             minimum = min(minimum, sample)
             maximum = max(maximum, sample)
-            if let previous {
-                let difference = Double(sample - previous)
-                differenceSquares += difference * difference
-            }
+            differences[count] = abs(sample - (previous ?? sample))
             previous = sample
             count += 1
-            if count == window { finishWindow() }
+            if count == differences.count { finishWindow() }
         }
     }
 
     private mutating func finishWindow() {
-        let rms = (differenceSquares / Double(max(1, count - 1))).squareRoot()
+        // once a second: sorting in place allocates nothing
+        differences.sort()
+        let median = differences[differences.count / 2]
         if maximum - minimum < Self.flatBelow {
             quality = .flat
-        } else if rms > Self.noisyAbove {
+        } else if median > Self.noisyAbove {
             quality = .noisy
         } else {
             quality = .good
@@ -136,6 +136,5 @@ public struct SignalQualityMeter: Sendable {
         count = 0
         minimum = .infinity
         maximum = -.infinity
-        differenceSquares = 0
     }
 }

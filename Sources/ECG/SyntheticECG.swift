@@ -11,7 +11,7 @@ import Signals
 /// can point its own way in space: the heart is a dipole Σ z_i u_i, and each
 /// lead sees its projection (a dipole-ish model, enough for twelve leads that
 /// look plausible). A new RR is drawn every beat (HRV, respiratory modulation,
-/// scripted episodes); noise, baseline wander and mains hum are added per lead.
+/// scripted episodes) at every R peak; noise, baseline wander and mains hum are added per lead.
 public final class SyntheticECG: ECGSource {
     public let settings: SyntheticECGSettings
     public let leadNames: [String]
@@ -109,10 +109,13 @@ public final class SyntheticECG: ECGSource {
             let forcing = -Self.amplitudes[wave] * delta * exp(-delta * delta / (2 * width * width)) * scale
             waves[wave] += h * (forcing - waves[wave] * 1.0)
         }
+        let before = theta
         theta += omega * h
+        // a new RR from each R peak, so that R-to-R is exactly the drawn interval
+        if before < 0 && theta >= 0 { rr = nextRR() }
         if theta >= Double.pi {
             theta -= 2 * Double.pi
-            beatBoundary()
+            startScriptedPause()
         }
     }
 
@@ -120,14 +123,13 @@ public final class SyntheticECG: ECGSource {
         for wave in 0..<5 { waves[wave] -= h * waves[wave] }
     }
 
-    /// At the end of each cycle: start a scripted pause, or draw the next RR.
-    private func beatBoundary() {
+    /// At the end of a cycle (diastole), holds the heart still for a scripted pause.
+    private func startScriptedPause() {
         if let episode = settings.episodes.first(where: { $0.kind == .pause && $0.contains(time) }),
            pausedEpisodeStart != episode.start {
             pausedEpisodeStart = episode.start
             pauseRemaining = episode.duration
         }
-        rr = nextRR()
     }
 
     /// the next beat's RR interval [s]
