@@ -1,3 +1,5 @@
+import Foundation
+
 /// Classifies the rhythm from beat times and signal quality, on the sample clock.
 ///
 /// Heart rate: 60 / median of the last five RR intervals. Status, first match wins:
@@ -21,6 +23,8 @@ public final class RhythmMonitor {
     private var intervals: [Int] = []
     private var irregular = false
     private var scratch: [Int] = []
+    /// what the current status text says: code, beats/min, pause length [0.1 s]
+    private var statusKey: (RhythmCode, Int, Int)?
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -42,8 +46,28 @@ public final class RhythmMonitor {
     /// Re-evaluates the status at `now` (index of the newest sample).
     @discardableResult
     public func update(now: Int, quality: SignalQuality) -> RhythmStatus {
-        status = classify(now: now, quality: quality)
+        let code = classifyCode(now: now, quality: quality)
+        let pauseTenths = code == .pause ? Int(Double(now - (lastBeat ?? now)) / sampleRate * 10) : 0
+        let key = (code, Int((heartRate ?? 0).rounded()), pauseTenths)
+        // the text is built only when it changes: no allocation per chunk
+        if statusKey.map({ $0 != key }) ?? true {
+            statusKey = key
+            status = classify(now: now, quality: quality)
+        }
         return status
+    }
+
+    private func classifyCode(now: Int, quality: SignalQuality) -> RhythmCode {
+        switch quality {
+        case .flat: return .signalLost
+        case .noisy: return .noisy
+        case .good: break
+        }
+        if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate { return .pause }
+        guard let heartRate else { return .normal }
+        if heartRate < Self.bradycardiaBelow { return .bradycardia }
+        if heartRate > Self.tachycardiaAbove { return .tachycardia }
+        return irregular ? .irregular : .normal
     }
 
     private func classify(now: Int, quality: SignalQuality) -> RhythmStatus {

@@ -34,6 +34,10 @@ struct ECGScoreCommand: ParsableCommand {
             guard lead < recording.leadNames.count else {
                 throw ValidationError("--lead \(lead): the record has \(recording.leadNames.count) leads (0…\(recording.leadNames.count - 1))")
             }
+            let annotationPath = (record.hasSuffix(".hea") ? String(record.dropLast(4)) : record) + ".atr"
+            guard FileManager.default.fileExists(atPath: annotationPath) else {
+                throw ECGError(file: annotationPath, "no reference annotations: scoring needs the record's .atr file")
+            }
             let reference = try WFDBRecordReader.readAnnotations(recordPath: record).filter(\.isBeat).map(\.sample)
             let detections = QRSDetector.detect(recording.samples[lead], sampleRate: recording.sampleRate)
             let window = Int((0.150 * recording.sampleRate).rounded())
