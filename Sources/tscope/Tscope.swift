@@ -4,7 +4,8 @@ import ArgumentParser
 struct Tscope: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tscope",
-        abstract: "A terminal spectrum analyzer for USB analyzers (HackRF One), with a built-in demo device.",
+        abstract: "A terminal spectrum analyzer for USB analyzers (HackRF One, RTL-SDR, tinySA, RF Explorer) and ECG "
+            + "streams, with built-in demo devices.",
         subcommands: [WatchCommand.self, MeterCommand.self, SweepCommand.self, DevicesCommand.self, RecordCommand.self,
                       ECGCommand.self, EmulateCommand.self],
         defaultSubcommand: WatchCommand.self

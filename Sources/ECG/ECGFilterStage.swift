@@ -1,0 +1,97 @@
+/// One named stage of an ECG filter chain; works in place on one lead.
+/// Stages keep their own state, so each lead needs its own instances.
+public protocol ECGFilterStage: AnyObject {
+    /// short name as the command line spells it, e.g. "highpass"
+    var name: String { get }
+    /// true when the stage is linear and may be run forward and backward
+    var isLinear: Bool { get }
+    func process(_ samples: UnsafeMutableBufferPointer<Float>)
+    /// sets the state as if `value` had been the input forever
+    func prime(with value: Float)
+    /// the output for an input held at `value` forever
+    func steadyOutput(for value: Float) -> Float
+    func reset()
+}
+
+/// Limits samples to [lower, upper] mV, as the original sensor kit did; NaN passes.
+public final class ClipStage: ECGFilterStage {
+    public let name = "clip"
+    public let isLinear = false
+    public let lower: Float
+    public let upper: Float
+
+    public init(lower: Float, upper: Float) {
+        self.lower = min(lower, upper)
+        self.upper = max(lower, upper)
+    }
+
+    public func process(_ samples: UnsafeMutableBufferPointer<Float>) {
+        for index in samples.indices {
+            samples[index] = min(max(samples[index], lower), upper)
+        }
+    }
+
+    public func prime(with value: Float) {}
+    public func steadyOutput(for value: Float) -> Float { min(max(value, lower), upper) }
+    public func reset() {}
+}
+
+/// A cascade of biquads: the high-pass, notch and low-pass stages.
+public final class BiquadStage: ECGFilterStage {
+    public let name: String
+    public let isLinear = true
+    private var sections: [Biquad]
+    private let initialSections: [Biquad]
+
+    public init(name: String, sections: [Biquad]) {
+        self.name = name
+        self.sections = sections
+        initialSections = sections
+    }
+
+    /// baseline removal: 2nd-order Butterworth high-pass [Hz]
+    public static func highPass(cutoff: Double = 0.5, sampleRate: Double) -> BiquadStage {
+        BiquadStage(name: "highpass", sections: [.highPass(cutoff: cutoff, sampleRate: sampleRate)])
+    }
+
+    /// mains notch at `mains` [Hz] (50 or 60), 2 Hz wide
+    public static func notch(mains: Double, sampleRate: Double) -> BiquadStage {
+        BiquadStage(name: "notch\(Int(mains))", sections: [.notch(centre: mains, sampleRate: sampleRate, q: mains / 2)])
+    }
+
+    /// muscle-noise removal: 4th-order Butterworth low-pass [Hz] (two sections, Q 0.541 and 1.307)
+    public static func lowPass(cutoff: Double = 40, sampleRate: Double) -> BiquadStage {
+        BiquadStage(name: "lowpass", sections: [
+            .lowPass(cutoff: cutoff, sampleRate: sampleRate, q: 0.541_196_1),
+            .lowPass(cutoff: cutoff, sampleRate: sampleRate, q: 1.306_563),
+        ])
+    }
+
+    public func process(_ samples: UnsafeMutableBufferPointer<Float>) {
+        sections.withUnsafeMutableBufferPointer { stages in
+            for index in samples.indices {
+                var value = Double(samples[index])
+                // a missing sample must not poison the filter state forever
+                guard value.isFinite else { continue }
+                for stage in stages.indices {
+                    value = stages[stage].process(value)
+                }
+                samples[index] = Float(value)
+            }
+        }
+    }
+
+    public func prime(with value: Float) {
+        var input = Double(value)
+        for stage in sections.indices {
+            sections[stage].prime(with: input)
+            input *= sections[stage].dcGain
+        }
+    }
+
+    public func steadyOutput(for value: Float) -> Float {
+        Float(sections.reduce(Double(value)) { $0 * $1.dcGain })
+    }
+
+    public func reset() { sections = initialSections }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Everything after the source for one ECG stream: per-lead filters and
+/// history rings, QRS detection on one lead, heart rate, rhythm status and the
+/// event log. Storage is allocated in `init`; `process` allocates nothing.
+public final class ECGPipeline {
+    public let leadNames: [String]
+    public let sampleRate: Double
+    /// lead the QRS detector and the signal-quality meter watch
+    public let qrsLead: Int
+    /// filtered history per lead (newest `historySeconds`)
+    public private(set) var history: ECGLeadRings
+    /// recent R peaks (sample indices), oldest first
+    public private(set) var beats: [Int] = []
+    public private(set) var events: RhythmEventLog
+    public var status: RhythmStatus { monitor.status }
+    public var heartRate: Double? { monitor.heartRate }
+    /// samples seen per lead since the start
+    public private(set) var sampleCount = 0
+    /// missing (NaN) samples replaced by the previous value, all leads
+    public private(set) var missingSamples = 0
+
+    private let filters: [ECGFilterChain]
+    private let detector: QRSDetector
+    private let monitor: RhythmMonitor
+    private var quality: SignalQualityMeter
+    private var lastValues: [Float]
+    private var newBeats: [Int] = []
+    static let beatCapacity = 64
+
+    public init(leadNames: [String], sampleRate: Double, qrsLead: Int = 0, historySeconds: Double = 10,
+                filters: (Int) -> ECGFilterChain) {
+        self.leadNames = leadNames
+        self.sampleRate = sampleRate
+        self.qrsLead = min(max(qrsLead, 0), max(leadNames.count - 1, 0))
+        history = ECGLeadRings(leadCount: leadNames.count, capacity: Int(historySeconds * sampleRate))
+        self.filters = leadNames.indices.map(filters)
+        detector = QRSDetector(sampleRate: sampleRate)
+        monitor = RhythmMonitor(sampleRate: sampleRate)
+        quality = SignalQualityMeter(sampleRate: sampleRate)
+        events = RhythmEventLog()
+        lastValues = Array(repeating: 0, count: leadNames.count)
+        beats.reserveCapacity(Self.beatCapacity + 8)
+        newBeats.reserveCapacity(8)
+    }
+
+    /// A pipeline with the standard chain (0.5 Hz high-pass, mains notch, 40 Hz low-pass) on every lead.
+    public convenience init(source: ECGSource, qrsLead: Int = 0, mains: Double? = 50, historySeconds: Double = 10) {
+        let rate = source.sampleRate
+        self.init(leadNames: source.leadNames, sampleRate: rate, qrsLead: qrsLead, historySeconds: historySeconds) { _ in
+            ECGFilterChain.standard(sampleRate: rate, mains: mains)
+        }
+    }
+
+    /// Filters the chunk in place (live, causal) and updates beats, status and events.
+    public func process(_ chunk: inout ECGChunk) {
+        let count = chunk.count
+        guard count > 0 else { return }
+        for lead in 0..<min(chunk.leads.count, leadNames.count) {
+            chunk.leads[lead].withUnsafeMutableBufferPointer { whole in
+                let samples = UnsafeMutableBufferPointer(rebasing: whole[0..<count])
+                holdMissing(samples, lead: lead)
+                if lead == qrsLead {
+                    newBeats.removeAll(keepingCapacity: true)
+                    detector.process(UnsafeBufferPointer(samples), beats: &newBeats)
+                }
+                filters[lead].process(samples)
+                if lead == qrsLead { quality.add(UnsafeBufferPointer(samples)) }
+            }
+        }
+        history.write(chunk)
+        sampleCount += count
+        for beat in newBeats {
+            monitor.beat(at: beat)
+            if beats.count == Self.beatCapacity { beats.removeFirst() }
+            beats.append(beat)
+        }
+        let status = monitor.update(now: sampleCount - 1, quality: quality.quality)
+        events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate)
+    }
+
+    /// Replaces NaN and infinities by the lead's previous value, counting them.
+    private func holdMissing(_ samples: UnsafeMutableBufferPointer<Float>, lead: Int) {
+        var last = lastValues[lead]
+        for index in samples.indices {
+            if samples[index].isFinite {
+                last = samples[index]
+            } else {
+                samples[index] = last
+                missingSamples += 1
+            }
+        }
+        lastValues[lead] = last
+    }
+
+    /// Deletes the selected event from the log (the viewer's `x`).
+    public func deleteSelectedEvent() { events.deleteSelected() }
+    public func selectEvent(_ index: Int) { events.select(index) }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// Detects QRS complexes on one lead, live, with a bounded delay.
+///
+/// The Pan–Tompkins scheme (J. Pan, W. J. Tompkins, "A real-time QRS detection
+/// algorithm", IEEE TBME 32(3), 1985): 5–15 Hz band-pass, five-point
+/// derivative, squaring, 150 ms moving-window integration; peaks of the
+/// integrated signal at least 200 ms apart are classed against an adaptive
+/// threshold THR = NPKI + 0.25 (SPKI − NPKI) (running signal and noise peak
+/// levels, weights 1/8); a peak within 360 ms of a beat with less than half its
+/// steepest slope is a T wave; after 1.66 mean RR without a beat the largest
+/// peak above THR/2 is taken (search-back). Thresholds are learnt over the
+/// first 2 s, whose peaks are then classed with them.
+///
+/// Beats are reported at the R peak: the largest band-passed excursion in the
+/// integration window, moved back by the band-pass group delay.
+public final class QRSDetector {
+    public let sampleRate: Double
+
+    // -- design constants (Pan & Tompkins 1985)
+    /// moving-window integration width [samples] (150 ms)
+    private let windowLength: Int
+    /// minimum distance between beats [samples] (200 ms)
+    private let refractory: Int
+    /// T-wave test window after a beat [samples] (360 ms)
+    private let tWaveWindow: Int
+    /// threshold learning period [samples] (2 s)
+    private let learningLength: Int
+    /// band-pass group delay near 10 Hz [samples]
+    private let bandPassDelay: Int
+
+    // -- filter state
+    private var bandPass: [Biquad]
+    private var primed = false
+    private var lastInput = 0.0
+    /// last four band-passed samples, newest first (for the derivative)
+    private var recent = (0.0, 0.0, 0.0, 0.0)
+    /// squared derivative of the last `windowLength` samples and their sum
+    private var squares: [Double]
+    private var squareSum = 0.0
+    /// band-passed signal and |derivative| of the last second, by sample index modulo capacity
+    private var bandPassed: [Double]
+    private var slopes: [Double]
+    private var integrated = (0.0, 0.0)
+
+    // -- peak classification state
+    private struct Candidate {
+        /// integrated-signal peak value
+        var height: Double
+        /// sample index of the integrated-signal peak
+        var peakIndex: Int
+        /// sample index of the R peak
+        var rIndex: Int
+        /// steepest |derivative| in the window [mV/s]
+        var slope: Double
+    }
+    private var pending: Candidate?
+    private var learning: [Candidate] = []
+    private var learningMaximum = 0.0
+    private var learningSum = 0.0
+    private var signalLevel = 0.0
+    private var noiseLevel = 0.0
+    private var lastBeat: Candidate?
+    private var searchBackCandidate: Candidate?
+    private var recentRR: [Int]
+    private var recentRRCount = 0
+    /// samples processed since the start
+    public private(set) var sampleIndex = 0
+
+    public init(sampleRate: Double) {
+        self.sampleRate = sampleRate
+        windowLength = max(1, Int((0.150 * sampleRate).rounded()))
+        refractory = max(1, Int((0.200 * sampleRate).rounded()))
+        tWaveWindow = Int((0.360 * sampleRate).rounded())
+        learningLength = Int((2.0 * sampleRate).rounded())
+        bandPass = [
+            .highPass(cutoff: 5, sampleRate: sampleRate),
+            .lowPass(cutoff: 15, sampleRate: sampleRate),
+        ]
+        bandPassDelay = Int((Self.groupDelay(of: bandPass, at: 10, sampleRate: sampleRate) * sampleRate).rounded())
+        squares = Array(repeating: 0, count: windowLength)
+        let historyLength = max(windowLength + refractory + bandPassDelay + 8, Int(sampleRate))
+        bandPassed = Array(repeating: 0, count: historyLength)
+        slopes = Array(repeating: 0, count: historyLength)
+        learning.reserveCapacity(64)
+        recentRR = Array(repeating: Int(sampleRate), count: 8)
+    }
+
+    /// Worst-case delay from an R peak to its report, search-back aside [s].
+    public var maximumDelay: Double {
+        Double(windowLength + refractory + bandPassDelay + 4) / sampleRate
+    }
+
+    /// mean of the last eight RR intervals [samples]
+    private var meanRR: Double { Double(recentRR.reduce(0, +)) / Double(recentRR.count) }
+
+    private var threshold: Double { noiseLevel + 0.25 * (signalLevel - noiseLevel) }
+
+    /// Feeds samples [mV] (NaN holds the last value); appends the sample index
+    /// of each detected R peak to `beats`, in time order.
+    public func process(_ samples: UnsafeBufferPointer<Float>, beats: inout [Int]) {
+        for sample in samples {
+            step(Double(sample), beats: &beats)
+        }
+    }
+
+    public func process(_ samples: [Float], beats: inout [Int]) {
+        samples.withUnsafeBufferPointer { process($0, beats: &beats) }
+    }
+
+    private func step(_ input: Double, beats: inout [Int]) {
+        let x = input.isFinite ? input : lastInput
+        lastInput = x
+        if !primed {
+            for index in bandPass.indices { bandPass[index].prime(with: x) }
+            primed = true
+        }
+        var filtered = x
+        for index in bandPass.indices { filtered = bandPass[index].process(filtered) }
+
+        // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
+        let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
+        recent = (filtered, recent.0, recent.1, recent.2)
+        let square = derivative * derivative
+        let slot = sampleIndex % windowLength
+        squareSum += square - squares[slot]
+        squares[slot] = square
+        let value = max(squareSum, 0) / Double(windowLength)
+
+        let history = sampleIndex % bandPassed.count
+        bandPassed[history] = filtered
+        slopes[history] = abs(derivative)
+
+        // a local maximum of the integrated signal at the previous sample
+        if integrated.0 > integrated.1 && integrated.0 >= value && sampleIndex >= 2 {
+            offer(peakIndex: sampleIndex - 1, height: integrated.0, beats: &beats)
+        }
+        integrated = (value, integrated.0)
+
+        if sampleIndex < learningLength {
+            learningMaximum = max(learningMaximum, value)
+            learningSum += value
+        }
+        if let candidate = pending, sampleIndex - candidate.peakIndex >= refractory {
+            pending = nil
+            classifyOrLearn(candidate, beats: &beats)
+        }
+        if sampleIndex == learningLength - 1 { finishLearning(beats: &beats) }
+        if sampleIndex >= learningLength { searchBackIfOverdue(beats: &beats) }
+        sampleIndex += 1
+    }
+
+    /// Keeps the larger of two integrated peaks closer than the refractory period.
+    private func offer(peakIndex: Int, height: Double, beats: inout [Int]) {
+        if let current = pending {
+            if peakIndex - current.peakIndex < refractory {
+                if height > current.height { pending = candidate(peakIndex: peakIndex, height: height) }
+                return
+            }
+            pending = nil
+            classifyOrLearn(current, beats: &beats)
+        }
+        pending = candidate(peakIndex: peakIndex, height: height)
+    }
+
+    /// Locates the R peak and the steepest slope in the integration window ending at `peakIndex`.
+    private func candidate(peakIndex: Int, height: Double) -> Candidate {
+        let capacity = bandPassed.count
+        let oldest = max(0, sampleIndex - capacity + 1)
+        // the derivative lags the band-pass by 2 samples
+        let first = max(oldest, peakIndex - windowLength - 2)
+        let last = max(first, min(sampleIndex, peakIndex))
+        var best = first
+        var bestMagnitude = -1.0
+        var steepest = 0.0
+        for index in first...last {
+            let magnitude = abs(bandPassed[index % capacity])
+            if magnitude > bestMagnitude {
+                bestMagnitude = magnitude
+                best = index
+            }
+            steepest = max(steepest, slopes[index % capacity])
+        }
+        return Candidate(height: height, peakIndex: peakIndex, rIndex: max(0, best - bandPassDelay), slope: steepest)
+    }
+
+    private func classifyOrLearn(_ candidate: Candidate, beats: inout [Int]) {
+        if sampleIndex < learningLength {
+            if learning.count < learning.capacity { learning.append(candidate) }
+        } else {
+            classify(candidate, beats: &beats)
+        }
+    }
+
+    private func finishLearning(beats: inout [Int]) {
+        signalLevel = learningMaximum / 3
+        noiseLevel = learningSum / Double(learningLength) / 2
+        for candidate in learning { classify(candidate, beats: &beats) }
+        learning.removeAll(keepingCapacity: true)
+    }
+
+    private func classify(_ candidate: Candidate, beats: inout [Int]) {
+        if candidate.height > threshold {
+            if let last = lastBeat, candidate.rIndex - last.rIndex < tWaveWindow, candidate.slope < 0.5 * last.slope {
+                noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
+                return
+            }
+            signalLevel = 0.125 * candidate.height + 0.875 * signalLevel
+            accept(candidate, beats: &beats)
+        } else {
+            noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
+            if candidate.height > 0.5 * threshold, candidate.height > (searchBackCandidate?.height ?? 0),
+               candidate.rIndex - (lastBeat?.rIndex ?? -refractory) >= refractory {
+                searchBackCandidate = candidate
+            }
+        }
+    }
+
+    private func searchBackIfOverdue(beats: inout [Int]) {
+        guard let last = lastBeat, let candidate = searchBackCandidate,
+              Double(sampleIndex - last.peakIndex) > 1.66 * meanRR else { return }
+        signalLevel = 0.25 * candidate.height + 0.75 * signalLevel
+        accept(candidate, beats: &beats)
+    }
+
+    private func accept(_ candidate: Candidate, beats: inout [Int]) {
+        if let last = lastBeat {
+            if candidate.rIndex <= last.rIndex { return }
+            recentRR[recentRRCount % recentRR.count] = candidate.rIndex - last.rIndex
+            recentRRCount += 1
+        }
+        lastBeat = candidate
+        searchBackCandidate = nil
+        beats.append(candidate.rIndex)
+    }
+
+    /// Group delay −dφ/dω of a cascade at `frequency` [s], by a central difference of the phase.
+    static func groupDelay(of sections: [Biquad], at frequency: Double, sampleRate: Double) -> Double {
+        func phase(_ f: Double) -> Double {
+            let w = 2 * Double.pi * f / sampleRate
+            var total = 0.0
+            for s in sections {
+                // H(e^jw) = (b0 + b1 e^-jw + b2 e^-2jw) / (1 + a1 e^-jw + a2 e^-2jw)
+                let numerator = atan2(-s.b1 * sin(w) - s.b2 * sin(2 * w), s.b0 + s.b1 * cos(w) + s.b2 * cos(2 * w))
+                let denominator = atan2(-s.a1 * sin(w) - s.a2 * sin(2 * w), 1 + s.a1 * cos(w) + s.a2 * cos(2 * w))
+                total += numerator - denominator
+            }
+            return total
+        }
+        let step = 0.01 // [Hz]
+        var difference = phase(frequency + step) - phase(frequency - step)
+        if difference > Double.pi { difference -= 2 * Double.pi }
+        if difference < -Double.pi { difference += 2 * Double.pi }
+        return -difference / (2 * Double.pi * 2 * step)
+    }
+}
+
+extension QRSDetector {
+    /// Detects the beats of a whole signal (off-line use of the live detector).
+    public static func detect(_ samples: [Float], sampleRate: Double) -> [Int] {
+        let detector = QRSDetector(sampleRate: sampleRate)
+        var beats: [Int] = []
+        beats.reserveCapacity(Int(Double(samples.count) / sampleRate * 4) + 16)
+        detector.process(samples, beats: &beats)
+        return beats
+    }
+}

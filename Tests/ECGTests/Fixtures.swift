@@ -1,0 +1,15 @@
+import Foundation
+
+/// Paths of the test fixtures, found from this file's location.
+enum Fixture {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let mitdb100 = directory + "/mitdb-100/100"
+    static let ptb = directory + "/ptbdb-s0010_re/s0010_re"
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "ecgtests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
