@@ -48,7 +48,8 @@ enum AnalyzerKind: String, CaseIterable {
     }
 
     /// Opens the hardware through libusb each time it is called.
-    func hardwareFactory(serial: String?) -> SpectrumSourceFactory {
+    /// - Parameter hackRF: gains and amplifier when the kind is a HackRF
+    func hardwareFactory(serial: String?, hackRF: HackRFSpectrumSource.Settings = .init()) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             var transport: LibUSBTransport?
@@ -67,7 +68,7 @@ enum AnalyzerKind: String, CaseIterable {
             }
             guard let transport else { throw failure }
             do {
-                let source = try kind.makeSource(transport: transport, onFrame: onFrame, onEnd: onEnd)
+                let source = try kind.makeSource(transport: transport, hackRF: hackRF, onFrame: onFrame, onEnd: onEnd)
                 return ConnectedSpectrumSource(source: source, close: { transport.close() })
             } catch {
                 transport.close()
@@ -77,7 +78,7 @@ enum AnalyzerKind: String, CaseIterable {
     }
 
     /// Opens a fresh emulator of the kind each time it is called.
-    func demoFactory(seed: UInt64) -> SpectrumSourceFactory {
+    func demoFactory(seed: UInt64, hackRF: HackRFSpectrumSource.Settings = .init()) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             let emulator: FirmwareEmulator
@@ -88,17 +89,19 @@ enum AnalyzerKind: String, CaseIterable {
             case .rtlsdr: emulator = RTLSDREmulator(seed: seed)
             }
             let transport = EmulatedTransport(emulator: emulator)
-            let source = try kind.makeSource(transport: transport, onFrame: onFrame, onEnd: onEnd)
+            let source = try kind.makeSource(transport: transport, hackRF: hackRF, onFrame: onFrame, onEnd: onEnd)
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
         }
     }
 
     /// The kind's live source on an opened transport.
-    func makeSource(transport: USBTransport, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+    func makeSource(transport: USBTransport, hackRF: HackRFSpectrumSource.Settings,
+                    onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                     onEnd: @escaping @Sendable (any Error) -> Void) throws -> any SpectrumSource {
         let ended: @Sendable (USBError?) -> Void = { error in if let error { onEnd(error) } }
         switch self {
-        case .hackrf: return try HackRFSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
+        case .hackrf:
+            return try HackRFSpectrumSource(transport: transport, settings: hackRF, onFrame: onFrame, onEnd: ended)
         case .tinysa: return try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rtlsdr:

@@ -117,10 +117,11 @@ struct SelectedAnalyzer {
 extension DeviceOptions {
     /// Resolves `--device` (and `--serial`): `auto` takes the first attached
     /// analyzer of any kind, else the demo HackRF.
-    func selectAnalyzer() throws -> SelectedAnalyzer {
+    /// - Parameter hackRF: gains and amplifier when the analyzer is a HackRF
+    func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
         if device.isDemo, let kind = device.kind {
             return SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
-                                    factory: kind.demoFactory(seed: demoSeed))
+                                    factory: kind.demoFactory(seed: demoSeed, hackRF: hackRF))
         }
         let kind: AnalyzerKind
         if let fixed = device.kind {
@@ -131,22 +132,23 @@ extension DeviceOptions {
             guard let first = attached.first, let found = AnalyzerKind(first) else {
                 if let serial { throw CommandError("no analyzer with serial \(serial) found: see `tscope devices`") }
                 return SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
-                                        factory: AnalyzerKind.hackrf.demoFactory(seed: demoSeed))
+                                        factory: AnalyzerKind.hackrf.demoFactory(seed: demoSeed, hackRF: hackRF))
             }
             kind = found
         }
         let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
         return SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
-                                factory: kind.hardwareFactory(serial: serial))
+                                factory: kind.hardwareFactory(serial: serial, hackRF: hackRF))
     }
 
     /// The chosen analyzer behind a reconnect supervisor. `headless`
     /// commands give up after `--reconnect-timeout`; the viewer never does.
-    func spectrumSource(headless: Bool, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+    func spectrumSource(headless: Bool, hackRF: HackRFSpectrumSource.Settings = .init(),
+                        onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                         onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
                         onGiveUp: @escaping @Sendable (String) -> Void = { _ in })
         throws -> (source: ReconnectingSpectrumSource, analyzer: SelectedAnalyzer) {
-        let analyzer = try selectAnalyzer()
+        let analyzer = try selectAnalyzer(hackRF: hackRF)
         let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
                                      giveUpAfterSeconds: headless ? reconnectTimeout : nil)
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.kind.tunableRange,

@@ -48,17 +48,21 @@ struct MeterCommand: ParsableCommand {
     }
 
     func run() throws {
-        let measured = try parsedBand()
-        let opened: OpenedDevice
-        do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
-        defer { opened.transport.close() }
-        let accumulator = BandPowerAccumulator(band: measured)
+        _ = try parsedBand()
+        let accumulator = BandPowerAccumulator()
         let failure = DeviceFailure()
-        let source: HackRFSpectrumSource
+        // a lost analyzer is retried for --reconnect-timeout, then the run ends with its reason
+        let source: ReconnectingSpectrumSource
+        let measured: FrequencyRange
         do {
-            source = try HackRFSpectrumSource(transport: opened.transport, onFrame: { accumulator.add($0) },
-                                              onEnd: { error in if let error { failure.record("\(error)") } })
+            let analyzer: SelectedAnalyzer
+            (source, analyzer) = try deviceOptions.spectrumSource(headless: true, onFrame: { accumulator.add($0) },
+                                                                  onGiveUp: { failure.record($0) })
+            measured = try BandOption.parse(band, option: "--band", limits: analyzer.kind.tunableRange)
+            accumulator.band = measured
             try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw CommandError("\(error)")
         }
@@ -86,14 +90,18 @@ struct MeterCommand: ParsableCommand {
 /// fed on the DSP thread, taken on the main thread.
 final class BandPowerAccumulator: @unchecked Sendable {
     private let lock = NSLock()
-    private let band: FrequencyRange
     private var linearSum = 0.0
     private var sweeps = 0
+    private var measured: FrequencyRange?
 
-    init(band: FrequencyRange) { self.band = band }
+    /// the band measured; frames before it is set are ignored
+    var band: FrequencyRange? {
+        get { lock.withLock { measured } }
+        set { lock.withLock { measured = newValue } }
+    }
 
     func add(_ frame: SpectrumFrame) {
-        guard let decibels = BandPower.decibels(in: band, of: frame) else { return }
+        guard let band, let decibels = BandPower.decibels(in: band, of: frame) else { return }
         lock.withLock {
             linearSum += Units.power(decibels: decibels)
             sweeps += 1

@@ -109,19 +109,20 @@ struct RecordCommand: ParsableCommand {
                 throw CommandError("cannot create the output directory \(directory): \(error.localizedDescription)")
             }
         }
-        let opened: OpenedDevice
-        do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
-        defer { opened.transport.close() }
         var metadata = CaptureMetadata(format: "tscope")
-        metadata.device = opened.isDemo ? "\(opened.name) (demo)" : opened.name
-        metadata.serial = opened.transport.deviceInfo.serialNumber
+        metadata.serial = deviceOptions.serial
         metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
         metadata.writerVersion = Self.tscopeVersion
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         if raw {
+            let opened: OpenedDevice
+            do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
+            defer { opened.transport.close() }
+            metadata.device = opened.isDemo ? "\(opened.name) (demo)" : opened.name
+            metadata.serial = opened.transport.deviceInfo.serialNumber
             try RawRecording(command: self, opened: opened, gains: gains, metadata: metadata).run()
         } else {
-            try SpectrumRecording(command: self, opened: opened, gains: gains, metadata: metadata).run()
+            try SpectrumRecording(command: self, gains: gains, metadata: metadata).run()
         }
     }
 }
@@ -179,24 +180,33 @@ final class RecordingWait: @unchecked Sendable {
     }
 }
 
-/// `tscope record`: live spectra into the capture store.
+/// `tscope record`: live spectra into the capture store, from any analyzer;
+/// a device lost mid-run is reconnected for `--reconnect-timeout` and the
+/// outage is marked in the capture.
 struct SpectrumRecording {
     let command: RecordCommand
-    let opened: OpenedDevice
     let gains: HackRFGains
     let metadata: CaptureMetadata
 
     func run() throws {
         let recorder = RecordingSession()
         let waiter = RecordingWait()
-        let source: HackRFSpectrumSource
+        let source: ReconnectingSpectrumSource
+        let band: FrequencyRange
+        var metadata = metadata
         do {
-            source = try HackRFSpectrumSource(
-                transport: opened.transport,
-                settings: .init(gains: gains, ampEnabled: command.amp == 1),
+            let analyzer: SelectedAnalyzer
+            (source, analyzer) = try command.deviceOptions.spectrumSource(
+                headless: true, hackRF: .init(gains: gains, ampEnabled: command.amp == 1),
                 onFrame: { recorder.post($0) },
-                onEnd: { error in waiter.fail(error.map { "\($0)" } ?? "the device stopped delivering") })
-            try source.start(band: try command.parsedBand(), binWidthHz: command.binWidth)
+                onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
+                onGiveUp: { waiter.fail($0) })
+            band = try BandOption.parse(command.band, option: "--band", limits: analyzer.kind.tunableRange)
+            metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+            if analyzer.kind != .hackrf { metadata.gains = nil }
+            try source.start(band: band, binWidthHz: command.binWidth)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw CommandError("\(error)")
         }
@@ -205,8 +215,7 @@ struct SpectrumRecording {
         let plan = RecordingSession.Plan(
             output: command.outputTarget(), label: command.label, operatorName: command.operatorName,
             duration: duration, requestedFrameRate: command.frameRate > 0 ? command.frameRate : nil,
-            band: try command.parsedBand(), binWidthHz: source.plan?.binWidthHz ?? command.binWidth,
-            metadata: metadata)
+            band: band, binWidthHz: command.binWidth, metadata: metadata)
         let path: String
         let started = monotonicSeconds()
         do {
@@ -217,7 +226,9 @@ struct SpectrumRecording {
         FileHandle.standardError.write(Data("recording \(path)\n".utf8))
         let end = waiter.wait(duration: duration, started: started) {
             if let error = recorder.writeError { waiter.fail("\(error)") }
-            return "\(source.counters.frames) sweeps, \(source.counters.droppedBlocks) dropped blocks"
+            let counters = source.counters
+            let state = source.state.statusMessage.map { ", \($0)" } ?? ""
+            return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks\(state)"
         }
         source.stop()
         let summary: RecordingSession.Summary?

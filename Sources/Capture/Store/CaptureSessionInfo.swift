@@ -59,3 +59,22 @@ public struct CaptureSessionOutcome: Sendable, Equatable {
         self.droppedFrames = droppedFrames
     }
 }
+
+/// A time the device delivered nothing during a session (stalled, unplugged,
+/// reconnecting): replay shows it as missing, not as a quiet band.
+public struct CaptureGap: Sendable, Equatable {
+    public var sessionID: Int64
+    /// last frame before the gap, Unix time [s]
+    public var fromTimestamp: Double
+    /// first frame after the gap, Unix time [s]
+    public var toTimestamp: Double
+    /// e.g. "no data for 1 s", "unplugged"
+    public var reason: String
+
+    public init(sessionID: Int64, fromTimestamp: Double, toTimestamp: Double, reason: String) {
+        self.sessionID = sessionID
+        self.fromTimestamp = fromTimestamp
+        self.toTimestamp = toTimestamp
+        self.reason = reason
+    }
+}

@@ -17,6 +17,8 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
     public let sessions: [CaptureSessionInfo]
     public let frameCount: Int
     public let timeRange: ClosedRange<Double>?
+    /// outages of the device, in time order
+    public let gaps: [CaptureGap]
     /// frames skipped as damaged (a blob whose size contradicts its bin count)
     public private(set) var skipped = 0
 
@@ -53,9 +55,12 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
                 let bounds = try Row.fetchOne(db, sql: "SELECT min(timestamp), max(timestamp) FROM frames")
                 let low: Double? = bounds?[0]
                 let high: Double? = bounds?[1]
-                return (CaptureStoreSchema.metadata(from: values), sessions, count, low.flatMap { l in high.map { l...$0 } })
+                let gaps = try db.tableExists("gaps")
+                    ? try Row.fetchAll(db, sql: "SELECT * FROM gaps ORDER BY from_ts").map(Self.gap) : []
+                return (CaptureStoreSchema.metadata(from: values), sessions, count,
+                        low.flatMap { l in high.map { l...$0 } }, gaps)
             }
-            (metadata, sessions, frameCount, timeRange) = loaded
+            (metadata, sessions, frameCount, timeRange, gaps) = loaded
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
@@ -151,5 +156,10 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
             operatorName: row["operator"], band: band, binWidthHz: row["bin_width_hz"],
             requestedFrameRate: row["requested_frame_rate"], achievedFrameRate: row["achieved_frame_rate"],
             frames: row["frames"], droppedBlocks: row["dropped_blocks"], droppedFrames: row["dropped_frames"])
+    }
+
+    private static func gap(_ row: Row) -> CaptureGap {
+        CaptureGap(sessionID: row["session_id"], fromTimestamp: row["from_ts"], toTimestamp: row["to_ts"],
+                   reason: row["reason"])
     }
 }

@@ -5,6 +5,7 @@ import Signals
 /// - `metadata(key, value)`: one row per `CaptureMetadata` field that is set;
 /// - `sessions`: one row per recording session (band, bin width, requested and
 ///   achieved frame rate, frames, dropped blocks and frames);
+/// - `gaps`: outages of the device during a session (from, to, reason);
 /// - `frames`: one row per spectrum frame at full device resolution, the power
 ///   values as a blob of little-endian IEEE-754 Float32 dB (4 bytes per bin,
 ///   exact), indexed by timestamp.
@@ -46,8 +47,21 @@ enum CaptureStoreSchema {
             power BLOB NOT NULL                  -- bin_count little-endian Float32 [dB]
         );
         CREATE INDEX frames_by_time ON frames(timestamp);
+        \(gapsTable)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
+        """
+
+    /// Times the device delivered nothing (stalled, unplugged, reconnecting)
+    /// during a session; frames resume after `to_ts`. Created also in files
+    /// written before the table existed, when they are appended to.
+    static let gapsTable = """
+        CREATE TABLE IF NOT EXISTS gaps (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            from_ts REAL NOT NULL,               -- last frame before the gap, Unix time [s, UTC]
+            to_ts REAL NOT NULL,                 -- first frame after it
+            reason TEXT NOT NULL
+        );
         """
 
     /// Metadata keys, one per `CaptureMetadata` field.

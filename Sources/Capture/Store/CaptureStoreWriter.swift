@@ -72,7 +72,11 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.inTransaction {
-                    if !exists { try db.execute(sql: CaptureStoreSchema.createStatements) }
+                    if exists {
+                        try db.execute(sql: CaptureStoreSchema.gapsTable)
+                    } else {
+                        try db.execute(sql: CaptureStoreSchema.createStatements)
+                    }
                     for (key, value) in CaptureStoreSchema.rows(of: metadata) {
                         try db.execute(sql: "INSERT OR IGNORE INTO metadata(key, value) VALUES (?, ?)",
                                        arguments: [key.rawValue, value])
@@ -131,6 +135,25 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         framesWritten += 1
         if firstTimestamp == nil { firstTimestamp = frame.timestamp }
         lastTimestamp = frame.timestamp
+        try commitIfDue()
+    }
+
+    /// Marks a time the device delivered nothing (committed with the frames).
+    /// - Parameters: from, to: Unix time [s] of the last frame before and the first after
+    public func writeGap(from: Double, to: Double, reason: String) throws {
+        guard !finished else { throw CaptureError(file: path, "write after finish") }
+        do {
+            try database.inDatabase { db in
+                if !inTransaction {
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    inTransaction = true
+                }
+                try db.execute(sql: "INSERT INTO gaps(session_id, from_ts, to_ts, reason) VALUES (?, ?, ?, ?)",
+                               arguments: [sessionID, from, to, reason])
+            }
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+        }
         try commitIfDue()
     }
 

@@ -77,6 +77,8 @@ public final class RecordingSession: @unchecked Sendable {
     private var hold = PeakHold()
     private var limiter = FrameRateLimiter(maxFramesPerSecond: 0)
     private var failure: CaptureError?
+    /// outages reported by the device, waiting for the writer thread
+    private var pendingGaps: [(from: Double, to: Double, reason: String)] = []
 
     /// One running session's resources.
     private struct Active {
@@ -194,6 +196,16 @@ public final class RecordingSession: @unchecked Sendable {
         }
     }
 
+    /// Marks a time the device delivered nothing (any thread; never blocks on
+    /// the disk). Ignored when idle.
+    /// - Parameters: from, to: Unix time [s] of the last frame before and the first after
+    public func markGap(from: Double, to: Double, reason: String) {
+        lock.withLock {
+            guard active != nil else { return }
+            pendingGaps.append((from, to, reason))
+        }
+    }
+
     /// Stops the session: stores what is queued, records the outcome, closes
     /// the file. Safe to call when idle (returns nil).
     /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
@@ -233,12 +245,14 @@ public final class RecordingSession: @unchecked Sendable {
         let wake = max(0.01, commitInterval / 4)
         while true {
             do {
+                if !failed { try writePendingGaps(into: writer) }
                 switch queue.take(into: &frame, timeout: wake) {
                 case .frame:
                     if !failed { try writer.write(frame) }
                 case .timedOut:
                     if !failed { try writer.commitIfDue() }
                 case .closed:
+                    if !failed { try writePendingGaps(into: writer) }
                     return
                 }
             } catch {
@@ -247,5 +261,15 @@ public final class RecordingSession: @unchecked Sendable {
                 lock.withLock { if failure == nil { failure = mapped } }
             }
         }
+    }
+
+    /// Stores the outages marked since the last call (writer thread).
+    private func writePendingGaps(into writer: CaptureStoreWriter) throws {
+        let gaps = lock.withLock { () -> [(from: Double, to: Double, reason: String)] in
+            guard !pendingGaps.isEmpty else { return [] }
+            defer { pendingGaps.removeAll(keepingCapacity: true) }
+            return pendingGaps
+        }
+        for gap in gaps { try writer.writeGap(from: gap.from, to: gap.to, reason: gap.reason) }
     }
 }
