@@ -112,7 +112,7 @@ enum DecimalParser {
     }
 
     /// Copies a short field to a NUL-terminated stack buffer for the C parsers;
-    /// nil for empty, over-long or leading-space fields (strto* would skip spaces).
+    /// nil for empty, over-long, leading-space or hexadecimal fields.
     private static func withTerminatedCopy<T>(_ field: UnsafeBufferPointer<UInt8>,
                                              _ body: (UnsafeMutablePointer<CChar>, Int) -> T?) -> T? {
         guard let base = field.baseAddress, field.count > 0, field.count <= maxSlowField else { return nil }
@@ -121,7 +121,8 @@ enum DecimalParser {
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: maxSlowField + 1) { scratch in
             let text = scratch.baseAddress!
             for i in 0..<field.count {
-                guard base[i] != 0 else { return nil }
+                // strto* would also take hexadecimal ("0x1p4"): not a decimal
+                guard base[i] != 0, base[i] | 0x20 != UInt8(ascii: "x") else { return nil }
                 text[i] = CChar(bitPattern: base[i])
             }
             text[field.count] = 0
