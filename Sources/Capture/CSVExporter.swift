@@ -98,11 +98,12 @@ public final class CSVExporter: SpectrumFrameWriter {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of a Unix time into `timeField`.
-    private func formatTime(_ timestamp: Double) {
+    private func formatTime(_ unclamped: Double) {
+        let timestamp = PrintableTime.clamped(unclamped)
         let seconds = timestamp.rounded(.down)
-        var micros = Int(((timestamp - seconds) * 1e6).rounded())
-        var whole = Int(seconds)
-        if micros >= 1_000_000 { micros -= 1_000_000; whole += 1 }
+        var micros = Int(saturating: ((timestamp - seconds) * 1e6).rounded())
+        let whole = Int(saturating: seconds)
+        if micros >= 1_000_000 { micros = 999_999 }
         if whole != cachedSecond {
             cachedSecond = whole
             var time = time_t(whole)

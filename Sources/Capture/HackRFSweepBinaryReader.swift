@@ -131,7 +131,7 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
             }
             if let start = sweepStartHz, Double(low) < start {
                 try damage.record(CaptureError(file: records.input.name, location: .byte(offset),
-                                               "slice at \(low) Hz lies below the sweep start \(Int(start)) Hz"))
+                                               "slice at \(low) Hz lies below the sweep start \(Int(saturating: start)) Hz"))
                 continue
             }
             let start = sweepStartHz ?? Double(low)

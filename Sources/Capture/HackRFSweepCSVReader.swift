@@ -58,7 +58,7 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
             }
             if !assembler.inProgress {
                 guard line.lowHz == startHz else {
-                    try damage.record(error(text, "expected a sweep to start at \(Int(startHz)) Hz, found \(Int(line.lowHz)) Hz"))
+                    try damage.record(error(text, "expected a sweep to start at \(Int(saturating: startHz)) Hz, found \(Int(saturating: line.lowHz)) Hz"))
                     continue
                 }
                 assembler.begin(startHz: startHz, binWidthHz: sliceShape?.binWidthHz ?? binWidth(), timestamp: line.timestamp)
@@ -90,7 +90,7 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
     private func checkShape() -> String? {
         let span = (line.highHz - line.lowHz) / line.stepHz
         guard abs(span - Double(line.valueCount)) <= 0.5 else {
-            return "expected \(Int(span.rounded())) values for \(Int(line.lowHz))–\(Int(line.highHz)) Hz "
+            return "expected \(Int(saturating: span.rounded())) values for \(Int(saturating: line.lowHz))–\(Int(saturating: line.highHz)) Hz "
                 + "at \(line.stepHz) Hz bins, found \(line.valueCount)"
         }
         if let sliceShape {

@@ -23,16 +23,17 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
         let bins = frame.powerDB.count
         guard bins > 0 else { return }
         if writer == nil || sliceBins > bins || bins % sliceBins != 0 {
-            let perSlice = Int((Self.sliceWidthHz / frame.binWidthHz).rounded())
+            let perSlice = Int(saturating: (Self.sliceWidthHz / frame.binWidthHz).rounded())
             sliceBins = perSlice >= 1 && bins % perSlice == 0 ? perSlice : bins
             // the header's hz_bin_width is fs/N and num_samples N, with N/4 bins per slice
             let fftSize = 4 * sliceBins
-            let sampleRate = UInt64((frame.binWidthHz * Double(fftSize)).rounded())
+            let sampleRate = Self.hertz(frame.binWidthHz * Double(fftSize))
             writer = HackRFSweepWriter(sink: sink, layout: layout, fftSize: fftSize, sampleRateHz: sampleRate)
         }
         guard let writer else { return }
-        let seconds = frame.timestamp.rounded(.down)
-        let microseconds = Int(((frame.timestamp - seconds) * 1e6).rounded(.down))
+        let timestamp = PrintableTime.clamped(frame.timestamp)
+        let seconds = timestamp.rounded(.down)
+        let microseconds = min(999_999, Int(saturating: ((timestamp - seconds) * 1e6).rounded(.down)))
         try frame.powerDB.withUnsafeBufferPointer { all in
             var first = 0
             while first < bins {
@@ -40,8 +41,8 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
                 if slice.contains(where: { !$0.isNaN }) {
                     let low = frame.startHz + Double(first) * frame.binWidthHz
                     let high = low + Double(sliceBins) * frame.binWidthHz
-                    try writer.writeSlice(lowHz: UInt64(max(low, 0).rounded()), highHz: UInt64(max(high, 0).rounded()),
-                                          seconds: Int(seconds), microseconds: microseconds, values: slice)
+                    try writer.writeSlice(lowHz: Self.hertz(low), highHz: Self.hertz(high),
+                                          seconds: Int(saturating: seconds), microseconds: microseconds, values: slice)
                 }
                 first += sliceBins
             }
@@ -49,4 +50,9 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
     }
 
     public func finish() throws { try sink.flush() }
+
+    /// A frequency as hackrf_sweep's integer hertz; 0 for what no UInt64 holds.
+    static func hertz(_ value: Double) -> UInt64 {
+        value.isFinite && value >= 0 && value < 1.8e19 ? UInt64(value.rounded()) : 0
+    }
 }

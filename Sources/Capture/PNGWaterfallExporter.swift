@@ -95,7 +95,7 @@ public struct PNGWaterfallExporter {
     public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String) throws -> WaterfallSummary {
         let survey = try surveyFrames(try open(), path: path)
         let band = (low: max(survey.lowHz, crop.lowHz ?? -.infinity), high: min(survey.highHz, crop.highHz ?? .infinity))
-        let bins = Int(((band.high - band.low) / survey.narrowestBinHz).rounded())
+        let bins = Int(saturating: ((band.high - band.low) / survey.narrowestBinHz).rounded())
         let columns = min(maxColumns, max(minColumns, bins))
         let rows = min(maxRows, survey.frames)
         var grid = [Float](repeating: .nan, count: rows * columns)
@@ -179,8 +179,8 @@ public struct PNGWaterfallExporter {
                         let lower = frame.startHz + Double(i) * frame.binWidthHz
                         let upper = lower + frame.binWidthHz
                         guard upper > band.low, lower < band.high else { continue }
-                        let first = max(0, Int(((lower - band.low) * columnsPerHz).rounded(.down)))
-                        let last = min(columns - 1, Int(((upper - band.low) * columnsPerHz).rounded(.up)) - 1)
+                        let first = max(0, Int(saturating: ((lower - band.low) * columnsPerHz).rounded(.down)))
+                        let last = min(columns - 1, Int(saturating: ((upper - band.low) * columnsPerHz).rounded(.up)) - 1)
                         guard first <= last else { continue }
                         for column in first...last {
                             let current = pixels[base + column]

@@ -58,8 +58,8 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
             }
             guard let bins = hopBins() else {
                 let span = (line.highHz - line.lowHz) / line.stepHz
-                try damage.record(error(text, "expected about \(Int(span.rounded())) values (+1 repeated) "
-                    + "for \(Int(line.lowHz))–\(Int(line.highHz)) Hz at \(line.stepHz) Hz steps, found \(line.valueCount)"))
+                try damage.record(error(text, "expected about \(Int(saturating: span.rounded())) values (+1 repeated) "
+                    + "for \(Int(saturating: line.lowHz))–\(Int(saturating: line.highHz)) Hz at \(line.stepHz) Hz steps, found \(line.valueCount)"))
                 continue
             }
             if let width = captureBinWidthHz, width != line.stepHz {
@@ -128,8 +128,8 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
         }
         let expected = layout[index]
         guard expected.lowHz == line.lowHz, expected.bins == bins else {
-            return "expected hop \(index + 1) at \(Int(expected.lowHz)) Hz with \(expected.bins) values "
-                + "as in the first sweep, found \(Int(line.lowHz)) Hz with \(bins)"
+            return "expected hop \(index + 1) at \(Int(saturating: expected.lowHz)) Hz with \(expected.bins) values "
+                + "as in the first sweep, found \(Int(saturating: line.lowHz)) Hz with \(bins)"
         }
         return nil
     }

@@ -147,7 +147,7 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
         }
         let span = (stopHz - hop.startHz) / hop.stepHz
         guard abs(span - Double(hop.count)) <= 0.5 else {
-            return "expected \(Int(span.rounded())) values for \(hop.startHz)–\(stopHz) Hz at \(hop.stepHz) Hz, found \(hop.count)"
+            return "expected \(Int(saturating: span.rounded())) values for \(hop.startHz)–\(stopHz) Hz at \(hop.stepHz) Hz, found \(hop.count)"
         }
         if let captureStepHz, abs(captureStepHz - hop.stepHz) > 1e-9 * captureStepHz {
             return "bin width \(hop.stepHz) Hz differs from \(captureStepHz) Hz before (mixed bin widths)"

@@ -41,7 +41,7 @@ struct WaterfallAxes {
         var tick = (lowHz / step).rounded(.up) * step
         var lastLabelEnd = Int.min
         while tick <= highHz {
-            let x = left + Int(((tick - lowHz) / span * Double(columns)).rounded(.down))
+            let x = left + Int(saturating: ((tick - lowHz) / span * Double(columns)).rounded(.down))
             for y in (top - Self.tickLength)..<top { image.set(min(x, left + columns - 1), y, PNGWaterfallExporter.ink) }
             let label = FrequencyFormat.label(tick, maxFractionDigits: 6)
             let width = BitmapFont.width(label)
@@ -60,7 +60,7 @@ struct WaterfallAxes {
         var lastDay = Int.min
         while row < rows {
             if !rowTimes[row].isNaN {
-                let seconds = Int(rowTimes[row].rounded(.down))
+                let seconds = Int(saturating: rowTimes[row].rounded(.down))
                 let day = seconds.quotientFloor(86_400)
                 let label = Self.clock(seconds)
                 for x in (left - Self.tickLength)..<left { image.set(x, top + row, PNGWaterfallExporter.ink) }
