@@ -35,5 +35,15 @@ let package = Package(
             path: "Benchmarks/ViewsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "FormatsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Capture", package: "tscope"),
+                .product(name: "Signals", package: "tscope"),
+            ],
+            path: "Benchmarks/FormatsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

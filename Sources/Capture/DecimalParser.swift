@@ -145,6 +145,13 @@ struct FieldCursor {
         done = base == nil
     }
 
+    /// Everything after the fields returned so far (nil after the last one).
+    mutating func rest() -> UnsafeBufferPointer<UInt8>? {
+        guard !done, let base else { return nil }
+        done = true
+        return UnsafeBufferPointer(start: base + position, count: max(0, count - position))
+    }
+
     /// The next field, or nil after the last one.
     @inline(__always)
     mutating func next() -> UnsafeBufferPointer<UInt8>? {

@@ -15,7 +15,7 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
     public var progress: (done: Int, total: Int?) { (lines.consumedBytes, lines.input.totalBytes) }
 
     private let lines: LineReader
-    private var parser: SweepLineParser
+    private let parser: SweepLineParser
     private var damage: DamageCounter
     private var assembler = SweepAssembler()
     private var line = SweepLine()

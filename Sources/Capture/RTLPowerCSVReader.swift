@@ -26,7 +26,7 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
     static let hopWidthTolerance = 2.5
 
     private let lines: LineReader
-    private var parser: SweepLineParser
+    private let parser: SweepLineParser
     private var damage: DamageCounter
     private var assembler = SweepAssembler()
     private var line = SweepLine()
