@@ -59,6 +59,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "CaptureBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "FormatsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Capture", package: "tscope"),
@@ -74,6 +78,10 @@ let package = Package(
                 .product(name: "ECG", package: "tscope"),
             ],
             path: "Benchmarks/ECGBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            path: "Benchmarks/FormatsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

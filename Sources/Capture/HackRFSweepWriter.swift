@@ -53,6 +53,18 @@ public final class HackRFSweepWriter {
         }
     }
 
+    /// Writes one slice of any width as a text line or binary record, with
+    /// this writer's bin width and FFT size in the text header (for convert).
+    public func writeSlice(lowHz: UInt64, highHz: UInt64, seconds: Int, microseconds: Int,
+                           values: UnsafeBufferPointer<Float>) throws {
+        switch layout {
+        case .binary:
+            try writeRecord(low: lowHz, high: highHz, values: values)
+        case .text:
+            try writeLine(seconds: seconds, microseconds: microseconds, low: lowHz, high: highHz, values: values)
+        }
+    }
+
     public func flush() throws { try sink.flush() }
 
     private func writeRecord(low: UInt64, high: UInt64, values: UnsafeBufferPointer<Float>) throws {

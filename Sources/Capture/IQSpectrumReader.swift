@@ -1,0 +1,168 @@
+import CFFTW
+import Foundation
+import Signals
+
+/// Turns raw I/Q (`.cu8`, `.cs8`, `.cs16`, `.cf32`, or SigMF data) into
+/// spectrum frames through FFTW: per frame `averaging` consecutive blocks of
+/// `fftSize` samples, each Hann-windowed and transformed, their power
+/// averaged (Welch, no overlap), shifted so bins ascend from centre − rate/2,
+/// in dB relative to full scale (a full-scale tone reads 0 dB). A burst as
+/// short as one block lifts its frame by ≥ 10·log10(1/averaging) dB over the
+/// floor, so it shows in the waterfall. Frame k is stamped with the time of
+/// its last sample. Plans and buffers are made in `init`.
+public final class IQSpectrumReader: SpectrumFrameReader {
+    /// A stretch of the recording tuned to one frequency (SigMF captures).
+    public struct Segment: Sendable, Equatable {
+        /// first sample of the segment
+        public var sampleStart: Int
+        /// centre frequency [Hz]
+        public var centerHz: Double
+        public init(sampleStart: Int, centerHz: Double) {
+            self.sampleStart = sampleStart
+            self.centerHz = centerHz
+        }
+    }
+
+    public private(set) var metadata: CaptureMetadata
+    public var skipped: Int { 0 }
+    public var progress: (done: Int, total: Int?) { (records.offset, records.input.totalBytes) }
+
+    public let format: IQSampleFormat
+    /// [samples/s]
+    public let sampleRateHz: Double
+    public let fftSize: Int
+    public let averaging: Int
+    private let segments: [Segment]
+    private let startTime: Double
+    private let records: RecordReader
+    private let input: UnsafeMutablePointer<fftwf_complex>
+    private let output: UnsafeMutablePointer<fftwf_complex>
+    private let plan: fftwf_plan
+    private let window: UnsafeMutablePointer<Float>
+    private let samples: UnsafeMutablePointer<Float>
+    private let powerSum: UnsafeMutablePointer<Float>
+    /// 1 / (Σ window)²: makes a full-scale tone 0 dB
+    private let powerScale: Float
+    private var samplesRead = 0
+
+    /// FFTW's planner is not thread-safe; only execution is.
+    private static let planLock = NSLock()
+
+    public init(input: ByteInput, format: IQSampleFormat, sampleRateHz: Double, segments: [Segment],
+                options: IQOptions, metadataFormat: String) throws {
+        guard sampleRateHz.isFinite, sampleRateHz > 0 else {
+            throw CaptureError(file: input.name, "raw I/Q needs a positive sample rate (--rate)")
+        }
+        guard options.fftSize >= 8, options.fftSize <= 1 << 20, options.averaging >= 1, options.averaging <= 4096 else {
+            throw CaptureError(file: input.name, "FFT size must be 8…1048576 and averaging 1…4096")
+        }
+        self.format = format
+        self.sampleRateHz = sampleRateHz
+        self.fftSize = options.fftSize
+        self.averaging = options.averaging
+        self.segments = segments.isEmpty ? [Segment(sampleStart: 0, centerHz: options.centerHz ?? 0)] : segments
+        self.startTime = options.startTime ?? 0
+        records = RecordReader(input: input, initialCapacity: max(1 << 16, options.fftSize * format.bytesPerSample))
+        let n = options.fftSize
+        self.input = fftwf_alloc_complex(n)!
+        self.output = fftwf_alloc_complex(n)!
+        let planInput = self.input, planOutput = self.output
+        plan = Self.planLock.withLock {
+            fftwf_plan_dft_1d(Int32(n), planInput, planOutput, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
+        }
+        window = .allocate(capacity: n)
+        samples = .allocate(capacity: 2 * n)
+        powerSum = .allocate(capacity: n)
+        var sum: Double = 0
+        for i in 0..<n {
+            // periodic Hann window
+            let w = 0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(n)))
+            window[i] = Float(w)
+            sum += w
+        }
+        powerScale = Float(1 / (sum * sum))
+        metadata = CaptureMetadata(format: metadataFormat)
+        metadata.binWidthHz = sampleRateHz / Double(n)
+        metadata.span = FrequencyRange(lowerHz: self.segments[0].centerHz - sampleRateHz / 2,
+                                       upperHz: self.segments[0].centerHz + sampleRateHz / 2)
+    }
+
+    public convenience init(path: String, format: IQSampleFormat, options: IQOptions) throws {
+        let input = try ByteInput(path: path)
+        guard let rate = options.sampleRateHz else {
+            throw CaptureError(file: path, "raw \(format.rawValue) I/Q carries no sample rate: give --rate (and --center)")
+        }
+        try self.init(input: input, format: format, sampleRateHz: rate, segments: [], options: options,
+                      metadataFormat: format.rawValue)
+    }
+
+    deinit {
+        Self.planLock.withLock { fftwf_destroy_plan(plan) }
+        fftwf_free(input)
+        fftwf_free(output)
+        window.deallocate()
+        samples.deallocate()
+        powerSum.deallocate()
+    }
+
+    public func next(into frame: inout SpectrumFrame) throws -> Bool {
+        let n = fftSize
+        let segment = currentSegment()
+        // a frame never straddles a retune
+        var blocksWanted = averaging
+        if let boundary = nextBoundary() {
+            blocksWanted = max(1, min(averaging, (boundary - samplesRead) / n))
+        }
+        var blocks = 0
+        while blocks < blocksWanted {
+            let bytes = try records.take(n * format.bytesPerSample)
+            guard bytes.count == n * format.bytesPerSample else { break }  // tail shorter than one FFT
+            format.convert(bytes, count: n, into: samples)
+            transform(accumulate: blocks > 0)
+            blocks += 1
+            samplesRead += n
+        }
+        guard blocks > 0 else { return false }
+        if frame.powerDB.count != n {
+            frame.powerDB.removeAll(keepingCapacity: true)
+            frame.powerDB.append(contentsOf: repeatElement(0, count: n))
+        }
+        let scale = powerScale / Float(blocks)
+        frame.powerDB.withUnsafeMutableBufferPointer { out in
+            // FFT order → ascending: negative frequencies (bins n/2…n−1) first
+            let half = n / 2
+            for i in 0..<n {
+                let source = (i + half) % n
+                out[i] = 10 * log10f(powerSum[source] * scale)
+            }
+        }
+        frame.binWidthHz = sampleRateHz / Double(n)
+        frame.startHz = segment.centerHz - Double(n / 2) * frame.binWidthHz
+        frame.timestamp = startTime + Double(samplesRead) / sampleRateHz
+        return true
+    }
+
+    private func transform(accumulate: Bool) {
+        let n = fftSize
+        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
+        for i in 0..<n {
+            inputFloats[2 * i] = samples[2 * i] * window[i]
+            inputFloats[2 * i + 1] = samples[2 * i + 1] * window[i]
+        }
+        fftwf_execute(plan)
+        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        for i in 0..<n {
+            let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+            let power = re * re + im * im
+            powerSum[i] = accumulate ? powerSum[i] + power : power
+        }
+    }
+
+    private func currentSegment() -> Segment {
+        segments.last { $0.sampleStart <= samplesRead } ?? segments[0]
+    }
+
+    private func nextBoundary() -> Int? {
+        segments.first { $0.sampleStart > samplesRead }?.sampleStart
+    }
+}

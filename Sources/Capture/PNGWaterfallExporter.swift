@@ -1,0 +1,205 @@
+import Foundation
+import Signals
+
+/// Which part of a capture to draw: times as Unix time or as seconds after
+/// the first frame, frequencies in Hz; nil = no limit.
+public struct WaterfallCrop: Sendable, Equatable {
+    public enum TimeBound: Sendable, Equatable {
+        /// [s since the Unix epoch]
+        case absolute(Double)
+        /// [s after the first frame]
+        case afterStart(Double)
+    }
+
+    public var start: TimeBound?
+    public var end: TimeBound?
+    /// [Hz]
+    public var lowHz: Double?
+    /// [Hz]
+    public var highHz: Double?
+
+    public init(start: TimeBound? = nil, end: TimeBound? = nil, lowHz: Double? = nil, highHz: Double? = nil) {
+        self.start = start
+        self.end = end
+        self.lowHz = lowHz
+        self.highHz = highHz
+    }
+}
+
+/// What an export drew.
+public struct WaterfallSummary: Sendable, Equatable {
+    /// picture size [px]
+    public var width: Int
+    public var height: Int
+    /// frames drawn (inside the crop)
+    public var frames: Int
+    /// rows and columns of the plot area [px]
+    public var plotRows: Int
+    public var plotColumns: Int
+    /// band drawn [Hz]
+    public var lowHz: Double
+    public var highHz: Double
+    /// colour scale: the floor colour at `floorDB`, white at `topDB` [dB]
+    public var floorDB: Float
+    public var topDB: Float
+}
+
+/// Draws a capture as a waterfall PNG: frequency across, time down (first
+/// frame at the top), Signals.PowerColorMap from the quietest to the loudest
+/// value in the crop, labelled axes (frequency ticks above, UTC times left,
+/// the dB scale right) in tscope's bitmap font, written by libpng.
+///
+/// Two passes over the input in constant memory: the first finds the band,
+/// the frames and the level range inside the crop; the second draws. Many
+/// frames share a row and many bins a column by taking the maximum (a short
+/// burst is never averaged away); a picture is at most `maxRows` ×
+/// `maxColumns` plot pixels, and at least `minColumns` wide (narrow captures
+/// get wider pixels).
+public struct PNGWaterfallExporter {
+    public var crop: WaterfallCrop
+    public var maxRows: Int
+    public var maxColumns: Int
+    public var minColumns: Int
+
+    static let background = PowerColorMap.RGB(red: 24, green: 24, blue: 24)
+    static let ink = PowerColorMap.RGB(red: 230, green: 230, blue: 230)
+    /// plot pixels no frame covered
+    static let noData = PowerColorMap.RGB(red: 0, green: 0, blue: 0)
+    static let leftMargin = 58
+    static let topMargin = 30
+    static let rightMargin = 66
+    static let bottomMargin = 6
+
+    public init(crop: WaterfallCrop = WaterfallCrop(), maxRows: Int = 2000, maxColumns: Int = 2000, minColumns: Int = 512) {
+        self.crop = crop
+        self.maxRows = max(1, maxRows)
+        self.maxColumns = max(1, maxColumns)
+        self.minColumns = min(max(1, minColumns), self.maxColumns)
+    }
+
+    /// First pass: what lies inside the crop.
+    struct Survey {
+        var frames = 0
+        var firstTime = Double.nan
+        var lastTime = Double.nan
+        var lowHz = Double.infinity
+        var highHz = -Double.infinity
+        var narrowestBinHz = Double.infinity
+        var floorDB = Float.infinity
+        var topDB = -Float.infinity
+        var startTime = -Double.infinity
+        var endTime = Double.infinity
+    }
+
+    /// Reads `open()` twice and writes the picture to `path`.
+    public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String) throws -> WaterfallSummary {
+        let survey = try surveyFrames(try open(), path: path)
+        let band = (low: max(survey.lowHz, crop.lowHz ?? -.infinity), high: min(survey.highHz, crop.highHz ?? .infinity))
+        let bins = Int(saturating: ((band.high - band.low) / survey.narrowestBinHz).rounded())
+        let columns = min(maxColumns, max(minColumns, bins))
+        let rows = min(maxRows, survey.frames)
+        var grid = [Float](repeating: .nan, count: rows * columns)
+        var rowTimes = [Double](repeating: .nan, count: rows)
+        try drawFrames(try open(), survey: survey, band: band, rows: rows, columns: columns, grid: &grid, rowTimes: &rowTimes)
+
+        let floor = survey.floorDB.isFinite ? survey.floorDB : -100
+        var top = survey.topDB.isFinite ? survey.topDB : floor + 1
+        if top <= floor { top = floor + 1 }
+        var image = RGBImage(width: Self.leftMargin + columns + Self.rightMargin,
+                             height: Self.topMargin + rows + Self.bottomMargin, fill: Self.background)
+        paint(grid: grid, rows: rows, columns: columns, floor: floor, top: top, into: &image)
+        WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows)
+            .draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
+                  floorDB: floor, topDB: top)
+        try image.writePNG(path: path)
+        return WaterfallSummary(width: image.width, height: image.height, frames: survey.frames, plotRows: rows,
+                                plotColumns: columns, lowHz: band.low, highHz: band.high, floorDB: floor, topDB: top)
+    }
+
+    private func surveyFrames(_ reader: SpectrumFrameReader, path: String) throws -> Survey {
+        var survey = Survey()
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var first: Double?
+        while try reader.next(into: &frame) {
+            if first == nil {
+                first = frame.timestamp
+                survey.startTime = resolve(crop.start, first: frame.timestamp) ?? -.infinity
+                survey.endTime = resolve(crop.end, first: frame.timestamp) ?? .infinity
+            }
+            guard frame.timestamp >= survey.startTime, frame.timestamp <= survey.endTime else { continue }
+            let low = max(frame.startHz, crop.lowHz ?? -.infinity)
+            let high = min(frame.stopHz, crop.highHz ?? .infinity)
+            guard low < high else { continue }
+            survey.frames += 1
+            if survey.firstTime.isNaN { survey.firstTime = frame.timestamp }
+            survey.lastTime = frame.timestamp
+            survey.lowHz = min(survey.lowHz, low)
+            survey.highHz = max(survey.highHz, high)
+            survey.narrowestBinHz = min(survey.narrowestBinHz, frame.binWidthHz)
+            frame.powerDB.withUnsafeBufferPointer { values in
+                for (i, value) in values.enumerated() where value.isFinite {
+                    let center = frame.binCenterHz(i)
+                    guard center >= low, center <= high else { continue }
+                    survey.floorDB = min(survey.floorDB, value)
+                    survey.topDB = max(survey.topDB, value)
+                }
+            }
+        }
+        guard survey.frames > 0 else {
+            throw CaptureError(file: path, first == nil ? "no frames to draw"
+                : "no frame lies inside the crop (--start/--end/--low/--high)")
+        }
+        return survey
+    }
+
+    private func resolve(_ bound: WaterfallCrop.TimeBound?, first: Double) -> Double? {
+        switch bound {
+        case .absolute(let time): return time
+        case .afterStart(let seconds): return first + seconds
+        case nil: return nil
+        }
+    }
+
+    /// Second pass: the maximum of every bin and frame over each plot pixel.
+    private func drawFrames(_ reader: SpectrumFrameReader, survey: Survey, band: (low: Double, high: Double),
+                            rows: Int, columns: Int, grid: inout [Float], rowTimes: inout [Double]) throws {
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var index = 0
+        let columnsPerHz = Double(columns) / (band.high - band.low)
+        try grid.withUnsafeMutableBufferPointer { pixels in
+            while try reader.next(into: &frame), index < survey.frames {
+                guard frame.timestamp >= survey.startTime, frame.timestamp <= survey.endTime,
+                      max(frame.startHz, band.low) < min(frame.stopHz, band.high) else { continue }
+                let row = index * rows / survey.frames
+                index += 1
+                if rowTimes[row].isNaN { rowTimes[row] = frame.timestamp }
+                let base = row * columns
+                frame.powerDB.withUnsafeBufferPointer { values in
+                    for (i, value) in values.enumerated() where !value.isNaN {
+                        let lower = frame.startHz + Double(i) * frame.binWidthHz
+                        let upper = lower + frame.binWidthHz
+                        guard upper > band.low, lower < band.high else { continue }
+                        let first = max(0, Int(saturating: ((lower - band.low) * columnsPerHz).rounded(.down)))
+                        let last = min(columns - 1, Int(saturating: ((upper - band.low) * columnsPerHz).rounded(.up)) - 1)
+                        guard first <= last else { continue }
+                        for column in first...last {
+                            let current = pixels[base + column]
+                            if current.isNaN || value > current { pixels[base + column] = value }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func paint(grid: [Float], rows: Int, columns: Int, floor: Float, top: Float, into image: inout RGBImage) {
+        let scale = 1 / (top - floor)
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let value = grid[row * columns + column]
+                let color = value.isNaN ? Self.noData : PowerColorMap.color(normalized: (value - floor) * scale)
+                image.set(Self.leftMargin + column, Self.topMargin + row, color)
+            }
+        }
+    }
+}

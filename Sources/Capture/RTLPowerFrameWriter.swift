@@ -1,0 +1,37 @@
+import Signals
+
+/// Writes frames in rtl_power's CSV layout (for `tscope convert … x.csv
+/// --format rtl_power`): each frame as hops of at most `maxBinsPerHop` bins,
+/// one line each, every hop of a frame stamped with the frame's second, as
+/// rtl_power stamps the hops of one sweep. Hops whose bins are all NaN (never
+/// measured) are left out; rtl_power has no way to say "no value".
+public final class RTLPowerFrameWriter: SpectrumFrameWriter {
+    /// bins per line: rtl_power's own hops are at most a few thousand bins
+    public static let maxBinsPerHop = 4096
+
+    private let writer: RTLPowerCSVWriter
+
+    public init(sink: OutputSink) {
+        writer = RTLPowerCSVWriter(sink: sink)
+    }
+
+    public func write(_ frame: SpectrumFrame) throws {
+        let seconds = Int(clamping: Int64(exactly: frame.timestamp.rounded(.down)) ?? 0)
+        try frame.powerDB.withUnsafeBufferPointer { bins in
+            var first = 0
+            while first < bins.count {
+                let count = min(Self.maxBinsPerHop, bins.count - first)
+                let hop = UnsafeBufferPointer(rebasing: bins[first..<(first + count)])
+                if hop.contains(where: { !$0.isNaN }) {
+                    let lowHz = frame.startHz + Double(first) * frame.binWidthHz
+                    try writer.writeHop(seconds: seconds, lowHz: Int(lowHz.rounded()),
+                                        highHz: Int((lowHz + Double(count) * frame.binWidthHz).rounded()),
+                                        stepHz: frame.binWidthHz, samples: 1, values: hop)
+                }
+                first += count
+            }
+        }
+    }
+
+    public func finish() throws { try writer.flush() }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Capture
+
+/// How `convert` and `export` read their input: format, strictness, zone, and
+/// what raw I/Q files do not say.
+struct CaptureInputOptions: ParsableArguments {
+    @Option(name: .customLong("in-format"),
+            help: "Input format (default: from the extension and first bytes): rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, sigmf, cu8, cs8, cs16, cf32.")
+    var inputFormat: CaptureFormatArgument?
+
+    @Flag(help: "Stop at the first damaged line or record instead of skipping and counting it.")
+    var strict = false
+
+    @Option(name: .customLong("utc-offset"),
+            help: "Hours east of UTC of the machine that wrote rtl_power/hackrf_sweep times (default: this machine's zone).")
+    var utcOffsetHours: Double?
+
+    @Option(help: "Raw I/Q sample rate [samples/s], e.g. 2.4M (needed for .cu8/.cs8/.cs16/.cf32).")
+    var rate: FrequencyArgument?
+
+    @Option(help: "Raw I/Q centre frequency [Hz], e.g. 100.1M.")
+    var center: FrequencyArgument?
+
+    @Option(help: "Raw I/Q FFT size [bins].")
+    var fftSize: Int = 1024
+
+    @Option(help: "Raw I/Q: FFTs averaged per frame.")
+    var averaging: Int = 16
+
+    func validate() throws {
+        if let utcOffsetHours, !(utcOffsetHours.isFinite && abs(utcOffsetHours) <= 26) {
+            throw ValidationError("--utc-offset must be hours between -26 and 26")
+        }
+        guard fftSize >= 8, fftSize <= 1 << 20 else { throw ValidationError("--fft-size must be 8…1048576") }
+        guard averaging >= 1, averaging <= 4096 else { throw ValidationError("--averaging must be 1…4096") }
+    }
+
+    var readOptions: CaptureReadOptions {
+        let zone: CaptureReadOptions.TimeZoneRule = utcOffsetHours.map { .utcOffset(seconds: Int(($0 * 3600).rounded())) } ?? .local
+        let iq = IQOptions(sampleRateHz: rate?.hertz, centerHz: center?.hertz, fftSize: fftSize, averaging: averaging)
+        return CaptureReadOptions(strict: strict, timeZone: zone, iq: iq)
+    }
+
+    /// The format of `path`: given, or detected.
+    func format(of path: String) throws -> CaptureFormat {
+        if let inputFormat {
+            guard inputFormat.format.canRead else {
+                throw CommandError("--in-format \(inputFormat.format.rawValue) cannot be read; inputs: \(CaptureFormat.readable)")
+            }
+            return inputFormat.format
+        }
+        do { return try CaptureFormat.detect(path: path) } catch { throw CommandError("\(error)") }
+    }
+
+    /// Opens a reader; errors become one line for the user.
+    func openReader(path: String, format: CaptureFormat) throws -> SpectrumFrameReader {
+        do { return try format.openReader(path: path, options: readOptions) } catch { throw CommandError("\(error)") }
+    }
+}
+
+/// `--format` values.
+struct CaptureFormatArgument: ExpressibleByArgument {
+    var format: CaptureFormat
+    init?(argument: String) {
+        guard let format = CaptureFormat(rawValue: argument.lowercased()) else { return nil }
+        self.format = format
+    }
+    static var allValueStrings: [String] { CaptureFormat.allCases.map(\.rawValue) }
+}
+
+/// A frequency or rate with an optional k/M/G suffix: "2.4M", "88100000", "100k".
+struct FrequencyArgument: ExpressibleByArgument {
+    var hertz: Double
+    init?(argument: String) {
+        var text = argument.trimmingCharacters(in: .whitespaces)
+        var scale = 1.0
+        if text.lowercased().hasSuffix("hz") { text.removeLast(2) }
+        switch text.last {
+        case "k", "K": scale = 1e3
+        case "M": scale = 1e6
+        case "G", "g": scale = 1e9
+        default: break
+        }
+        if scale != 1 { text.removeLast() }
+        guard let value = Double(text), value.isFinite else { return nil }
+        hertz = value * scale
+    }
+}

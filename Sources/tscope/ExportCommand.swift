@@ -1,0 +1,100 @@
+import ArgumentParser
+import Capture
+import Foundation
+import Signals
+
+/// Pictures and tables of a capture.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a capture as a waterfall PNG or a CSV table.",
+        discussion: """
+            --png: frequency across, time down (UTC), colours from the quietest to the loudest value drawn; \
+            --start/--end crop in time (ISO 8601 like 2018-11-18T03:32:00Z, Unix seconds, or +SECONDS after the \
+            first frame), --low/--high in frequency (e.g. 88.08M).
+            --csv: wide = one row per frame, a column per bin centre [Hz]; long = time,frequency_hz,power_db. \
+            pandas reads either in one call: pd.read_csv(f, index_col="time", parse_dates=["time"]) (wide) or \
+            pd.read_csv(f, parse_dates=["time"]) (long).
+            """
+    )
+
+    @Argument(help: "Input capture.")
+    var input: String
+
+    @Option(help: "Write a waterfall PNG here.")
+    var png: String?
+
+    @Option(help: "Write a CSV table here ('-' for stdout).")
+    var csv: String?
+
+    @Option(help: "CSV layout: wide or long.")
+    var layout: CSVLayoutArgument = .init(layout: .wide)
+
+    @Option(help: "PNG: first time drawn.")
+    var start: TimeArgument?
+    @Option(help: "PNG: last time drawn.")
+    var end: TimeArgument?
+    @Option(help: "PNG: lowest frequency drawn [Hz, k/M/G suffix].")
+    var low: FrequencyArgument?
+    @Option(help: "PNG: highest frequency drawn [Hz, k/M/G suffix].")
+    var high: FrequencyArgument?
+    @Option(help: "PNG: most rows of the plot (frames share a row beyond, by maximum).")
+    var maxRows: Int = 2000
+    @Option(help: "PNG: most columns of the plot.")
+    var maxColumns: Int = 2000
+
+    @OptionGroup var inputOptions: CaptureInputOptions
+
+    func validate() throws {
+        guard (png == nil) != (csv == nil) else { throw ValidationError("give one of --png OUT.png or --csv OUT.csv") }
+        if let low, let high, low.hertz >= high.hertz { throw ValidationError("--low must be below --high") }
+        guard (1...20_000).contains(maxRows), (1...20_000).contains(maxColumns) else {
+            throw ValidationError("--max-rows and --max-columns must be 1…20000")
+        }
+    }
+
+    func run() throws {
+        let format = try inputOptions.format(of: input)
+        if let png {
+            let exporter = PNGWaterfallExporter(
+                crop: WaterfallCrop(start: start?.bound, end: end?.bound, lowHz: low?.hertz, highHz: high?.hertz),
+                maxRows: maxRows, maxColumns: maxColumns)
+            var lastReader: SpectrumFrameReader?
+            let title = "\(URL(fileURLWithPath: input).lastPathComponent)  (\(format.rawValue))"
+            let summary: WaterfallSummary
+            do {
+                summary = try exporter.export(open: {
+                    let reader = try format.openReader(path: input, options: inputOptions.readOptions)
+                    lastReader = reader
+                    return reader
+                }, to: png, title: title)
+            } catch {
+                throw CommandError("\(error)")
+            }
+            if let lastReader { reportSkips(lastReader) }
+            printError("\(png): \(summary.width)×\(summary.height) px, \(summary.frames) frames, "
+                + "\(FrequencyFormat.label(summary.lowHz, maxFractionDigits: 6))–\(FrequencyFormat.label(summary.highHz, maxFractionDigits: 6)), "
+                + String(format: "%.1f…%.1f dB", summary.floorDB, summary.topDB))
+        } else if let csv {
+            var convert = try ConvertCommand.parse([input, csv, "--format", "csv", "--layout", layout.layout.rawValue])
+            convert.inputOptions = inputOptions
+            try convert.run()
+        }
+    }
+}
+
+/// `--start/--end`: ISO 8601, Unix seconds, or +SECONDS after the first frame.
+struct TimeArgument: ExpressibleByArgument {
+    var bound: WaterfallCrop.TimeBound
+    init?(argument: String) {
+        if argument.hasPrefix("+"), let seconds = Double(argument.dropFirst()), seconds.isFinite {
+            bound = .afterStart(seconds)
+        } else if let seconds = Double(argument), seconds.isFinite {
+            bound = .absolute(seconds)
+        } else {
+            let formatter = ISO8601DateFormatter()
+            guard let date = formatter.date(from: argument) else { return nil }
+            bound = .absolute(date.timeIntervalSince1970)
+        }
+    }
+}
