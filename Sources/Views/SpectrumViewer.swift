@@ -180,46 +180,21 @@ public final class SpectrumViewer {
         feed.replay?.playhead(at: monotonicSeconds()) ?? feed.now()
     }
 
-    /// Plays the frames the playhead reached: each into the waterfall's
-    /// history (none is lost to peak hold at high speed), into the mailbox
-    /// for the plot and meter.
     private func advance(_ replay: ReplayControl, now: Double) {
         do {
-            try replay.advance(to: now) { frame in
-                model.waterfall.add(frame)
-                feed.mailbox.post(frame)
-            }
+            try ReplayPump.advance(replay, model: model, mailbox: feed.mailbox, at: now)
         } catch {
             replayFailure = "\(error)"
         }
-        model.replay = replay.state(at: now)
     }
 
     private func perform(_ intent: ReplayIntent) {
         guard let replay = feed.replay else { return }
-        let now = monotonicSeconds()
         viewerMessage = nil
         do {
-            if try replay.perform(intent, at: now) { try refill(replay, now: now) }
+            try ReplayPump.perform(intent, on: replay, model: model, mailbox: feed.mailbox, at: monotonicSeconds())
         } catch {
             viewerMessage = "\(error)"
-        }
-        model.replay = replay.state(at: now)
-    }
-
-    /// After a jump: the waterfall's period before the playhead read again
-    /// from the file (so even a paused seek shows the picture of that time),
-    /// the plot on the last frame before it, the meter started afresh.
-    private func refill(_ replay: ReplayControl, now: Double) throws {
-        model.waterfall.history.clear()
-        model.waterfall.scrollToNow()
-        model.meter = PowerMeterModel(band: model.meter.band)
-        feed.mailbox.clear()
-        try replay.refill(seconds: model.waterfall.periodSeconds, at: now) { frame in
-            model.waterfall.add(frame)
-            // only the newest: the plot shows the frame at the playhead, not a peak over the period
-            feed.mailbox.clear()
-            feed.mailbox.post(frame)
         }
     }
 
