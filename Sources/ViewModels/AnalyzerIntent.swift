@@ -47,6 +47,22 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case drawer(DrawerIntent)
     /// drawer slider: put the thumb of `field` at `hz`
     case setThumb(DrawerField, hz: Double)
+    /// replay: playhead and speed
+    case replay(ReplayIntent)
+    /// replay: the typed "go to" time (g, digits, Enter)
+    case timeEntry(TimeEntryIntent)
+    /// start or stop recording what is shown (r, R)
+    case toggleRecording
+}
+
+/// Keys of the replay's "go to" line: `g` opens it, digits, `:` and `.`
+/// type, Backspace erases, Enter seeks, Esc cancels.
+public enum TimeEntryIntent: Sendable, Equatable {
+    case begin
+    case type(Character)
+    case erase
+    case commit
+    case cancel
 }
 
 /// What a key does inside the open drawer.

@@ -10,6 +10,10 @@ public enum AnalyzerEffect: Sendable, Equatable {
     case paused
     /// resumed at now: forget what piled up while paused
     case resumed
+    /// the replay must do this (the viewer owns the playback)
+    case replay(ReplayIntent)
+    /// start or stop a recording (the viewer owns the recorder)
+    case toggleRecording
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
@@ -29,6 +33,12 @@ public final class AnalyzerModel {
     public private(set) var showsHelp = false
     /// a one-line complaint about the last drawer entry, shown in the drawer
     public private(set) var notice: String?
+    /// set by the viewer while a file is replayed; nil for a live analyzer
+    public var replay: ReplayState?
+    /// the replay's "go to" text being typed; nil when not typing
+    public private(set) var timeEntry: String?
+    /// a one-line complaint about the last typed time, for the status line
+    public private(set) var timeEntryNotice: String?
 
     public init(plot: SpectrumPlotModel, waterfall: WaterfallModel = WaterfallModel(),
                 meter: PowerMeterModel = PowerMeterModel(), mode: AnalyzerMode = .plot) {
@@ -38,7 +48,8 @@ public final class AnalyzerModel {
         self.mode = mode
     }
 
-    public var isPaused: Bool { plot.isPaused }
+    /// the plot is frozen, or the replay is paused
+    public var isPaused: Bool { plot.isPaused || replay?.isPaused == true }
 
     /// The band and bin width the device should deliver: the visible band,
     /// except in the meter with a band of its own, which is then what is swept.
@@ -76,6 +87,9 @@ public final class AnalyzerModel {
         switch intent {
         case .plot(.quit): return .quit
         case .plot(.autoscale): return .autoscale
+        case .plot(.togglePause) where replay != nil:
+            // in a replay, pausing stops the playhead (the waterfall stops too)
+            return .replay(.togglePause)
         case .plot(.togglePause):
             plot.togglePause()
             return plot.isPaused ? .paused : .resumed
@@ -95,6 +109,44 @@ public final class AnalyzerModel {
         case .toggleHelp: showsHelp.toggle()
         case .drawer(let key): applyDrawer(key)
         case .setThumb(let field, let hz): setThumb(field, hz: hz)
+        case .replay(let replayIntent):
+            guard replay != nil else { return .none }
+            timeEntryNotice = nil
+            return .replay(replayIntent)
+        case .timeEntry(let key): return applyTimeEntry(key)
+        case .toggleRecording: return .toggleRecording
+        }
+        return .none
+    }
+
+    /// The longest "go to" text accepted: h:mm:ss.ss and a little more.
+    static let timeEntryLimit = 16
+
+    private func applyTimeEntry(_ key: TimeEntryIntent) -> AnalyzerEffect {
+        guard replay != nil else { return .none }
+        switch key {
+        case .begin:
+            timeEntry = ""
+            timeEntryNotice = nil
+        case .type(let character):
+            guard var text = timeEntry, text.count < Self.timeEntryLimit else { return .none }
+            text.append(character)
+            timeEntry = text
+        case .erase:
+            guard var text = timeEntry, !text.isEmpty else { return .none }
+            text.removeLast()
+            timeEntry = text
+        case .cancel:
+            timeEntry = nil
+        case .commit:
+            guard let text = timeEntry else { return .none }
+            timeEntry = nil
+            guard let seconds = ReplayState.parseTime(text) else {
+                timeEntryNotice = "go to \"\(text)\": expected seconds, m:ss or h:mm:ss"
+                return .none
+            }
+            timeEntryNotice = nil
+            return .replay(.seek(toOffset: seconds))
         }
         return .none
     }

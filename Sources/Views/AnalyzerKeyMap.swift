@@ -3,19 +3,30 @@ import ViewModels
 
 /// Keys of the analyzer: the plot's keys (PlotKeyMap) in every view, plus
 /// 1/2/3 and Tab for the views, PgUp/PgDn (plot: dB offset; waterfall:
-/// back in time / towards now), Home/End (now), [ ] (period), r (meter
-/// reset), d (drawer), ? (help). With the drawer open, arrows, digits,
-/// Backspace, Enter and Esc edit the drawer.
+/// back in time / towards now), Home/End (now), [ ] (period), r (record in
+/// plot and waterfall, reset min/max in the meter), R (record in every view),
+/// d (drawer), ? (help). With the drawer open, arrows, digits, Backspace,
+/// Enter and Esc edit the drawer.
+///
+/// In a replay: space pauses the playhead, < > (or , .) halve and double the
+/// speed, shift+←/→ skip 10 s, Home/End go to the start/end, g opens a typed
+/// time (digits, `:`; Enter goes there, Esc cancels).
 public enum AnalyzerKeyMap {
     /// PgUp/PgDn in the plot moves the dB window by this fraction of its span
     static let levelStep = 0.1
     /// PgUp/PgDn in the waterfall scrolls by this fraction of the period
     static let timeStep = 0.5
+    /// shift+←/→ in a replay skips this much file time [s]
+    static let replaySkipSeconds = 10.0
 
     public static func intent(for event: InputEvent, model: AnalyzerModel) -> AnalyzerIntent? {
         guard case .key(let key) = event else { return nil }
         if model.showsHelp, key.code == .escape || key.code == .character("?") { return .toggleHelp }
         if model.drawer.isOpen, let intent = drawerIntent(for: key) { return intent }
+        if model.replay != nil {
+            if model.timeEntry != nil { return timeEntryIntent(for: key) }
+            if let intent = replayIntent(for: key) { return intent }
+        }
         switch key.code {
         case .tab: return .nextMode
         case .backtab: return .show(model.mode.next.next)
@@ -29,7 +40,8 @@ public enum AnalyzerKeyMap {
             case "3": return .show(.meter)
             case "[": return .stepPeriod(-1)
             case "]": return .stepPeriod(1)
-            case "r", "R": return .resetMeter
+            case "r": return model.mode == .meter ? .resetMeter : .toggleRecording
+            case "R": return .toggleRecording
             case "d", "D": return .toggleDrawer
             case "?": return .toggleHelp
             default: break
@@ -44,6 +56,36 @@ public enum AnalyzerKeyMap {
         if model.mode == .waterfall { return .scrollTime(seconds: sign * timeStep * model.waterfall.periodSeconds) }
         // PgUp shows higher levels (the trace moves down), like dragging it down
         return .shiftLevels(decibels: sign * levelStep * model.plot.displaySpanDB)
+    }
+
+    private static func replayIntent(for key: KeyEvent) -> AnalyzerIntent? {
+        switch key.code {
+        case .left where key.modifiers.contains(.shift): return .replay(.skip(seconds: -replaySkipSeconds))
+        case .right where key.modifiers.contains(.shift): return .replay(.skip(seconds: replaySkipSeconds))
+        case .home: return .replay(.toStart)
+        case .end: return .replay(.toEnd)
+        case .character(let c) where !key.modifiers.contains(.ctrl):
+            switch c {
+            case "<", ",": return .replay(.stepSpeed(faster: false))
+            case ">", ".": return .replay(.stepSpeed(faster: true))
+            case "g", "G": return .timeEntry(.begin)
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// While a time is typed every key belongs to it; others are ignored.
+    private static func timeEntryIntent(for key: KeyEvent) -> AnalyzerIntent? {
+        switch key.code {
+        case .enter: return .timeEntry(.commit)
+        case .backspace: return .timeEntry(.erase)
+        case .escape: return .timeEntry(.cancel)
+        case .character(let c) where key.modifiers.contains(.ctrl) && c == "c": return .plot(.quit)
+        case .character(let c) where c.properties.numericType != nil || c == ":" || c == ".":
+            return .timeEntry(.type(Character(c)))
+        default: return nil
+        }
     }
 
     private static func drawerIntent(for key: KeyEvent) -> AnalyzerIntent? {

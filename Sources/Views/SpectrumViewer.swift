@@ -20,15 +20,25 @@ public struct SpectrumFeed {
     /// the timeline's current time [s]: live = `unixTimeNow()`, replay = the
     /// file's playhead; waterfall rows are placed relative to it
     public var now: () -> Double
+    /// a replayed file: the viewer plays it from its loop (every frame into
+    /// the waterfall, the latest into the mailbox), and its playhead is the
+    /// timeline's now; nil for a live analyzer
+    public var replay: ReplayControl?
+    /// r/R: start or stop a recording (called on the UI thread; its state and
+    /// errors come back through `status`); nil where nothing can be recorded
+    public var toggleRecording: (() -> Void)?
 
     public init(mailbox: FrameMailbox, retune: ((TuningRequest) throws -> Void)?,
                 status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?,
-                now: @escaping () -> Double = unixTimeNow) {
+                now: @escaping () -> Double = unixTimeNow, replay: ReplayControl? = nil,
+                toggleRecording: (() -> Void)? = nil) {
         self.mailbox = mailbox
         self.retune = retune
         self.status = status
         self.failure = failure
         self.now = now
+        self.replay = replay
+        self.toggleRecording = toggleRecording
     }
 }
 
@@ -72,6 +82,10 @@ public final class SpectrumViewer {
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
+    /// why r did nothing, or a replay error, for the status line
+    private var viewerMessage: String?
+    /// a replay that could not read on ends the view with this
+    private var replayFailure: String?
 
     public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode) {
         self.session = session
@@ -92,7 +106,7 @@ public final class SpectrumViewer {
         try retuneIfNeeded(now: monotonicSeconds(), force: true)
         while true {
             if let signal = session.pendingSignal { return .signal(signal) }
-            if let failure = feed.failure() { return .failed(failure) }
+            if let failure = feed.failure() ?? replayFailure { return .failed(failure) }
             if session.takeResize() { try resize() }
 
             try session.readInput(timeoutMS: Int32(limiter.period * 1000 / 2), into: &inputBytes)
@@ -107,6 +121,7 @@ public final class SpectrumViewer {
 
             let now = monotonicSeconds()
             try retuneIfNeeded(now: now, force: false)
+            if let replay = feed.replay { advance(replay, now: now) }
             if limiter.shouldEmit(at: now) {
                 // Take only when drawing: the mailbox peak-holds everything
                 // that arrived since the last drawn frame.
@@ -119,12 +134,13 @@ public final class SpectrumViewer {
     /// A new peak-held frame: into the history always; on screen and into
     /// the meter unless paused.
     private func accept(now: Double) {
-        model.waterfall.add(incomingFrame)
-        guard !model.isPaused else { return }
+        // a replay put every frame into the history as it played
+        if feed.replay == nil { model.waterfall.add(incomingFrame) }
+        guard !model.plot.isPaused else { return }
         swap(&shownFrame, &incomingFrame)
         hasFrame = true
         frameRate.record(at: now)
-        model.meter.measure(shownFrame, visible: model.plot.visibleBand, at: feed.now())
+        model.meter.measure(shownFrame, visible: model.plot.visibleBand, at: timelineNow())
         if needsAutoscale { autoscale(to: shownFrame) }
     }
 
@@ -140,8 +156,16 @@ public final class SpectrumViewer {
             intents = gestures.intents(for: mouse, geometry: screen.geometry)
         }
         for intent in intents {
-            switch model.apply(intent, now: feed.now()) {
+            switch model.apply(intent, now: timelineNow()) {
             case .quit: return .quit
+            case .replay(let replayIntent): perform(replayIntent)
+            case .toggleRecording:
+                if let toggle = feed.toggleRecording {
+                    viewerMessage = nil
+                    toggle()
+                } else {
+                    viewerMessage = "nothing to record here: recording is for live analyzers (tscope watch)"
+                }
             case .autoscale: if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused
             case .resumed: feed.mailbox.clear()
@@ -149,6 +173,29 @@ public final class SpectrumViewer {
             }
         }
         return .handled
+    }
+
+    /// The timeline's now [s]: the replay's playhead, else the feed's clock.
+    private func timelineNow() -> Double {
+        feed.replay?.playhead(at: monotonicSeconds()) ?? feed.now()
+    }
+
+    private func advance(_ replay: ReplayControl, now: Double) {
+        do {
+            try ReplayPump.advance(replay, model: model, mailbox: feed.mailbox, at: now)
+        } catch {
+            replayFailure = "\(error)"
+        }
+    }
+
+    private func perform(_ intent: ReplayIntent) {
+        guard let replay = feed.replay else { return }
+        viewerMessage = nil
+        do {
+            try ReplayPump.perform(intent, on: replay, model: model, mailbox: feed.mailbox, at: monotonicSeconds())
+        } catch {
+            viewerMessage = "\(error)"
+        }
     }
 
     private func resize() throws {
@@ -193,7 +240,16 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: feed.now(),
+        if let replay = model.replay {
+            status.extra = replay.badge
+            if let entry = model.timeEntry {
+                status.message = "go to: \(entry)▏ (seconds, m:ss or h:mm:ss; Enter goes, Esc cancels)"
+            } else if let notice = model.timeEntryNotice {
+                status.message = notice
+            }
+        }
+        if let viewerMessage { status.message = viewerMessage }
+        screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: timelineNow(),
                       into: &buffer)
         try writer.render(buffer, to: session.outputFD)
     }

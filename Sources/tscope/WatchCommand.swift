@@ -1,4 +1,5 @@
 import ArgumentParser
+import Capture
 import DSP
 import Devices
 import Foundation
@@ -16,7 +17,9 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Views: 1 plot, 2 waterfall, 3 meter (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
             a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
-            [ ] waterfall period, r reset meter min/max, d control drawer, ? all keys and gestures, q quit.
+            [ ] waterfall period, r record (meter: reset min/max), R record in any view, d control drawer, \
+            ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \
+            the UTC start; several in a row, each stopped by r or after --duration.
             The mouse drags, zooms with the wheel and clicks to pause. Zooming and panning retune the analyzer \
             to the visible band with about one bin per pixel column.
             """
@@ -33,12 +36,32 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
     var meterBand: String?
 
+    @Option(name: .customLong("record-dir"), help: "Directory for recordings started with r (default: the current directory).")
+    var recordDirectory: String = "."
+
+    @Option(help: "Label for recordings' file names and metadata, e.g. fm-survey.")
+    var label: String?
+
+    @Option(name: .customLong("operator"), help: "Operator or bench name for recordings' file names and metadata.")
+    var operatorName: String?
+
+    @Option(help: "Stop each recording after this long: seconds, or with a unit: 90s, 5m, 1h.")
+    var duration: String?
+
     /// what the HackRF sweep can tune, as hackrf_sweep's default range [Hz]
     static let deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
 
     func validate() throws {
         _ = try parsedBand()
         if let meterBand { _ = try BandOption.parse(meterBand, option: "--meter-band", limits: Self.deviceLimits) }
+        _ = try parsedDuration()
+    }
+
+    /// `--duration` in seconds (as `tscope record` reads it); nil without one.
+    func parsedDuration() throws -> Double? {
+        var record = RecordCommand()
+        record.duration = duration
+        return try record.parsedDuration()
     }
 
     func parsedBand() throws -> FrequencyRange {
@@ -52,16 +75,29 @@ struct WatchCommand: ParsableCommand {
         }
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
+        let counters = DroppedBlocks()
+        var metadata = CaptureMetadata(format: "tscope")
+        metadata.writerVersion = RecordCommand.tscopeVersion
+        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
+        let recordingSettings = ViewerRecording.Settings(directory: recordDirectory, label: label,
+                                                         operatorName: operatorName, duration: try parsedDuration(),
+                                                         metadata: metadata)
+        let recording = ViewerRecording(settings: recordingSettings, droppedBlocks: { counters.value })
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
         do {
-            (source, analyzer) = try deviceOptions.spectrumSource(headless: false, onFrame: { mailbox.post($0) },
+            (source, analyzer) = try deviceOptions.spectrumSource(headless: false, onFrame: { frame in
+                mailbox.post(frame)
+                recording.post(frame)
+            },
                                                                   onGiveUp: { failure.record($0) })
         } catch {
             throw CommandError("\(error)")
         }
         defer { source.stop() }
+        counters.read = { source.counters.droppedBlocks }
+        recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
 
         // the band checks again against what the chosen analyzer can tune
         let limits = analyzer.kind.tunableRange
@@ -78,9 +114,11 @@ struct WatchCommand: ParsableCommand {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.state.statusMessage)
+                                      message: source.state.statusMessage ?? recording.message,
+                                      extra: recording.poll())
             },
-            failure: { failure.message }
+            failure: { failure.message },
+            toggleRecording: { recording.toggle(tuning: model.tuning) }
         )
         let session = TerminalSession()
         do {
@@ -94,10 +132,15 @@ struct WatchCommand: ParsableCommand {
         do {
             exit = try viewer.run()
         } catch {
+            recording.finish()
             session.restore()
+            Self.report(recording)
             throw CommandError("\(error)")
         }
+        // an active recording is finished properly on every way out
+        recording.finish()
         session.restore()
+        Self.report(recording)
         switch exit {
         case .quit:
             return
@@ -108,6 +151,19 @@ struct WatchCommand: ParsableCommand {
             throw CommandError(message)
         }
     }
+}
+
+extension WatchCommand {
+    /// One line per recording made, on stderr once the terminal is back.
+    static func report(_ recording: ViewerRecording) {
+        for line in recording.summaries { FileHandle.standardError.write(Data("recorded \(line)\n".utf8)) }
+    }
+}
+
+/// The device's dropped-block counter, readable before the source exists.
+final class DroppedBlocks: @unchecked Sendable {
+    var read: () -> Int = { 0 }
+    var value: Int { read() }
 }
 
 /// The view `watch` starts in.

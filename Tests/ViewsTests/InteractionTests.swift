@@ -40,7 +40,7 @@ import ViewModels
         #expect(key("]", model) == .stepPeriod(1))
         #expect(key("d", model) == .toggleDrawer)
         #expect(key("?", model) == .toggleHelp)
-        #expect(key("r", model) == .resetMeter)
+        #expect(key("r", model) == .toggleRecording)
         #expect(key(" ", model) == .plot(.togglePause))
         #expect(key("q", model) == .plot(.quit))
         let (plot, _) = drawn(.plot)

@@ -1,0 +1,46 @@
+import DSP
+import Signals
+import ViewModels
+
+/// How the viewer feeds a replay into its models: every frame played goes
+/// into the waterfall's history (none lost to peak hold at ×64) and into the
+/// mailbox for the plot and meter; after a jump the history is read again
+/// from the file for the visible period.
+enum ReplayPump {
+    /// Plays the frames the playhead reached by `wallClock` [s, monotonic].
+    static func advance(_ replay: ReplayControl, model: AnalyzerModel, mailbox: FrameMailbox,
+                        at wallClock: Double) throws {
+        defer { model.replay = replay.state(at: wallClock) }
+        try replay.advance(to: wallClock) { frame in
+            model.waterfall.add(frame)
+            mailbox.post(frame)
+        }
+    }
+
+    /// Carries out a replay intent, refilling after a jump.
+    static func perform(_ intent: ReplayIntent, on replay: ReplayControl, model: AnalyzerModel,
+                        mailbox: FrameMailbox, at wallClock: Double) throws {
+        defer { model.replay = replay.state(at: wallClock) }
+        if try replay.perform(intent, at: wallClock) {
+            try refill(replay, model: model, mailbox: mailbox, at: wallClock)
+        }
+    }
+
+    /// After a jump: the waterfall's period before the playhead read again
+    /// (so even a paused seek shows the picture of that time), the view back
+    /// at the playhead, the plot on the last frame before it, the meter
+    /// started afresh (its smoothing runs forward in time).
+    static func refill(_ replay: ReplayControl, model: AnalyzerModel, mailbox: FrameMailbox,
+                       at wallClock: Double) throws {
+        model.waterfall.history.clear()
+        model.waterfall.scrollToNow()
+        model.meter = PowerMeterModel(band: model.meter.band)
+        mailbox.clear()
+        try replay.refill(seconds: model.waterfall.periodSeconds, at: wallClock) { frame in
+            model.waterfall.add(frame)
+            // only the newest: the plot shows the frame at the playhead, not a peak over the period
+            mailbox.clear()
+            mailbox.post(frame)
+        }
+    }
+}

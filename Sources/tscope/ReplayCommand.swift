@@ -1,0 +1,125 @@
+import ArgumentParser
+import Capture
+import DSP
+import Foundation
+import Signals
+import Terminal
+import ViewModels
+import Views
+
+/// A recorded capture played in the viewer's three views.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a capture file in the plot, waterfall and meter views.",
+        discussion: """
+            Plays at the recorded speed. Keys: space pause/resume, < > (or , .) halve/double the speed \
+            (×0.25…×64), shift+←/→ back/forward 10 s, g then a time (seconds, m:ss or h:mm:ss) and Enter to go \
+            there, Home start, End end. The views' keys work as in watch (1/2/3, ←/→ pan, +/- zoom: the stored \
+            frames are re-decimated, ? all keys), q quit. Formats: \(CaptureFormat.readable).
+            """
+    )
+
+    @Argument(help: "The capture file.")
+    var file: String
+
+    @Option(help: "Playing speed, 0.25 to 64 times the recorded speed.")
+    var speed: Double = 1
+
+    @Option(help: "View to start in: plot, waterfall, meter.")
+    var view: ViewChoice = .plot
+
+    @Option(help: "Where to start: seconds from the first frame, m:ss or h:mm:ss.")
+    var start: String?
+
+    @OptionGroup var inputOptions: CaptureInputOptions
+
+    func validate() throws {
+        guard Playback.speedRange.contains(speed) else {
+            throw ValidationError("--speed \(speed): expected 0.25 to 64")
+        }
+        _ = try startOffset()
+    }
+
+    /// `--start` [s from the first frame]
+    func startOffset() throws -> Double {
+        guard let start else { return 0 }
+        guard let seconds = ReplayState.parseTime(start) else {
+            throw ValidationError("--start \(start): expected seconds, m:ss or h:mm:ss, e.g. 90 or 1:30")
+        }
+        return seconds
+    }
+
+    func run() throws {
+        let reader: any SeekableSpectrumFrameReader
+        do {
+            reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
+                                                 options: inputOptions.readOptions)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
+            throw CommandError("replay needs an interactive terminal; to turn \(file) into another format or a "
+                + "picture use `tscope convert` or `tscope export`")
+        }
+        let band: FrequencyRange
+        do {
+            band = try Self.band(of: reader, file: file)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let driver: ReplayDriver
+        do {
+            driver = try ReplayDriver(reader: reader, speed: speed, startOffset: try startOffset(),
+                                      at: monotonicSeconds())
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: view.mode)
+        let name = "\((file as NSString).lastPathComponent)" + (reader.metadata.device.map { " (\($0))" } ?? "")
+        let feed = SpectrumFeed(
+            mailbox: FrameMailbox(),
+            retune: nil,
+            status: {
+                SpectrumStatus(deviceName: name, isDemo: false,
+                               message: reader.skipped > 0 ? "skipped \(reader.skipped) damaged frames" : nil)
+            },
+            failure: { nil },
+            replay: driver)
+        let session = TerminalSession()
+        do {
+            try session.enter(mouse: true, onTerminationSignal: .notifyLoop)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let viewer = SpectrumViewer(session: session, model: model, feed: feed,
+                                    colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
+        let exit: ViewerExit
+        do {
+            exit = try viewer.run()
+        } catch {
+            session.restore()
+            throw CommandError("\(error)")
+        }
+        session.restore()
+        switch exit {
+        case .quit: return
+        case .signal(let number): TerminalSession.exit(bySignal: number)
+        case .failed(let message): throw CommandError(message)
+        }
+    }
+
+    /// The band to show: the recorded span and the first frame's band together.
+    static func band(of reader: any SeekableSpectrumFrameReader, file: String) throws -> FrequencyRange {
+        var first = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        guard try reader.next(into: &first), let frameBand = first.range else {
+            throw CaptureError(file: file, "no frames to replay")
+        }
+        guard let span = reader.metadata.span else { return frameBand }
+        return FrequencyRange(lowerHz: min(span.lowerHz, frameBand.lowerHz),
+                              upperHz: max(span.upperHz, frameBand.upperHz)) ?? frameBand
+    }
+}
+
+/// Capture's replay driver has the shape the viewer plays.
+extension ReplayDriver: ReplayControl {}

@@ -1,0 +1,110 @@
+import Capture
+import Foundation
+import Signals
+import ViewModels
+
+/// Recording from the viewer (`r`/`R` in `tscope watch`): as many sessions
+/// in a row as wanted, each a new capture file in the record directory.
+///
+/// `post` is called with every frame on the DSP thread and never blocks;
+/// `toggle`, `poll` and `finish` run on the UI thread. `poll` (once per drawn
+/// frame) stops a session whose --duration has passed or whose writer failed
+/// (disk full), keeping everything written before.
+final class ViewerRecording: @unchecked Sendable {
+    /// frames per second stored, each the per-bin peak of the frames between
+    /// (the same default as `tscope record --frame-rate`)
+    static let frameRate = 10.0
+
+    struct Settings {
+        var directory: String
+        var label: String?
+        var operatorName: String?
+        /// [s], nil = until r again
+        var duration: Double?
+        var metadata: CaptureMetadata
+    }
+
+    private let recorder = RecordingSession()
+    private let settings: Settings
+    private let droppedBlocks: () -> Int
+    /// the last outcome (saved / failed), for the status line
+    private(set) var message: String?
+    /// one line per finished session, printed after the terminal is restored
+    private(set) var summaries: [String] = []
+    /// the analyzer's name for the metadata, known once it is open
+    var device: String?
+
+    /// - Parameter droppedBlocks: the device's dropped-block counter now
+    init(settings: Settings, droppedBlocks: @escaping () -> Int) {
+        self.settings = settings
+        self.droppedBlocks = droppedBlocks
+    }
+
+    var isRecording: Bool { recorder.isRecording }
+
+    /// DSP thread: hands a frame to the running session, if any.
+    func post(_ frame: SpectrumFrame) { recorder.post(frame) }
+
+    /// Starts a session for the band now shown, or stops the running one.
+    func toggle(tuning: TuningRequest) {
+        if recorder.isRecording {
+            stop()
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
+        } catch {
+            message = "cannot record: cannot create \(settings.directory): \(error.localizedDescription)"
+            return
+        }
+        var metadata = settings.metadata
+        metadata.device = metadata.device ?? device
+        let plan = RecordingSession.Plan(
+            output: .directory(settings.directory), label: settings.label, operatorName: settings.operatorName,
+            duration: settings.duration, requestedFrameRate: Self.frameRate, band: tuning.band,
+            binWidthHz: tuning.binWidthHz, metadata: metadata)
+        do {
+            let path = try recorder.start(plan, deviceDroppedBlocks: droppedBlocks())
+            message = "recording \((path as NSString).lastPathComponent)"
+        } catch {
+            message = "cannot record: \(error)"
+        }
+    }
+
+    /// The badge while recording ("● REC 00:12", with "−00:48" left under
+    /// --duration), after stopping a due or failed session.
+    func poll() -> String? {
+        guard recorder.isRecording else { return nil }
+        if recorder.isComplete || recorder.writeError != nil {
+            stop()
+            return nil
+        }
+        var badge = "● REC \(Self.clock(recorder.elapsed))"
+        if let remaining = recorder.remaining { badge += " −\(Self.clock(remaining.rounded(.up)))" }
+        return badge
+    }
+
+    /// On quit or a signal: finishes an active session properly.
+    func finish() { if recorder.isRecording { stop() } }
+
+    private func stop() {
+        let path = recorder.path ?? settings.directory
+        do {
+            guard let summary = try recorder.stop(deviceDroppedBlocks: droppedBlocks()) else { return }
+            let name = (summary.path as NSString).lastPathComponent
+            message = "saved \(name): \(summary.frames) frames"
+            summaries.append("\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
+                + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)")
+        } catch {
+            message = "recording stopped: \(error); what was written is kept in \(path)"
+            summaries.append(message ?? path)
+        }
+    }
+
+    /// `mm:ss`, or `h:mm:ss` from an hour on [s]
+    static func clock(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%02d:%02d", m, s)
+    }
+}
