@@ -154,12 +154,24 @@ public final class WaterfallHistory {
         return low
     }
 
-    /// The held row whose half second contains `time`, if any.
+    /// The row whose half second contains `time`, or that holds it (a slow
+    /// source, below), if any.
     public func sequence(covering time: Double) -> Int? {
         let after = firstSequence(startingAtOrAfter: time + Self.rowSeconds * 1e-9)
         let candidate = after - 1
         guard candidate >= startSequence else { return nil }
         let start = infos[candidate % capacity].timestamp
-        return time < start + Self.rowSeconds ? candidate : nil
+        guard time >= start + Self.rowSeconds else { return candidate }
+        // A source slower than 2 rows/s (rtl_power at -i 1, a slow tinySA
+        // sweep) fills the time to its next row: its row is held for up to
+        // 1.5 of its own cadence (the spacing from the row before), so a
+        // stall or an outage still shows as a gap soon after.
+        guard candidate > startSequence else { return nil }
+        let cadence = start - infos[(candidate - 1) % capacity].timestamp
+        let hold = min(1.5 * cadence, Self.maxHoldSeconds)
+        return time < start + hold ? candidate : nil
     }
+
+    /// longest a row of a slow source is held to fill the time to the next [s]
+    public static let maxHoldSeconds = 10.0
 }

@@ -171,4 +171,19 @@ func flatFrame(time: Double, level: Float = -80, bins: Int = 8, peaks: [Int: Flo
         #expect(map[0].isEmpty)
         #expect(!map[9].isEmpty)
     }
+
+    @Test func aSlowSourceFillsTheTimeToItsNextRowButAnOutageStaysAGap() {
+        // one frame a second (rtl_power -i 1), then nothing for 15 s, then one more
+        let history = WaterfallHistory(capacity: 16, maxBinsPerRow: 4)
+        for second in [0.0, 1, 2, 3, 18] { history.add(flatFrame(time: second, bins: 4)) }
+        let first = history.startSequence
+        #expect(history.sequence(covering: 1.7) == first + 1)   // held: no stripes between rows
+        #expect(history.sequence(covering: 3.2) == first + 3)   // the row itself
+        #expect(history.sequence(covering: 4.4) == first + 3)   // held up to 1.5 × its 1 s cadence
+        #expect(history.sequence(covering: 4.6) == nil)         // then the outage shows
+        #expect(history.sequence(covering: 10) == nil)
+        #expect(history.sequence(covering: 18.3) == first + 4)
+        #expect(history.sequence(covering: 27.5) == first + 4)  // its cadence is 15 s: held, but at most 10 s
+        #expect(history.sequence(covering: 28.5) == nil)
+    }
 }
