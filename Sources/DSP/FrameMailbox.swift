@@ -7,6 +7,10 @@ import Signals
 /// never lost when frames arrive faster than the view draws them. A frame
 /// with a different geometry (band or bin width) replaces what is pending.
 ///
+/// It also averages, in linear power, the band power of every frame posted
+/// (`measuredBand`), so a power meter reads all sweeps rather than the
+/// peak-held drawn frames, which would read noise high.
+///
 /// The mailbox copies values into storage it owns and `take` copies them into
 /// the caller's frame, so no array is ever shared between the threads: the
 /// producer can reuse its buffers, and neither side allocates unless the
@@ -16,6 +20,7 @@ public final class FrameMailbox: @unchecked Sendable {
     private var pending = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     /// frames combined into `pending` since the last take
     private var pendingCount = 0
+    private var bandAverage = BandPowerAverage()
 
     public init() {}
 
@@ -40,6 +45,20 @@ public final class FrameMailbox: @unchecked Sendable {
             Self.copy(frame.powerDB, into: &pending.powerDB)
         }
         pendingCount += 1
+        bandAverage.add(frame)
+    }
+
+    /// The band whose power `takeBandPower` averages [Hz]; nil = none.
+    /// Changing it starts a new average.
+    public var measuredBand: FrequencyRange? {
+        get { lock.withLock { bandAverage.band } }
+        set { lock.withLock { bandAverage.band = newValue } }
+    }
+
+    /// The mean power in `measuredBand` of every frame posted since the last
+    /// call [dB] and how many frames; nil when none arrived.
+    public func takeBandPower() -> (decibels: Double, frames: Int)? {
+        lock.withLock { bandAverage.take() }
     }
 
     /// Called by the consumer: copies the peak-held frame since the last call
@@ -62,6 +81,7 @@ public final class FrameMailbox: @unchecked Sendable {
     public func clear() {
         lock.lock()
         pendingCount = 0
+        bandAverage.reset()
         lock.unlock()
     }
 

@@ -125,6 +125,7 @@ public final class SpectrumViewer {
             if limiter.shouldEmit(at: now) {
                 // Take only when drawing: the mailbox peak-holds everything
                 // that arrived since the last drawn frame.
+                feed.mailbox.measuredBand = model.meter.measuredBand(visible: model.plot.visibleBand)
                 if feed.mailbox.take(into: &incomingFrame) > 0 { accept(now: now) }
                 try draw(now: now)
             }
@@ -140,7 +141,8 @@ public final class SpectrumViewer {
         swap(&shownFrame, &incomingFrame)
         hasFrame = true
         frameRate.record(at: now)
-        model.meter.measure(shownFrame, visible: model.plot.visibleBand, at: timelineNow())
+        // every sweep since the last drawn frame, averaged in linear power
+        if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
         if needsAutoscale { autoscale(to: shownFrame) }
     }
 

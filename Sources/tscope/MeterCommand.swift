@@ -86,39 +86,24 @@ struct MeterCommand: ParsableCommand {
     }
 }
 
-/// Sums the band power of the frames of one interval (in linear units);
-/// fed on the DSP thread, taken on the main thread.
+/// The mean band power of one interval's frames: fed on the DSP thread,
+/// taken on the main thread.
 final class BandPowerAccumulator: @unchecked Sendable {
     private let lock = NSLock()
-    private var linearSum = 0.0
-    private var sweeps = 0
-    private var measured: FrequencyRange?
+    private var average = BandPowerAverage()
 
     /// the band measured; frames before it is set are ignored
     var band: FrequencyRange? {
-        get { lock.withLock { measured } }
-        set { lock.withLock { measured = newValue } }
+        get { lock.withLock { average.band } }
+        set { lock.withLock { average.band = newValue } }
     }
 
-    func add(_ frame: SpectrumFrame) {
-        guard let band, let decibels = BandPower.decibels(in: band, of: frame) else { return }
-        lock.withLock {
-            linearSum += Units.power(decibels: decibels)
-            sweeps += 1
-        }
-    }
+    func add(_ frame: SpectrumFrame) { lock.withLock { average.add(frame) } }
 
     /// The mean power of the sweeps since the last take [dB] and how many
     /// there were; nil when none arrived.
     func take() -> (decibels: Double, sweeps: Int)? {
-        lock.withLock {
-            defer {
-                linearSum = 0
-                sweeps = 0
-            }
-            guard sweeps > 0 else { return nil }
-            return (Units.decibels(power: linearSum / Double(sweeps)), sweeps)
-        }
+        lock.withLock { average.take().map { ($0.decibels, $0.frames) } }
     }
 }
 
