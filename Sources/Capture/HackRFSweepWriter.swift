@@ -78,13 +78,8 @@ public final class HackRFSweepWriter {
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64,
                            values: UnsafeBufferPointer<Float>) throws {
         // worst case per value: ", " + sign + 39 digits + ".dd"; header < 120
-        let worstCase = 120 + values.count * 48
-        if worstCase > sink.reservableCapacity {
-            throw OutputError(destination: sink.name, detail: "line of \(values.count) values exceeds the output buffer")
-        }
-        let out = try sink.reserve(worstCase)
-        var n = 0
-        n += dateTime.write(seconds, to: out + n)
+        let out = try sink.reserveLine(120 + values.count * 48, values: values.count)
+        var n = dateTime.write(seconds, to: out)
         out[n] = UInt8(ascii: "."); n += 1
         FixedPointFormat.writePadded(microseconds, width: 6, to: out + n); n += 6
         n += FixedPointFormat.writeCommaSpace(to: out + n)

@@ -34,13 +34,8 @@ public final class RTLPowerCSVWriter {
                          values: UnsafeBufferPointer<Float>) throws {
         guard let last = values.last else { return }
         // per value ", " + sign + up to 45 characters; header < 120
-        let worstCase = 120 + (values.count + 1) * 48
-        if worstCase > sink.reservableCapacity {
-            throw OutputError(destination: sink.name, detail: "line of \(values.count) values exceeds the output buffer")
-        }
-        let out = try sink.reserve(worstCase)
-        var n = 0
-        n += dateTime.write(seconds, to: out + n)
+        let out = try sink.reserveLine(120 + (values.count + 1) * 48, values: values.count)
+        var n = dateTime.write(seconds, to: out)
         n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += Self.writeInteger(lowHz, to: out + n)
         n += FixedPointFormat.writeCommaSpace(to: out + n)
