@@ -19,9 +19,8 @@ public final class CSVExporter: SpectrumFrameWriter {
     private let layout: Layout
     /// geometry of the first frame (wide layout)
     private var columns: (startHz: Double, binWidthHz: Double, count: Int)?
-    /// "YYYY-MM-DDTHH:MM:SS" for `cachedSecond`
-    private var cachedTime = [UInt8](repeating: 0, count: 19)
-    private var cachedSecond = Int.min
+    /// "YYYY-MM-DDTHH:MM:SS" in UTC
+    private var dateTime = CachedDateTime(zone: .utc, separator: "T")
     /// the formatted time of the frame being written
     private var timeField = [UInt8](repeating: 0, count: 27)
     private var framesWritten = 0
@@ -104,29 +103,9 @@ public final class CSVExporter: SpectrumFrameWriter {
         var micros = Int(saturating: ((timestamp - seconds) * 1e6).rounded())
         let whole = Int(saturating: seconds)
         if micros >= 1_000_000 { micros = 999_999 }
-        if whole != cachedSecond {
-            cachedSecond = whole
-            var time = time_t(whole)
-            var parts = tm()
-            gmtime_r(&time, &parts)
-            cachedTime.withUnsafeMutableBufferPointer { buffer in
-                let out = buffer.baseAddress!
-                FixedPointFormat.writePadded(Int(parts.tm_year) + 1900, width: 4, to: out)
-                out[4] = UInt8(ascii: "-")
-                FixedPointFormat.writePadded(Int(parts.tm_mon) + 1, width: 2, to: out + 5)
-                out[7] = UInt8(ascii: "-")
-                FixedPointFormat.writePadded(Int(parts.tm_mday), width: 2, to: out + 8)
-                out[10] = UInt8(ascii: "T")
-                FixedPointFormat.writePadded(Int(parts.tm_hour), width: 2, to: out + 11)
-                out[13] = UInt8(ascii: ":")
-                FixedPointFormat.writePadded(Int(parts.tm_min), width: 2, to: out + 14)
-                out[16] = UInt8(ascii: ":")
-                FixedPointFormat.writePadded(Int(parts.tm_sec), width: 2, to: out + 17)
-            }
-        }
         timeField.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
-            for i in 0..<19 { out[i] = cachedTime[i] }
+            _ = dateTime.write(whole, to: out)
             out[19] = UInt8(ascii: ".")
             FixedPointFormat.writePadded(micros, width: 6, to: out + 20)
             out[26] = UInt8(ascii: "Z")

@@ -67,4 +67,19 @@ enum FixedPointFormat {
             remaining /= 10
         }
     }
+
+    /// Writes the ", " that separates rtl_power and hackrf_sweep fields; returns 2.
+    @inline(__always)
+    static func writeCommaSpace(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: ",")
+        out[1] = UInt8(ascii: " ")
+        return 2
+    }
+
+    /// Copies preformatted text; returns bytes written.
+    @inline(__always)
+    static func writeBytes(_ bytes: [UInt8], to out: UnsafeMutablePointer<UInt8>) -> Int {
+        for (i, byte) in bytes.enumerated() { out[i] = byte }
+        return bytes.count
+    }
 }

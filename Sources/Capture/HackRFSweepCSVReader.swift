@@ -9,27 +9,25 @@ import Signals
 /// frame's time is its last slice's. The bin width is (hz_high − hz_low)/values,
 /// exact where the printed hz_bin_width is rounded to 0.01 Hz.
 public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
-    public private(set) var metadata = CaptureMetadata(format: "hackrf_sweep")
-    public var skipped: Int { damage.skipped }
-    public var firstSkipped: CaptureError? { damage.first }
+    public var metadata: CaptureMetadata { state.metadata }
+    public var skipped: Int { state.damage.skipped }
+    public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (lines.consumedBytes, lines.input.totalBytes) }
 
     private let lines: LineReader
     private let parser: SweepLineParser
-    private var damage: DamageCounter
-    private var assembler = SweepAssembler()
+    private var state: SweepReaderState
     private var line = SweepLine()
     /// first slice's lower edge [Hz]: where every sweep starts
     private var sweepStartHz: Double?
     /// values per slice and bin width of the first slice
     private var sliceShape: (values: Int, binWidthHz: Double)?
     private var lastLineTimestamp = -Double.infinity
-    private var framesRead = 0
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         lines = LineReader(input: input)
         parser = SweepLineParser(timeZone: options.timeZone)
-        damage = DamageCounter(strict: options.strict)
+        state = SweepReaderState(format: "hackrf_sweep", strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -37,50 +35,42 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
     }
 
     public func next(into frame: inout SpectrumFrame) throws -> Bool {
-        while let text = try lines.next() {
-            if SweepLineParser.isIgnorable(text.bytes) { continue }
-            if let problem = parser.parse(text.bytes, into: &line) {
-                try damage.record(error(text, problem))
-                continue
-            }
+        while let text = try parser.nextLine(from: lines, into: &line, damage: &state.damage) {
             if let problem = checkShape() {
-                try damage.record(error(text, problem))
+                try state.damage.record(lines.error(at: text, problem))
                 continue
             }
             if line.timestamp < lastLineTimestamp {
-                try damage.record(error(text, "time goes backwards (before the previous line's)"))
+                try state.damage.record(lines.error(at: text, "time goes backwards (before the previous line's)"))
                 continue
             }
             let startHz = sweepStartHz ?? line.lowHz
-            if assembler.inProgress && line.lowHz == startHz {
+            if state.assembler.inProgress && line.lowHz == startHz {
                 lines.pushBack()
-                return emit(into: &frame)
+                return state.emit(into: &frame, utcOffsetSeconds: parser.clock.lastOffsetSeconds)
             }
-            if !assembler.inProgress {
+            if !state.assembler.inProgress {
                 guard line.lowHz == startHz else {
-                    try damage.record(error(text, "expected a sweep to start at \(Int(saturating: startHz)) Hz, found \(Int(saturating: line.lowHz)) Hz"))
+                    try state.damage.record(lines.error(at: text,
+                        "expected a sweep to start at \(Int(saturating: startHz)) Hz, found \(Int(saturating: line.lowHz)) Hz"))
                     continue
                 }
-                assembler.begin(startHz: startHz, binWidthHz: sliceShape?.binWidthHz ?? binWidth(), timestamp: line.timestamp)
+                state.assembler.begin(startHz: startHz, binWidthHz: sliceShape?.binWidthHz ?? binWidth(),
+                                      timestamp: line.timestamp)
             }
-            let problem = parser.withValues(count: line.valueCount) { assembler.place(lowHz: line.lowHz, values: $0) }
+            let problem = parser.withValues(count: line.valueCount) { state.assembler.place(lowHz: line.lowHz, values: $0) }
             if let problem {
-                try damage.record(error(text, problem))
+                try state.damage.record(lines.error(at: text, problem))
                 continue
             }
             sweepStartHz = startHz
             if sliceShape == nil { sliceShape = (line.valueCount, binWidth()) }
-            assembler.timestamp = line.timestamp
+            state.assembler.timestamp = line.timestamp
             lastLineTimestamp = line.timestamp
         }
-        if assembler.inProgress { return emit(into: &frame) }
-        if framesRead == 0 {
-            let detail = damage.skipped > 0
-                ? "no valid hackrf_sweep line (\(damage.skipped) damaged; first: \(damage.first?.description ?? ""))"
-                : "empty: expected hackrf_sweep lines 'date, time, hz_low, hz_high, hz_bin_width, num_samples, dB, …'"
-            throw CaptureError(file: lines.input.name, detail)
-        }
-        return false
+        return try state.endOfInput(into: &frame, file: lines.input.name,
+                                    utcOffsetSeconds: parser.clock.lastOffsetSeconds, records: "hackrf_sweep line",
+                                    expected: "hackrf_sweep lines 'date, time, hz_low, hz_high, hz_bin_width, num_samples, dB, …'")
     }
 
     /// bin width of the parsed line from its edges [Hz]
@@ -102,20 +92,5 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
             }
         }
         return nil
-    }
-
-    private func emit(into frame: inout SpectrumFrame) -> Bool {
-        assembler.finish(into: &frame)
-        framesRead += 1
-        if framesRead == 1 {
-            metadata.binWidthHz = frame.binWidthHz
-            metadata.span = frame.range
-            metadata.utcOffsetSeconds = parser.clock.lastOffsetSeconds
-        }
-        return true
-    }
-
-    private func error(_ line: LineReader.Line, _ detail: String) -> CaptureError {
-        CaptureError(file: lines.input.name, location: .line(line.number), detail)
     }
 }

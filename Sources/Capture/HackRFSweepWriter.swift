@@ -20,9 +20,8 @@ public final class HackRFSweepWriter {
     private let sampleRateHz: UInt64
     /// `%.2f` of the bin width, formatted once (it never changes mid-run)
     private let binWidthText: [UInt8]
-    /// "YYYY-MM-DD, HH:MM:SS" for `cachedSecond`, recomputed once per second
-    private var cachedDateTime = [UInt8](repeating: 0, count: 20)
-    private var cachedSecond = Int.min
+    /// strftime("%Y-%m-%d, %H:%M:%S") of localtime, as hackrf_sweep prints it
+    private var dateTime = CachedDateTime(zone: .local, separator: ", ")
 
     public init(sink: OutputSink, layout: Layout, fftSize: Int, sampleRateHz: UInt64 = 20_000_000) {
         self.sink = sink
@@ -79,59 +78,23 @@ public final class HackRFSweepWriter {
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64,
                            values: UnsafeBufferPointer<Float>) throws {
         // worst case per value: ", " + sign + 39 digits + ".dd"; header < 120
-        let worstCase = 120 + values.count * 48
-        if worstCase > sink.reservableCapacity {
-            throw OutputError(destination: sink.name, detail: "line of \(values.count) values exceeds the output buffer")
-        }
-        let out = try sink.reserve(worstCase)
-        var n = 0
-        if seconds != cachedSecond { cacheDateTime(seconds) }
-        for b in cachedDateTime { out[n] = b; n += 1 }
+        let out = try sink.reserveLine(120 + values.count * 48, values: values.count)
+        var n = dateTime.write(seconds, to: out)
         out[n] = UInt8(ascii: "."); n += 1
         FixedPointFormat.writePadded(microseconds, width: 6, to: out + n); n += 6
-        n += writeSeparator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeDecimal(low, to: out + n)
-        n += writeSeparator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeDecimal(high, to: out + n)
-        n += writeSeparator(out + n)
-        for b in binWidthText { out[n] = b; n += 1 }
-        n += writeSeparator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
+        n += FixedPointFormat.writeBytes(binWidthText, to: out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeDecimal(UInt64(fftSize), to: out + n)
         for value in values {
-            n += writeSeparator(out + n)
+            n += FixedPointFormat.writeCommaSpace(to: out + n)
             n += FixedPointFormat.writeTwoDecimals(value, to: out + n)
         }
         out[n] = UInt8(ascii: "\n"); n += 1
         sink.commit(bytes: n)
-    }
-
-    @inline(__always)
-    private func writeSeparator(_ out: UnsafeMutablePointer<UInt8>) -> Int {
-        out[0] = UInt8(ascii: ",")
-        out[1] = UInt8(ascii: " ")
-        return 2
-    }
-
-    /// strftime("%Y-%m-%d, %H:%M:%S") of localtime, as hackrf_sweep prints it.
-    private func cacheDateTime(_ seconds: Int) {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        cachedDateTime.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer.baseAddress!
-            FixedPointFormat.writePadded(Int(parts.tm_year) + 1900, width: 4, to: out)
-            out[4] = UInt8(ascii: "-")
-            FixedPointFormat.writePadded(Int(parts.tm_mon) + 1, width: 2, to: out + 5)
-            out[7] = UInt8(ascii: "-")
-            FixedPointFormat.writePadded(Int(parts.tm_mday), width: 2, to: out + 8)
-            out[10] = UInt8(ascii: ",")
-            out[11] = UInt8(ascii: " ")
-            FixedPointFormat.writePadded(Int(parts.tm_hour), width: 2, to: out + 12)
-            out[14] = UInt8(ascii: ":")
-            FixedPointFormat.writePadded(Int(parts.tm_min), width: 2, to: out + 15)
-            out[17] = UInt8(ascii: ":")
-            FixedPointFormat.writePadded(Int(parts.tm_sec), width: 2, to: out + 18)
-        }
-        cachedSecond = seconds
     }
 }

@@ -43,6 +43,11 @@ final class LineReader {
     /// bytes consumed so far (through the last line returned)
     var consumedBytes: Int { bufferOffset + start }
 
+    /// A damage report naming this input and `line`.
+    func error(at line: Line, _ detail: String) -> CaptureError {
+        CaptureError(file: input.name, location: .line(line.number), detail)
+    }
+
     /// Makes the next `next()` return the last line again (it is still in the buffer).
     func pushBack() {
         assert(last != nil, "nothing to push back")

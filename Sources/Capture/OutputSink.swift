@@ -48,6 +48,15 @@ public final class OutputSink {
         return buffer + count
     }
 
+    /// `reserve` for one text line of `values` values that needs at most
+    /// `worstCase` bytes; a line no buffer could hold is an error, not a trap.
+    func reserveLine(_ worstCase: Int, values: Int) throws -> UnsafeMutablePointer<UInt8> {
+        guard worstCase <= capacity else {
+            throw OutputError(destination: name, detail: "line of \(values) values exceeds the output buffer")
+        }
+        return try reserve(worstCase)
+    }
+
     @inline(__always)
     public func commit(bytes: Int) { count += bytes }
 

@@ -17,9 +17,9 @@ import Signals
 ///   value count, another bin width, a time going backwards or a malformed
 ///   line is damage: skipped and counted, or fatal when strict.
 public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
-    public private(set) var metadata = CaptureMetadata(format: "rtl_power")
-    public var skipped: Int { damage.skipped }
-    public var firstSkipped: CaptureError? { damage.first }
+    public var metadata: CaptureMetadata { state.metadata }
+    public var skipped: Int { state.damage.skipped }
+    public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (lines.consumedBytes, lines.input.totalBytes) }
 
     /// hops a value count may differ from (high − low)/step by [bins]
@@ -27,22 +27,18 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
 
     private let lines: LineReader
     private let parser: SweepLineParser
-    private var damage: DamageCounter
-    private var assembler = SweepAssembler()
+    private var state: SweepReaderState
     private var line = SweepLine()
-    /// (lower edge [Hz], bins) of each hop of the first sweep
+    /// (lower edge [Hz], bins) of each hop of the first sweep, fixed once it is emitted
     private var layout: [(lowHz: Double, bins: Int)] = []
-    private var layoutFixed = false
     private var hopIndex = 0
     private var lastHopLowHz = 0.0
     private var captureBinWidthHz: Double?
-    private var lastFrameTimestamp = -Double.infinity
-    private var framesRead = 0
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         lines = LineReader(input: input)
         parser = SweepLineParser(timeZone: options.timeZone)
-        damage = DamageCounter(strict: options.strict)
+        state = SweepReaderState(format: "rtl_power", strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -50,62 +46,53 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
     }
 
     public func next(into frame: inout SpectrumFrame) throws -> Bool {
-        while let text = try lines.next() {
-            if SweepLineParser.isIgnorable(text.bytes) { continue }
-            if let problem = parser.parse(text.bytes, into: &line) {
-                try damage.record(error(text, problem))
-                continue
-            }
+        while let text = try parser.nextLine(from: lines, into: &line, damage: &state.damage) {
             guard let bins = hopBins() else {
                 let span = (line.highHz - line.lowHz) / line.stepHz
-                try damage.record(error(text, "expected about \(Int(saturating: span.rounded())) values (+1 repeated) "
+                try state.damage.record(lines.error(at: text,
+                    "expected about \(Int(saturating: span.rounded())) values (+1 repeated) "
                     + "for \(Int(saturating: line.lowHz))–\(Int(saturating: line.highHz)) Hz at \(line.stepHz) Hz steps, found \(line.valueCount)"))
                 continue
             }
             if let width = captureBinWidthHz, width != line.stepHz {
-                try damage.record(error(text, "bin width \(line.stepHz) Hz differs from \(width) Hz "
+                try state.damage.record(lines.error(at: text, "bin width \(line.stepHz) Hz differs from \(width) Hz "
                     + "of the lines before (mixed bin widths)"))
                 continue
             }
-            if assembler.inProgress {
-                if line.timestamp < assembler.timestamp {
-                    try damage.record(error(text, "time goes backwards (before the previous line's)"))
+            if state.assembler.inProgress {
+                if line.timestamp < state.assembler.timestamp {
+                    try state.damage.record(lines.error(at: text, "time goes backwards (before the previous line's)"))
                     continue
                 }
-                if line.timestamp > assembler.timestamp || line.lowHz <= lastHopLowHz {
+                if line.timestamp > state.assembler.timestamp || line.lowHz <= lastHopLowHz {
                     lines.pushBack()
-                    return emit(into: &frame)
+                    return state.emit(into: &frame, utcOffsetSeconds: parser.clock.lastOffsetSeconds)
                 }
-            } else if line.timestamp < lastFrameTimestamp {
-                try damage.record(error(text, "time goes backwards (before the previous frame's)"))
+            } else if line.timestamp < state.lastFrameTimestamp {
+                try state.damage.record(lines.error(at: text, "time goes backwards (before the previous frame's)"))
                 continue
             }
             if let problem = checkLayout(bins: bins) {
-                try damage.record(error(text, problem))
+                try state.damage.record(lines.error(at: text, problem))
                 continue
             }
-            if !assembler.inProgress {
-                assembler.begin(startHz: line.lowHz, binWidthHz: line.stepHz, timestamp: line.timestamp)
+            if !state.assembler.inProgress {
+                state.assembler.begin(startHz: line.lowHz, binWidthHz: line.stepHz, timestamp: line.timestamp)
                 hopIndex = 0
             }
-            let problem = parser.withValues(count: bins) { assembler.place(lowHz: line.lowHz, values: $0) }
+            let problem = parser.withValues(count: bins) { state.assembler.place(lowHz: line.lowHz, values: $0) }
             if let problem {
-                try damage.record(error(text, problem))
+                try state.damage.record(lines.error(at: text, problem))
                 continue
             }
             captureBinWidthHz = line.stepHz
-            if !layoutFixed { layout.append((line.lowHz, bins)) }
+            if state.framesRead == 0 { layout.append((line.lowHz, bins)) }
             hopIndex += 1
             lastHopLowHz = line.lowHz
         }
-        if assembler.inProgress { return emit(into: &frame) }
-        if framesRead == 0 {
-            let detail = damage.skipped > 0
-                ? "no valid rtl_power line (\(damage.skipped) damaged; first: \(damage.first?.description ?? ""))"
-                : "empty: expected rtl_power lines 'date, time, Hz low, Hz high, Hz step, samples, dB, …'"
-            throw CaptureError(file: lines.input.name, detail)
-        }
-        return false
+        return try state.endOfInput(into: &frame, file: lines.input.name,
+                                    utcOffsetSeconds: parser.clock.lastOffsetSeconds, records: "rtl_power line",
+                                    expected: "rtl_power lines 'date, time, Hz low, Hz high, Hz step, samples, dB, …'")
     }
 
     /// Bins this line contributes: without rtl_power's repeated last value
@@ -121,8 +108,8 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
 
     /// Later sweeps must repeat the first sweep's hops.
     private func checkLayout(bins: Int) -> String? {
-        guard layoutFixed else { return nil }
-        let index = assembler.inProgress ? hopIndex : 0
+        guard state.framesRead > 0 else { return nil }
+        let index = state.assembler.inProgress ? hopIndex : 0
         guard index < layout.count else {
             return "hop \(index + 1) of a sweep that had \(layout.count) hops at first"
         }
@@ -132,22 +119,5 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
                 + "as in the first sweep, found \(Int(saturating: line.lowHz)) Hz with \(bins)"
         }
         return nil
-    }
-
-    private func emit(into frame: inout SpectrumFrame) -> Bool {
-        assembler.finish(into: &frame)
-        layoutFixed = true
-        lastFrameTimestamp = assembler.timestamp
-        framesRead += 1
-        if framesRead == 1 {
-            metadata.binWidthHz = frame.binWidthHz
-            metadata.span = frame.range
-            metadata.utcOffsetSeconds = parser.clock.lastOffsetSeconds
-        }
-        return true
-    }
-
-    private func error(_ line: LineReader.Line, _ detail: String) -> CaptureError {
-        CaptureError(file: lines.input.name, location: .line(line.number), detail)
     }
 }

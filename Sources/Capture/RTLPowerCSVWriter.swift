@@ -13,9 +13,8 @@ import Foundation
 /// Nothing is allocated per line.
 public final class RTLPowerCSVWriter {
     private let sink: OutputSink
-    /// "YYYY-MM-DD, HH:MM:SS" for `cachedSecond`
-    private var cachedDateTime = [UInt8](repeating: 0, count: 20)
-    private var cachedSecond = Int.min
+    /// strftime("%Y-%m-%d, %H:%M:%S") of localtime, as rtl_power prints it
+    private var dateTime = CachedDateTime(zone: .local, separator: ", ")
     /// `%.2f` of the step, formatted again only when the step changes
     private var stepText: [UInt8] = []
     private var cachedStep = Double.nan
@@ -35,32 +34,26 @@ public final class RTLPowerCSVWriter {
                          values: UnsafeBufferPointer<Float>) throws {
         guard let last = values.last else { return }
         // per value ", " + sign + up to 45 characters; header < 120
-        let worstCase = 120 + (values.count + 1) * 48
-        if worstCase > sink.reservableCapacity {
-            throw OutputError(destination: sink.name, detail: "line of \(values.count) values exceeds the output buffer")
-        }
-        let out = try sink.reserve(worstCase)
-        var n = 0
-        if seconds != cachedSecond { cacheDateTime(seconds) }
-        for b in cachedDateTime { out[n] = b; n += 1 }
-        n += separator(out + n)
+        let out = try sink.reserveLine(120 + (values.count + 1) * 48, values: values.count)
+        var n = dateTime.write(seconds, to: out)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += Self.writeInteger(lowHz, to: out + n)
-        n += separator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += Self.writeInteger(highHz, to: out + n)
-        n += separator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         if stepHz != cachedStep {
             cachedStep = stepHz
             stepText = Array(String(format: "%.2f", stepHz).utf8)
         }
-        for b in stepText { out[n] = b; n += 1 }
-        n += separator(out + n)
+        n += FixedPointFormat.writeBytes(stepText, to: out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += Self.writeInteger(samples, to: out + n)
         for value in values {
-            n += separator(out + n)
+            n += FixedPointFormat.writeCommaSpace(to: out + n)
             n += FixedPointFormat.writeTwoDecimals(value, to: out + n)
         }
         // rtl_power prints the last bin once more
-        n += separator(out + n)
+        n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeTwoDecimals(last, to: out + n)
         out[n] = UInt8(ascii: "\n")
         n += 1
@@ -69,40 +62,10 @@ public final class RTLPowerCSVWriter {
 
     public func flush() throws { try sink.flush() }
 
-    @inline(__always)
-    private func separator(_ out: UnsafeMutablePointer<UInt8>) -> Int {
-        out[0] = UInt8(ascii: ",")
-        out[1] = UInt8(ascii: " ")
-        return 2
-    }
-
     /// `%i`
     static func writeInteger(_ value: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         guard value < 0 else { return FixedPointFormat.writeDecimal(UInt64(value), to: out) }
         out[0] = UInt8(ascii: "-")
         return 1 + FixedPointFormat.writeDecimal(UInt64(value.magnitude), to: out + 1)
-    }
-
-    /// strftime("%Y-%m-%d, %H:%M:%S") of localtime, as rtl_power prints it.
-    private func cacheDateTime(_ seconds: Int) {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        cachedDateTime.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer.baseAddress!
-            FixedPointFormat.writePadded(Int(parts.tm_year) + 1900, width: 4, to: out)
-            out[4] = UInt8(ascii: "-")
-            FixedPointFormat.writePadded(Int(parts.tm_mon) + 1, width: 2, to: out + 5)
-            out[7] = UInt8(ascii: "-")
-            FixedPointFormat.writePadded(Int(parts.tm_mday), width: 2, to: out + 8)
-            out[10] = UInt8(ascii: ",")
-            out[11] = UInt8(ascii: " ")
-            FixedPointFormat.writePadded(Int(parts.tm_hour), width: 2, to: out + 12)
-            out[14] = UInt8(ascii: ":")
-            FixedPointFormat.writePadded(Int(parts.tm_min), width: 2, to: out + 15)
-            out[17] = UInt8(ascii: ":")
-            FixedPointFormat.writePadded(Int(parts.tm_sec), width: 2, to: out + 18)
-        }
-        cachedSecond = seconds
     }
 }

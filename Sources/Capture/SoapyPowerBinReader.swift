@@ -8,9 +8,9 @@ import Signals
 /// into one frame per sweep (a sweep ends when the frequency starts again),
 /// stamped with its last hop's time_stop.
 public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
-    public private(set) var metadata = CaptureMetadata(format: "soapy_power_bin")
-    public var skipped: Int { damage.skipped }
-    public var firstSkipped: CaptureError? { damage.first }
+    public var metadata: CaptureMetadata { state.metadata }
+    public var skipped: Int { state.damage.skipped }
+    public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (records.offset, records.input.totalBytes) }
 
     static let magic: [UInt8] = Array("SDRFF".utf8)
@@ -26,18 +26,17 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
     }
 
     private let records: RecordReader
-    private var damage: DamageCounter
-    private var assembler = SweepAssembler()
-    private var values: [Float] = []
+    private var state: SweepReaderState
+    /// dB values of the last record read
+    private var values = RecordValues()
     private var captureStepHz: Double?
     private var lastHopStartHz = -Double.infinity
     private var lastTime = -Double.infinity
-    private var framesRead = 0
     private var pending: Hop?
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         records = RecordReader(input: input)
-        damage = DamageCounter(strict: options.strict)
+        state = SweepReaderState(format: "soapy_power_bin", strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -51,31 +50,24 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
             place(hop)
         }
         while let hop = try readHop() {
-            if assembler.inProgress && hop.startHz <= lastHopStartHz {
+            if state.assembler.inProgress && hop.startHz <= lastHopStartHz {
                 pending = hop
-                return emit(into: &frame)
+                return state.emit(into: &frame)
             }
-            if !assembler.inProgress { begin(hop) }
+            if !state.assembler.inProgress { begin(hop) }
             place(hop)
         }
-        if assembler.inProgress { return emit(into: &frame) }
-        if framesRead == 0 {
-            throw CaptureError(file: records.input.name, damage.skipped > 0
-                ? "no valid soapy_power_bin record (\(damage.skipped) damaged; first: \(damage.first?.description ?? ""))"
-                : "empty: expected soapy_power_bin records starting with 'SDRFF'")
-        }
-        return false
+        return try state.endOfInput(into: &frame, file: records.input.name, records: "soapy_power_bin record",
+                                    expected: "soapy_power_bin records starting with 'SDRFF'")
     }
 
     private func begin(_ hop: Hop) {
-        assembler.begin(startHz: hop.startHz, binWidthHz: hop.stepHz, timestamp: hop.timeStop)
+        state.assembler.begin(startHz: hop.startHz, binWidthHz: hop.stepHz, timestamp: hop.timeStop)
     }
 
     private func place(_ hop: Hop) {
-        values.withUnsafeBufferPointer { all in
-            _ = assembler.place(lowHz: hop.startHz, values: UnsafeBufferPointer(rebasing: all[0..<hop.count]))
-        }
-        assembler.timestamp = hop.timeStop
+        values.place(count: hop.count, lowHz: hop.startHz, into: &state.assembler)
+        state.assembler.timestamp = hop.timeStop
         lastHopStartHz = hop.startHz
         lastTime = hop.timeStop
     }
@@ -85,13 +77,12 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
             let offset = records.offset
             let header = try records.take(Self.headerBytes)
             guard header.count == Self.headerBytes else {
-                try damage.record(CaptureError(file: records.input.name, location: .byte(offset),
-                    "truncated record: expected a \(Self.headerBytes)-byte header, found \(header.count) bytes"))
+                try state.damage.record(error(at: offset,
+                                              "truncated record: expected a \(Self.headerBytes)-byte header, found \(header.count) bytes"))
                 return nil
             }
             guard header.prefix(5).elementsEqual(Self.magic) else {
-                throw CaptureError(file: records.input.name, location: .byte(offset),
-                                   "expected the magic 'SDRFF' of a soapy_power_bin record")
+                throw error(at: offset, "expected the magic 'SDRFF' of a soapy_power_bin record")
             }
             let version = header[5]
             func double(_ at: Int) -> Double {
@@ -99,38 +90,26 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
             }
             let size = header.loadUnaligned(fromByteOffset: 54, as: UInt64.self).littleEndian
             guard version == 2 else {
-                throw CaptureError(file: records.input.name, location: .byte(offset + 5),
-                                   "expected soapy_power_bin version 2, found \(version)")
+                throw error(at: offset + 5, "expected soapy_power_bin version 2, found \(version)")
             }
             guard size % 4 == 0, size > 0, size <= UInt64(Self.maxPayloadBytes) else {
-                throw CaptureError(file: records.input.name, location: .byte(offset + 54),
-                                   "expected a payload size that is a positive multiple of 4 bytes, found \(size)")
+                throw error(at: offset + 54, "expected a payload size that is a positive multiple of 4 bytes, found \(size)")
             }
             let count = Int(size) / 4
             let body = try records.take(Int(size))
             guard body.count == Int(size) else {
-                try damage.record(CaptureError(file: records.input.name, location: .byte(offset),
-                                               "truncated record: expected \(size) bytes of values, found \(body.count)"))
+                try state.damage.record(error(at: offset,
+                                              "truncated record: expected \(size) bytes of values, found \(body.count)"))
                 return nil
             }
             let hop = Hop(timeStop: double(14), startHz: double(22), stepHz: double(38), count: count)
             let stopHz = double(30)
             if let problem = check(hop, stopHz: stopHz) {
-                try damage.record(CaptureError(file: records.input.name, location: .byte(offset), problem))
+                try state.damage.record(error(at: offset, problem))
                 continue
             }
-            if values.count < count { values.append(contentsOf: repeatElement(0, count: count - values.count)) }
-            var finite = true
-            values.withUnsafeMutableBufferPointer { destination in
-                for i in 0..<count {
-                    let value = Float(bitPattern: body.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self).littleEndian)
-                    destination[i] = value
-                    if !(value.isFinite || value == -.infinity) { finite = false }
-                }
-            }
-            guard finite else {
-                try damage.record(CaptureError(file: records.input.name, location: .byte(offset),
-                                               "record holds NaN or +inf, expected dB values"))
+            guard values.decode(body, count: count) else {
+                try state.damage.record(error(at: offset, RecordValues.notDBValues))
                 continue
             }
             captureStepHz = hop.stepHz
@@ -155,22 +134,16 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
         if hop.timeStop < lastTime {
             return "time goes backwards (time_stop before the previous record's)"
         }
-        let inFrame = assembler.inProgress && hop.startHz > lastHopStartHz
-        let start = inFrame ? assembler.startHz : hop.startHz
+        let inFrame = state.assembler.inProgress && hop.startHz > lastHopStartHz
+        let start = inFrame ? state.assembler.startHz : hop.startHz
         let endBin = ((hop.startHz - start) / hop.stepHz).rounded() + Double(hop.count)
-        if endBin > Double(assembler.lockedCount ?? assembler.maxBins) {
+        if endBin > Double(state.assembler.lockedCount ?? state.assembler.maxBins) {
             return "hop at \(hop.startHz) Hz lies beyond the band of the first sweep"
         }
         return nil
     }
 
-    private func emit(into frame: inout SpectrumFrame) -> Bool {
-        assembler.finish(into: &frame)
-        framesRead += 1
-        if framesRead == 1 {
-            metadata.binWidthHz = frame.binWidthHz
-            metadata.span = frame.range
-        }
-        return true
+    private func error(at offset: Int, _ detail: String) -> CaptureError {
+        CaptureError(file: records.input.name, location: .byte(offset), detail)
     }
 }

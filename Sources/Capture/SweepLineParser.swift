@@ -38,6 +38,21 @@ final class SweepLineParser {
         return true
     }
 
+    /// The next line of `lines` that is not blank or a comment, parsed into
+    /// `line`; lines that do not parse are recorded as damage. nil at the end.
+    func nextLine(from lines: LineReader, into line: inout SweepLine,
+                  damage: inout DamageCounter) throws -> LineReader.Line? {
+        while let text = try lines.next() {
+            if Self.isIgnorable(text.bytes) { continue }
+            if let problem = parse(text.bytes, into: &line) {
+                try damage.record(lines.error(at: text, problem))
+                continue
+            }
+            return text
+        }
+        return nil
+    }
+
     /// Parses one line; returns what was expected if it is malformed.
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, into line: inout SweepLine) -> String? {
         var problem = ""

@@ -1,30 +1,4 @@
-/// Why an ECG record, file or stream could not be read: names the file (or
-/// device) and where in it, so the user can find the damage.
-public struct ECGError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// where in the input the problem is
-    public enum Location: Equatable, Sendable {
-        case line(Int)
-        case byte(Int)
-        case whole
-    }
+import Signals
 
-    /// file or device path, or "stdin"
-    public var file: String
-    public var location: Location
-    /// what was expected or what went wrong, e.g. "format 310 not supported"
-    public var detail: String
-
-    public init(file: String, location: Location = .whole, _ detail: String) {
-        self.file = file
-        self.location = location
-        self.detail = detail
-    }
-
-    public var description: String {
-        switch location {
-        case .line(let line): return "\(file):\(line): \(detail)"
-        case .byte(let offset): return "\(file): byte \(offset): \(detail)"
-        case .whole: return "\(file): \(detail)"
-        }
-    }
-}
+/// Why an ECG record, file or stream could not be read (see `InputError`).
+public typealias ECGError = InputError

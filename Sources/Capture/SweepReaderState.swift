@@ -1,0 +1,47 @@
+import Signals
+
+/// What the sweep readers (rtl_power, hackrf_sweep text and `-B`,
+/// soapy_power_bin) share: slices assembled into frames, damage counted or
+/// thrown, and the metadata the first frame fixes.
+struct SweepReaderState {
+    private(set) var metadata: CaptureMetadata
+    var assembler = SweepAssembler()
+    var damage: DamageCounter
+    private(set) var framesRead = 0
+    /// time of the last frame emitted [s since the Unix epoch]
+    private(set) var lastFrameTimestamp = -Double.infinity
+
+    init(format: String, strict: Bool) {
+        metadata = CaptureMetadata(format: format)
+        damage = DamageCounter(strict: strict)
+    }
+
+    /// Finishes the frame being built into `frame`; the first one fixes the
+    /// capture's bin width, span and (text formats) UTC offset. Returns true.
+    mutating func emit(into frame: inout SpectrumFrame, utcOffsetSeconds: Int? = nil) -> Bool {
+        assembler.finish(into: &frame)
+        lastFrameTimestamp = frame.timestamp
+        framesRead += 1
+        if framesRead == 1 {
+            metadata.binWidthHz = frame.binWidthHz
+            metadata.span = frame.range
+            if let utcOffsetSeconds { metadata.utcOffsetSeconds = utcOffsetSeconds }
+        }
+        return true
+    }
+
+    /// At the end of the input: emits the frame being built, or returns false
+    /// when frames were read before. Input without one frame throws, naming
+    /// the damage if there was some:
+    /// "no valid `records` (3 damaged; first: …)" or "empty: expected `expected`".
+    mutating func endOfInput(into frame: inout SpectrumFrame, file: String, utcOffsetSeconds: Int? = nil,
+                             records: String, expected: String) throws -> Bool {
+        if assembler.inProgress { return emit(into: &frame, utcOffsetSeconds: utcOffsetSeconds) }
+        guard framesRead > 0 else {
+            throw CaptureError(file: file, damage.skipped > 0
+                ? "no valid \(records) (\(damage.skipped) damaged; first: \(damage.first?.description ?? ""))"
+                : "empty: expected \(expected)")
+        }
+        return false
+    }
+}
