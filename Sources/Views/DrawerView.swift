@@ -133,8 +133,10 @@ enum HelpOverlay {
         " [ / ]       waterfall period     ctrl+wheel",
         " space       pause / resume       click plot or meter",
         " a           autoscale",
-        " r           meter: reset min/max",
+        " r           plot, waterfall: record; meter: reset min/max",
+        " R           record (any view)",
         " d           control drawer       click ◀ at the right edge",
+        " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",
         " ?           this help",
         " q           quit",
     ]
