@@ -1,4 +1,5 @@
 import Capture
+import Devices
 import Foundation
 import Signals
 import ViewModels
@@ -44,6 +45,11 @@ final class ViewerRecording: @unchecked Sendable {
 
     /// DSP thread: hands a frame to the running session, if any.
     func post(_ frame: SpectrumFrame) { recorder.post(frame) }
+
+    /// Marks a device outage in the recording (ignored when not recording).
+    func markGap(_ gap: ReconnectGap) {
+        recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason)
+    }
 
     /// Starts a session for the band now shown, or stops the running one.
     func toggle(tuning: TuningRequest) {

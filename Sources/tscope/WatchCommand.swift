@@ -87,11 +87,15 @@ struct WatchCommand: ParsableCommand {
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
         do {
-            (source, analyzer) = try deviceOptions.spectrumSource(headless: false, onFrame: { frame in
-                mailbox.post(frame)
-                recording.post(frame)
-            },
-                                                                  onGiveUp: { failure.record($0) })
+            (source, analyzer) = try deviceOptions.spectrumSource(
+                headless: false,
+                onFrame: { frame in
+                    mailbox.post(frame)
+                    recording.post(frame)
+                },
+                // an outage goes into the recording as a gap; the recording goes on
+                onGap: { gap in recording.markGap(gap) },
+                onGiveUp: { failure.record($0) })
         } catch {
             throw CommandError("\(error)")
         }
