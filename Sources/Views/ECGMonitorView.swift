@@ -36,7 +36,8 @@ public final class ECGMonitorView {
         // The status and help lines change a few times a second at most: drawn only then.
         let key = StatusKey(status: status, area: area, paused: model.strip.isPaused,
                             stripSeconds: model.strip.stripSeconds, gain: model.strip.gainMillimetresPerMillivolt,
-                            sampleRate: model.strip.sampleRate, events: model.events.count)
+                            sampleRate: model.strip.sampleRate, events: model.events.count,
+                            speed: model.playbackSpeed)
         if key != drawnStatus {
             drawStatus(model: model, status: status, row: statusRow, into: &buffer)
             if showsHelp {
@@ -72,7 +73,9 @@ public final class ECGMonitorView {
                            style: rhythm.code.isAbnormal ? Self.alarmStyle : Self.normalStyle)
         }
         let strip = model.strip
-        var text = " \(ECGText.number(strip.sampleRate)) Hz │ \(ECGText.number(strip.stripSeconds)) s"
+        var text = " \(ECGText.number(strip.sampleRate)) Hz"
+        if model.playbackSpeed != 1 { text += " ×\(ECGText.number(model.playbackSpeed))" }
+        text += " │ \(ECGText.number(strip.stripSeconds)) s"
         text += " │ \(ECGText.number(strip.gainMillimetresPerMillivolt)) mm/mV"
         text += " │ latency p99 " + (status.latencyP99Seconds.map { ECGText.number($0 * 1000) + " ms" } ?? "--")
         text += " │ \(ECGText.number(status.framesPerSecond, maxFractionDigits: 0)) fps"
@@ -91,4 +94,5 @@ private struct StatusKey: Equatable {
     var gain: Double
     var sampleRate: Double
     var events: Int
+    var speed: Double
 }
