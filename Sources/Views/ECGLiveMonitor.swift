@@ -18,7 +18,7 @@ public final class ECGLiveMonitor {
 
     public private(set) var model: ECGMonitorModel
     public let feed: ECGFeed
-    private let view = ECGMonitorView()
+    private let view: ECGMonitorView
     private var latency = ECGLatencyMeter()
     private var frameRate = RateMeter()
     private var status: ECGMonitorStatus
@@ -27,7 +27,9 @@ public final class ECGLiveMonitor {
     private var pendingArrival: Double?
     private var message: String?
 
-    public init(feed: ECGFeed, model: ECGMonitorModel) {
+    /// - Parameter showsKeys: draw the key help line (false in a pane)
+    public init(feed: ECGFeed, model: ECGMonitorModel, showsKeys: Bool = true) {
+        view = ECGMonitorView(showsKeys: showsKeys)
         self.feed = feed
         self.model = model
         status = ECGMonitorStatus(sourceName: feed.sourceName)

@@ -21,7 +21,12 @@ public final class ECGMonitorView {
     /// what the status line was drawn for; redrawn only when it changes
     private var drawnStatus: StatusKey?
 
-    public init() {}
+    /// whether the key help line is drawn (not in a pane whose keys belong to another view)
+    private let showsKeys: Bool
+
+    public init(showsKeys: Bool = true) {
+        self.showsKeys = showsKeys
+    }
 
     /// Forces the status line to be redrawn on the next render.
     public func invalidate() { drawnStatus = nil }
@@ -29,7 +34,7 @@ public final class ECGMonitorView {
     public func render(model: ECGMonitorModel, status: ECGMonitorStatus, in rect: Rect, into buffer: inout Buffer) {
         let area = rect.intersection(buffer.area)
         guard !area.isEmpty else { return }
-        let showsHelp = area.width >= 40 && area.height >= 10
+        let showsHelp = showsKeys && area.width >= 40 && area.height >= 10
         let statusRow = Rect(x: area.x, y: area.y, width: area.width, height: 1)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - (showsHelp ? 2 : 1))
 

@@ -72,6 +72,11 @@ public final class SpectrumViewer {
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
+    /// a pane beside the spectrum (e.g. the ECG strip), set before `run`
+    public var sidePane: SidePane? {
+        didSet { panes = SidePaneHost(pane: sidePane) }
+    }
+    private var panes = SidePaneHost(pane: nil)
 
     public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode) {
         self.session = session
@@ -152,7 +157,8 @@ public final class SpectrumViewer {
     }
 
     private func resize() throws {
-        let size = try session.size()
+        let screenSize = try session.size()
+        let size = panes.resize(width: screenSize.width, height: screenSize.height)
         buffer.resize(width: size.width, height: size.height)
         writer.invalidate()
         screen.invalidate()
@@ -195,6 +201,8 @@ public final class SpectrumViewer {
         if status.message == nil { status.message = retuneMessage }
         screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: feed.now(),
                       into: &buffer)
-        try writer.render(buffer, to: session.outputFD)
+        panes.update(now: now)
+        try writer.render(panes.compose(buffer), to: session.outputFD)
+        panes.presented(at: monotonicSeconds())
     }
 }

@@ -26,8 +26,8 @@ struct ECGSourceOptions: ParsableArguments {
     @Option(help: "Leads: of the synthetic ECG (1–12, default 12), or values per line of --serial/--stdin (default 1).")
     var leads: Int?
 
-    @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0.")
-    var qrsLead: Int = 0
+    @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
+    var qrsLead: Int?
 
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8).")
     var speed: Double = 1
@@ -69,7 +69,7 @@ struct ECGSourceOptions: ParsableArguments {
         if serial != nil || stdin, rate == nil {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : "--serial") (lines carry no time)")
         }
-        guard qrsLead >= 0 else { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
+        if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
         guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
             throw ValidationError("--heart-rate \(heartRate): expected 20 to 250 beats/min")
@@ -139,9 +139,11 @@ struct ECGSourceOptions: ParsableArguments {
 
     private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = []) throws -> ECGFeed {
         guard !source.leadNames.isEmpty else { throw ECGError(file: name, "no signals to show") }
-        guard qrsLead < source.leadNames.count else {
-            throw ValidationError("--qrs-lead \(qrsLead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
+        let names = source.leadNames.map { $0.uppercased() }
+        let lead = qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? 0
+        guard lead < source.leadNames.count else {
+            throw ValidationError("--qrs-lead \(lead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
         }
-        return ECGFeed(source: source, sourceName: name, qrsLead: qrsLead, mains: mains, referenceBeats: referenceBeats)
+        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats)
     }
 }

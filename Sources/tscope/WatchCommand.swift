@@ -33,6 +33,9 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
     var meterBand: String?
 
+    @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, or synthetic.")
+    var ecg: String?
+
     /// what the HackRF sweep can tune, as hackrf_sweep's default range [Hz]
     static let deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
 
@@ -50,6 +53,7 @@ struct WatchCommand: ParsableCommand {
             throw CommandError("watch needs an interactive terminal; for output to a pipe or file use "
                 + "`tscope sweep` (hackrf_sweep-compatible CSV)")
         }
+        let ecgPane = try ecg.map(ECGPaneOpening.pane)
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
@@ -90,6 +94,7 @@ struct WatchCommand: ParsableCommand {
         }
         let viewer = SpectrumViewer(session: session, model: model, feed: feed,
                                     colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
+        viewer.sidePane = ecgPane
         let exit: ViewerExit
         do {
             exit = try viewer.run()
