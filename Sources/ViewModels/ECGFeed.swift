@@ -104,7 +104,7 @@ public final class ECGFeed {
     /// detector are designed for one rate). The event history stays in the model.
     public func setSampleRate(_ hz: Double) throws {
         guard let generator else {
-            throw ECGError(file: sourceName, "the sample rate is fixed by the source; only the synthetic ECG changes it")
+            throw ECGError(file: sourceName, "rate fixed by the source")
         }
         guard hz.isFinite, hz >= 50, hz <= 10_000 else {
             throw ECGError(file: sourceName, "sample rate \(hz) Hz not offered: choose 50–10000 Hz")

@@ -49,11 +49,11 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let ecgPane = try ecg.map(ECGPaneOpening.pane)
         guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
             throw CommandError("watch needs an interactive terminal; for output to a pipe or file use "
                 + "`tscope sweep` (hackrf_sweep-compatible CSV)")
         }
-        let ecgPane = try ecg.map(ECGPaneOpening.pane)
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
