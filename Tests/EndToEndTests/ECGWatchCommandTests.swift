@@ -135,6 +135,20 @@ import Testing
         #expect(tmux.paneFormat("#{alternate_on}") == "0")
     }
 
+    @Test func stdinSamplesPlayWhileKeysComeFromTheTerminalAndGarbageIsCounted() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        let producer = "awk 'BEGIN { for (i = 0; i < 400; i++) print 0.1; print \"garbage\"; print \"nan\" }'; sleep 4"
+        try tmux.type("(\(producer)) | \(Paths.tscope.path) ecg watch --stdin --rate 250")
+        let screen = try #require(tmux.waitFor("│ stdin", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("250 Hz"))
+        #expect(tmux.waitFor("2 skipped", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("Up")                              // keys reach the viewer through /dev/tty
+        #expect(tmux.waitFor("20 mm/mV", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("END", timeoutSeconds: 10) != nil, "stdin closed: \(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
     @Test func badSourcesGiveOneLineAndAFailingStatus() throws {
         let directory = try Paths.temporaryDirectory("ecg-bad")
         defer { try? FileManager.default.removeItem(at: directory) }
