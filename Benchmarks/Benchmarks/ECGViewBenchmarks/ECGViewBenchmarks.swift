@@ -54,16 +54,21 @@ final class LoopingSource: ECGSource {
     }
 }
 
+/// The benchmark's clock: one frame period per step [s].
+final class FrameClock {
+    var now = 0.0
+}
+
 /// One terminal's worth of `ecg watch`, driven by a clock that advances one frame per step.
 final class ECGScreen {
     let writer = DiffWriter(mode: .trueColor)
     var buffer: Buffer
     let monitor: ECGLiveMonitor
-    var clock = 0.0
+    let clock = FrameClock()
 
     init(record: ECGRecord, width: Int, height: Int, layout: ECGMonitorModel.Layout) throws {
         buffer = Buffer(width: width, height: height)
-        let source = PacedSource(LoopingSource(record), clock: { [unowned self] in self.clock })
+        let source = PacedSource(LoopingSource(record), clock: { [clock] in clock.now })
         let feed = ECGFeed(source: source, sourceName: "bench", qrsLead: 1)
         let model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10), refreshRate: framesPerSecond, layout: layout)
         monitor = ECGLiveMonitor(feed: feed, model: model)
@@ -74,11 +79,11 @@ final class ECGScreen {
     /// One frame: 1/30 s of samples through the pipeline, then draw and diff. Returns the bytes.
     @inline(__always)
     func step() throws -> Int {
-        clock += 1 / framesPerSecond
-        try monitor.update(now: clock)
+        clock.now += 1 / framesPerSecond
+        try monitor.update(now: clock.now)
         monitor.render(in: buffer.area, into: &buffer)
         writer.render(buffer)
-        monitor.presented(at: clock)
+        monitor.presented(at: clock.now)
         return writer.output.count
     }
 }
