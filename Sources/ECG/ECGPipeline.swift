@@ -53,9 +53,11 @@ public final class ECGPipeline {
     }
 
     /// Filters the chunk in place (live, causal) and updates beats, status and events.
-    public func process(_ chunk: inout ECGChunk) {
+    /// - Returns: the event logged for this chunk (a fresh abnormal rhythm), if any
+    @discardableResult
+    public func process(_ chunk: inout ECGChunk) -> RhythmEvent? {
         let count = chunk.count
-        guard count > 0 else { return }
+        guard count > 0 else { return nil }
         for lead in 0..<min(chunk.leads.count, leadNames.count) {
             chunk.leads[lead].withUnsafeMutableBufferPointer { whole in
                 let samples = UnsafeMutableBufferPointer(rebasing: whole[0..<count])
@@ -76,7 +78,7 @@ public final class ECGPipeline {
             beats.append(beat)
         }
         let status = monitor.update(now: sampleCount - 1, quality: quality.quality)
-        events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate)
+        return events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate)
     }
 
     /// Replaces NaN and infinities by the lead's previous value, counting them.

@@ -18,6 +18,8 @@ public enum ECGIntent: Sendable, Equatable {
     case stepSampleRate(Int)
     /// the view's refresh rate: next higher (+1) / lower (−1)
     case stepRefreshRate(Int)
+    /// a replayed record's speed: next faster (+1) / slower (−1)
+    case stepPlaybackSpeed(Int)
     case quit
 }
 
@@ -30,4 +32,6 @@ public enum ECGEffect: Sendable, Equatable {
     case setSourcePaused(Bool)
     /// draw at most this many frames per second
     case setRefreshRate(Double)
+    /// replay the record at this multiple of real time
+    case setPlaybackSpeed(Double)
 }

@@ -15,6 +15,8 @@ public struct ECGMonitorModel: Sendable {
     public static let refreshRates: [Double] = [5, 10, 15, 20, 25, 30, 60]
     /// sample rates the rate keys offer a synthetic source [Hz]
     public static let sampleRates: [Double] = [125, 250, 360, 500, 1000]
+    /// replay speeds the speed keys step through [× real time]
+    public static let playbackSpeeds: [Double] = [0.25, 0.5, 1, 2, 4, 8]
 
     public var strip: ECGStripModel
     public let twelveLead: ECGTwelveLeadLayout
@@ -24,6 +26,8 @@ public struct ECGMonitorModel: Sendable {
     public var events = ECGEventListModel()
     /// frames drawn per second at most
     public private(set) var refreshRate: Double
+    /// a replayed record's speed [× real time]
+    public private(set) var playbackSpeed: Double = 1
 
     public init(strip: ECGStripModel, refreshRate: Double = 30, layout: Layout? = nil) {
         self.strip = strip
@@ -60,6 +64,9 @@ public struct ECGMonitorModel: Sendable {
         case .stepRefreshRate(let steps):
             refreshRate = ECGStripModel.step(Self.refreshRates, from: refreshRate, by: steps)
             return .setRefreshRate(refreshRate)
+        case .stepPlaybackSpeed(let steps):
+            playbackSpeed = ECGStripModel.step(Self.playbackSpeeds, from: playbackSpeed, by: steps)
+            return .setPlaybackSpeed(playbackSpeed)
         case .quit:
             return .quit
         }

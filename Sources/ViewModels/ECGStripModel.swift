@@ -26,6 +26,9 @@ public struct ECGStripModel: Sendable {
     public private(set) var isPaused = false
     /// samples of the last `maximum(stripLengths)` seconds
     public private(set) var history: ECGSweepHistory
+    /// sample-clock indices of reference beats (a WFDB record's `.atr`),
+    /// ascending; marked on the strip where they are on screen
+    public var referenceBeats: [Int] = []
 
     public init(leadNames: [String], sampleRate: Double, stripSeconds: Double = 5) {
         self.leadNames = leadNames
@@ -109,7 +112,31 @@ public struct ECGStripModel: Sendable {
         blankGap(cursor: cursor, length: length, start: start, stop: stop, out: out)
     }
 
+    /// Calls `body` with the strip position of each reference beat drawn in
+    /// the current sweep (the newest `sweepLength − gapLength` samples),
+    /// oldest first. Allocates nothing.
+    public func forEachVisibleReferenceBeat(_ body: (Int) -> Void) {
+        guard let end = history.endIndex, !referenceBeats.isEmpty else { return }
+        let length = sweepLength
+        let oldest = max(end - length + gapLength, end - history.heldCount)
+        var index = Self.firstIndex(in: referenceBeats, atLeast: oldest)
+        while index < referenceBeats.count, referenceBeats[index] < end {
+            body(referenceBeats[index] % length)
+            index += 1
+        }
+    }
+
     // MARK: helpers
+
+    /// index of the first value ≥ `bound` in ascending `values` (binary search)
+    static func firstIndex(in values: [Int], atLeast bound: Int) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < bound { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     private func blankGap(cursor: Int, length: Int, start: Int, stop: Int, out: UnsafeMutableBufferPointer<Float>) {
         let gap = min(gapLength, length)

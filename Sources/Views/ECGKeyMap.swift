@@ -3,10 +3,10 @@ import ViewModels
 
 /// Keys of the ECG viewer: space pause, ←/→ strip length, ↑/↓ gain, v
 /// strip/12-lead, l next leads, e event list, [ ] the synthetic source's
-/// sample rate, - + the refresh rate, q (or Ctrl-C) quit. With the event list
+/// sample rate, - + the refresh rate, < > a record's replay speed, q (or Ctrl-C) quit. With the event list
 /// open, ↑/↓ select, x deletes, e or Esc close it.
 public enum ECGKeyMap {
-    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  q quit"
+    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  </> speed  q quit"
 
     public static func intent(for event: InputEvent, eventListOpen: Bool) -> ECGIntent? {
         guard case .key(let key) = event else { return nil }
@@ -39,6 +39,8 @@ public enum ECGKeyMap {
             case "]": return .stepSampleRate(1)
             case "-", "_": return .stepRefreshRate(-1)
             case "+", "=": return .stepRefreshRate(1)
+            case "<", ",": return .stepPlaybackSpeed(-1)
+            case ">", ".": return .stepPlaybackSpeed(1)
             case "q", "Q": return .quit
             default: return nil
             }

@@ -21,7 +21,12 @@ public final class ECGMonitorView {
     /// what the status line was drawn for; redrawn only when it changes
     private var drawnStatus: StatusKey?
 
-    public init() {}
+    /// whether the key help line is drawn (not in a pane whose keys belong to another view)
+    private let showsKeys: Bool
+
+    public init(showsKeys: Bool = true) {
+        self.showsKeys = showsKeys
+    }
 
     /// Forces the status line to be redrawn on the next render.
     public func invalidate() { drawnStatus = nil }
@@ -29,14 +34,15 @@ public final class ECGMonitorView {
     public func render(model: ECGMonitorModel, status: ECGMonitorStatus, in rect: Rect, into buffer: inout Buffer) {
         let area = rect.intersection(buffer.area)
         guard !area.isEmpty else { return }
-        let showsHelp = area.width >= 40 && area.height >= 10
+        let showsHelp = showsKeys && area.width >= 40 && area.height >= 10
         let statusRow = Rect(x: area.x, y: area.y, width: area.width, height: 1)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - (showsHelp ? 2 : 1))
 
         // The status and help lines change a few times a second at most: drawn only then.
         let key = StatusKey(status: status, area: area, paused: model.strip.isPaused,
                             stripSeconds: model.strip.stripSeconds, gain: model.strip.gainMillimetresPerMillivolt,
-                            sampleRate: model.strip.sampleRate, events: model.events.count)
+                            sampleRate: model.strip.sampleRate, events: model.events.count,
+                            speed: model.playbackSpeed)
         if key != drawnStatus {
             drawStatus(model: model, status: status, row: statusRow, into: &buffer)
             if showsHelp {
@@ -72,7 +78,9 @@ public final class ECGMonitorView {
                            style: rhythm.code.isAbnormal ? Self.alarmStyle : Self.normalStyle)
         }
         let strip = model.strip
-        var text = " \(ECGText.number(strip.sampleRate)) Hz │ \(ECGText.number(strip.stripSeconds)) s"
+        var text = " \(ECGText.number(strip.sampleRate)) Hz"
+        if model.playbackSpeed != 1 { text += " ×\(ECGText.number(model.playbackSpeed))" }
+        text += " │ \(ECGText.number(strip.stripSeconds)) s"
         text += " │ \(ECGText.number(strip.gainMillimetresPerMillivolt)) mm/mV"
         text += " │ latency p99 " + (status.latencyP99Seconds.map { ECGText.number($0 * 1000) + " ms" } ?? "--")
         text += " │ \(ECGText.number(status.framesPerSecond, maxFractionDigits: 0)) fps"
@@ -91,4 +99,5 @@ private struct StatusKey: Equatable {
     var gain: Double
     var sampleRate: Double
     var events: Int
+    var speed: Double
 }

@@ -18,6 +18,8 @@ public final class ECGStripView {
     static let fineLine = Color.rgb(42, 16, 20)
     static let boldLine = Color.rgb(84, 30, 38)
     static let dotStyle = CellStyle(foreground: .rgb(170, 70, 80))
+    /// a reference beat (the record's `.atr`) above the trace
+    static let referenceBeatMark = Cell("▾", style: CellStyle(foreground: .rgb(255, 210, 60), attributes: [.bold]))
     /// narrowest rect that gets a calibration pulse [cells]
     static let minimumWidthForCalibration = 16
 
@@ -50,6 +52,7 @@ public final class ECGStripView {
             let area = bandRect(band, of: bandCount, in: clipped)
             label(model.leadNames[leads.lowerBound + band], x: area.x + geometry.calibrationColumns, y: area.y,
                   limit: area.maxX, into: &buffer)
+            markReferenceBeats(model: model, area: area, geometry: geometry, into: &buffer)
         }
     }
 
@@ -99,6 +102,7 @@ public final class ECGStripView {
                 }
             } else if let lead = layout.rhythmLead, lead < model.leadCount {
                 label(model.leadNames[lead], x: traceX, y: area.y, limit: area.maxX, into: &buffer)
+                markReferenceBeats(model: model, area: area, geometry: geometry, into: &buffer)
             }
         }
     }
@@ -179,6 +183,21 @@ public final class ECGStripView {
         canvas.line(x0: rise, y0: peak, x1: fall, y1: peak, color: color)
         canvas.verticalSpan(x: fall, from: peak, to: base, color: color)
         canvas.line(x0: fall, y0: base, x1: widthDots - 2, y1: base, color: color)
+    }
+
+    /// A mark in the band's top row above each reference beat on screen
+    /// (the label keeps its cells).
+    private func markReferenceBeats(model: ECGStripModel, area: Rect, geometry: GridKey, into buffer: inout Buffer) {
+        let traceX = area.x + geometry.calibrationColumns
+        let traceWidth = area.width - geometry.calibrationColumns
+        guard traceWidth > 0 else { return }
+        let labelEnd = traceX + 4
+        let length = model.sweepLength
+        model.forEachVisibleReferenceBeat { position in
+            let x = traceX + position * traceWidth / length
+            guard x >= labelEnd, x < area.maxX else { return }
+            buffer.set(x: x, y: area.y, Self.referenceBeatMark)
+        }
     }
 
     private func label(_ text: String, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {

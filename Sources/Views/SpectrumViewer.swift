@@ -86,6 +86,11 @@ public final class SpectrumViewer {
     private var viewerMessage: String?
     /// a replay that could not read on ends the view with this
     private var replayFailure: String?
+    /// a pane beside the spectrum (e.g. the ECG strip), set before `run`
+    public var sidePane: SidePane? {
+        didSet { panes = SidePaneHost(pane: sidePane) }
+    }
+    private var panes = SidePaneHost(pane: nil)
 
     public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode) {
         self.session = session
@@ -201,7 +206,8 @@ public final class SpectrumViewer {
     }
 
     private func resize() throws {
-        let size = try session.size()
+        let screenSize = try session.size()
+        let size = panes.resize(width: screenSize.width, height: screenSize.height)
         buffer.resize(width: size.width, height: size.height)
         writer.invalidate()
         screen.invalidate()
@@ -253,6 +259,8 @@ public final class SpectrumViewer {
         if let viewerMessage { status.message = viewerMessage }
         screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: timelineNow(),
                       into: &buffer)
-        try writer.render(buffer, to: session.outputFD)
+        panes.update(now: now)
+        try writer.render(panes.compose(buffer), to: session.outputFD)
+        panes.presented(at: monotonicSeconds())
     }
 }

@@ -13,7 +13,7 @@ struct ECGWatchCommand: ParsableCommand {
         discussion: """
             Keys: space pause/resume, ←/→ strip length (2.5–10 s), ↑/↓ gain, v strip ↔ 12-lead, \
             l next leads, e event list (↑/↓ select, x delete), [ ] synthetic sample rate, \
-            - + refresh rate, q quit.
+            - + refresh rate, < > replay speed, q quit. A record's .atr beats are marked ▾ above the rhythm strip.
             """
     )
 
@@ -22,14 +22,10 @@ struct ECGWatchCommand: ParsableCommand {
         case twelveLead = "12-lead"
     }
 
-    @Argument(help: "A record to play; without one, the synthetic ECG.")
+    @Argument(help: "A WFDB record (path with or without .hea) or a CSV file to replay; \"synthetic\" or nothing for the synthetic ECG.")
     var source: String?
 
-    @Option(help: "Leads of the synthetic ECG (1–12).")
-    var leads: Int = 12
-
-    @Option(help: "Sample rate of the synthetic ECG [Hz] (50–10000).")
-    var rate: Double = 250
+    @OptionGroup var sourceOptions: ECGSourceOptions
 
     @Option(name: .customLong("strip"), help: "Strip length [s] (2.5–10).")
     var stripSeconds: Double = 10
@@ -41,42 +37,37 @@ struct ECGWatchCommand: ParsableCommand {
     var layout: LayoutChoice?
 
     func validate() throws {
-        guard (1...12).contains(leads) else { throw ValidationError("--leads \(leads): expected 1 to 12") }
-        guard rate.isFinite, rate >= 50, rate <= 10_000 else {
-            throw ValidationError("--rate \(rate): expected 50 to 10000 Hz")
-        }
+        try sourceOptions.validate(sourcePath: source)
         guard stripSeconds.isFinite, stripSeconds >= 2.5, stripSeconds <= 10 else {
             throw ValidationError("--strip \(stripSeconds): expected 2.5 to 10 s")
         }
         guard fps.isFinite, fps >= 5, fps <= 60 else { throw ValidationError("--fps \(fps): expected 5 to 60") }
     }
 
-    /// The source and its rhythm monitor.
-    func openFeed() throws -> ECGFeed {
-        if let source {
-            // Record, CSV, serial and stdin sources come with module ECG's readers.
-            throw CommandError("\(source): reading records is not in this build yet; run without SOURCE for the synthetic ECG")
-        }
-        let pattern = ECGTestPatternSource(leadCount: leads, sampleRate: rate)
-        return ECGFeed(source: pattern, monitor: pattern, sourceName: "synthetic")
-    }
-
     func run() throws {
-        guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
+        // the source first, so a bad file is reported with or without a terminal
+        let feed: ECGFeed
+        do {
+            feed = try sourceOptions.openFeed(sourcePath: source)
+        } catch let error as ECGError {
+            throw CommandError(error.description)
+        }
+        // with --stdin the samples come through stdin and the keys from the terminal
+        let keyboard = sourceOptions.stdin ? open("/dev/tty", O_RDWR | O_CLOEXEC) : STDIN_FILENO
+        defer { if keyboard != STDIN_FILENO && keyboard >= 0 { close(keyboard) } }
+        guard keyboard >= 0, TerminalSession.isTerminal(keyboard), TerminalSession.isTerminal(STDOUT_FILENO) else {
             throw CommandError("ecg watch needs an interactive terminal; for scoring a record use `tscope ecg score`")
         }
-        let feed = try openFeed()
-        let strip = ECGStripModel(leadNames: feed.source.leadNames, sampleRate: feed.source.sampleRate,
-                                  stripSeconds: stripSeconds)
         let chosenLayout: ECGMonitorModel.Layout? = layout.map { $0 == .strip ? .strip : .twelveLead }
-        let model = ECGMonitorModel(strip: strip, refreshRate: fps, layout: chosenLayout)
-        let session = TerminalSession()
+        let model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: fps,
+                                    layout: chosenLayout)
+        let session = TerminalSession(input: keyboard)
         do {
             try session.enter(mouse: false, onTerminationSignal: .notifyLoop)
         } catch {
             throw CommandError("\(error)")
         }
-        let viewer = ECGViewer(session: session, model: model, feed: feed,
+        let viewer = ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model),
                                colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
         let exit: ViewerExit
         do {

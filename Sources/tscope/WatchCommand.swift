@@ -48,6 +48,9 @@ struct WatchCommand: ParsableCommand {
     @Option(help: "Stop each recording after this long: seconds, or with a unit: 90s, 5m, 1h.")
     var duration: String?
 
+    @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, or synthetic.")
+    var ecg: String?
+
     /// what the HackRF sweep can tune, as hackrf_sweep's default range [Hz]
     static let deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
 
@@ -69,6 +72,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let ecgPane = try ecg.map(ECGPaneOpening.pane)
         guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
             throw CommandError("watch needs an interactive terminal; for output to a pipe or file use "
                 + "`tscope sweep` (hackrf_sweep-compatible CSV)")
@@ -132,6 +136,7 @@ struct WatchCommand: ParsableCommand {
         }
         let viewer = SpectrumViewer(session: session, model: model, feed: feed,
                                     colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
+        viewer.sidePane = ecgPane
         let exit: ViewerExit
         do {
             exit = try viewer.run()

@@ -10,23 +10,33 @@ import Testing
     }
 
     @Test func rejectsOptionsOutOfRange() throws {
-        for (option, value) in [("--leads", "13"), ("--rate", "5"), ("--strip", "20"), ("--fps", "0"), ("--layout", "3x4")] {
+        for (option, value) in [("--leads", "13"), ("--rate", "5"), ("--strip", "20"), ("--fps", "0"), ("--layout", "3x4"),
+                                ("--mains", "55"), ("--heart-rate", "400"), ("--episodes", "some"), ("--speed", "100")] {
             let result = try run(Paths.tscope, ["ecg", "watch", option, value])
             #expect(result.status != 0, "\(option) \(value)")
             #expect(result.stderr.contains(option), "\(option) \(value): \(result.stderr)")
         }
     }
 
+    /// The ECG records copied for these tests (see Fixtures/README.md).
+    private static let fixtures = Paths.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures")
+    private static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
+    private static let ptb = fixtures.appendingPathComponent("ptbdb-s0010_re/s0010_re.hea").path
+
     @Test func syntheticUnderTmuxRespondsToKeysThenQuitsToACleanShell() throws {
         let tmux = try #require(try TmuxSession(width: 120, height: 32), "Tools/install-deps --test installs tmux")
-        try tmux.type("\(Paths.tscope.path) ecg watch --rate 250")
+        // the real generator, seeded, with the demo script: bradycardia from 20 s
+        try tmux.type("\(Paths.tscope.path) ecg watch --rate 250 --episodes demo --seed 3")
         let screen = try #require(tmux.waitFor("synthetic", timeoutSeconds: 20), "viewer did not draw:\n\(tmux.screen())")
         #expect(screen.contains("250 Hz │ 10 s │ 10 mm/mV"))
         for label in ["aVR", "aVL", "aVF", "V1", "V6"] { #expect(screen.contains(label), "\(label)") }
         #expect(tmux.paneFormat("#{alternate_on}") == "1")
-        // a trace and a measured latency
+        // a trace, a measured latency and the heart rate the detector measures (70 ± HRV)
         #expect(tmux.waitFor("⠤", timeoutSeconds: 10) != nil)
         #expect(tmux.waitFor(" ms │", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("Sinus rhythm", timeoutSeconds: 15) != nil, "\(tmux.screen())")
+        #expect(waitUntil(timeoutSeconds: 10) { Self.heartRate(tmux.screen()).map { (60...80).contains($0) } ?? false },
+                "\(tmux.screen())")
 
         try tmux.keys("v")                              // 12-lead → strips
         #expect(tmux.waitFor("l leads", timeoutSeconds: 5) != nil)
@@ -35,8 +45,6 @@ import Testing
         #expect(tmux.waitFor("│ 7.5 s │", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         try tmux.keys("Up")
         #expect(tmux.waitFor("20 mm/mV", timeoutSeconds: 5) != nil)
-        try tmux.keys("]")                              // sample rate 250 → 360 Hz
-        #expect(tmux.waitFor("360 Hz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         try tmux.keys("-")                              // refresh 30 → 25 fps
         #expect(waitUntil { tmux.screen().contains("│ 25 fps") || tmux.screen().contains("│ 24 fps") }, "\(tmux.screen())")
         try tmux.keys("Space")
@@ -44,21 +52,141 @@ import Testing
         try tmux.keys("Space")
         #expect(waitUntil { !tmux.screen().contains("PAUSED") })
 
-        // the stand-in rhythm script turns to bradycardia 4 s in: one event
-        #expect(tmux.waitFor("events 1", timeoutSeconds: 15) != nil, "\(tmux.screen())")
+        // the script's bradycardia (40 beats/min from 20 s) reaches the detector: one event
+        #expect(tmux.waitFor("events 1", timeoutSeconds: 45) != nil, "\(tmux.screen())")
         try tmux.keys("e")
         let list = try #require(tmux.waitFor("Events (1)", timeoutSeconds: 5), "\(tmux.screen())")
-        #expect(list.contains("Bradycardia  42 bpm"))
+        #expect(list.contains("Bradycardia"))
         try tmux.keys("x")
         #expect(tmux.waitFor("Events (0)", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         #expect(tmux.screen().contains("no events yet"))
         try tmux.keys("e")
         #expect(waitUntil { !tmux.screen().contains("Events (") })
 
+        // the rate keys drive the generator: the detector keeps measuring at the new rate
+        try tmux.keys("]")                              // 250 → 360 Hz
+        #expect(tmux.waitFor("360 Hz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("HR --", timeoutSeconds: 5) != nil, "the pipeline restarts at the new rate")
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()) != nil }, "\(tmux.screen())")
+
         try tmux.keys("q")
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
         #expect(tmux.paneFormat("#{alternate_on}") == "0")
         #expect(tmux.paneFormat("#{cursor_flag}") == "1")
+    }
+
+    @Test func mitdbRecordReplaysWithReferenceBeatsSpeedAndPause() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(Self.mitdb100) --strip 5")
+        let screen = try #require(tmux.waitFor("│ 100", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("360 Hz │ 5 s"))
+        for label in ["MLII", "V5"] { #expect(screen.contains(label), "\(label)") }
+        // the .atr beats are marked above the trace; record 100 runs at about 75 beats/min
+        #expect(tmux.waitFor("▾", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (65...90).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys(">")
+        #expect(tmux.waitFor("360 Hz ×2 │", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("]")                              // a record's rate is its own
+        #expect(tmux.waitFor("rate fixed by the source", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("Space")
+        #expect(tmux.waitFor("PAUSED", timeoutSeconds: 5) != nil)
+        usleep(500_000)
+        // paused, the traces hold still (the status line's figures aside)
+        let traces = { (text: String) in text.split(separator: "\n").dropFirst().joined(separator: "\n") }
+        let frozen = traces(tmux.screen())
+        usleep(1_000_000)
+        #expect(traces(tmux.screen()) == frozen)
+        try tmux.keys("Space")
+        #expect(waitUntil { traces(tmux.screen()) != frozen }, "resumes where it stopped")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
+    @Test func ptbRecordPlaysInTheTwelveLeadView() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 48))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(Self.ptb)")
+        let screen = try #require(tmux.waitFor("│ s0010_re", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("1000 Hz"))
+        for label in ["I ", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6"] {
+            #expect(screen.contains(label), "\(label)")
+        }
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (50...110).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
+    @Test func spectrumAndECGPaneShareTheScreen() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 48))
+        try tmux.type("\(Paths.tscope.path) watch --device demo --ecg synthetic")
+        let screen = try #require(tmux.waitFor("│ synthetic", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(screen.contains("MHz"), "spectrum axis")
+        #expect(screen.contains("DEMO"), "spectrum status")
+        #expect(screen.contains("mm/mV"), "ECG status")
+        #expect(tmux.waitFor("Sinus rhythm", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        // the ECG pane is below the spectrum, the spectrum's keys line above it
+        let lines = tmux.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        let spectrumRow = try #require(lines.firstIndex { $0.contains("MHz") })
+        let ecgRow = try #require(lines.firstIndex { $0.contains("mm/mV") })
+        #expect(spectrumRow < ecgRow)
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(tmux.paneFormat("#{alternate_on}") == "0")
+    }
+
+    @Test func stdinSamplesPlayWhileKeysComeFromTheTerminalAndGarbageIsCounted() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        let producer = "awk 'BEGIN { for (i = 0; i < 400; i++) print 0.1; print \"garbage\"; print \"nan\" }'; sleep 4"
+        try tmux.type("(\(producer)) | \(Paths.tscope.path) ecg watch --stdin --rate 250")
+        let screen = try #require(tmux.waitFor("│ stdin", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("250 Hz"))
+        #expect(tmux.waitFor("2 skipped", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("Up")                              // keys reach the viewer through /dev/tty
+        #expect(tmux.waitFor("20 mm/mV", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("END", timeoutSeconds: 10) != nil, "stdin closed: \(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
+    @Test func badSourcesGiveOneLineAndAFailingStatus() throws {
+        let directory = try Paths.temporaryDirectory("ecg-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ name: String, _ bytes: [UInt8]) throws {
+            try Data(bytes).write(to: directory.appendingPathComponent(name))
+        }
+        try write("bad.hea", Array("not a header\n".utf8))
+        try write("short.hea", Array("short 1 360 1000\nshort.dat 16 200 11 1024 0 0 0 II\n".utf8))
+        try write("short.dat", [UInt8](repeating: 0, count: 100))
+        try write("f310.hea", Array("f310 1 360 10\nf310.dat 310 200 11 1024 0 0 0 II\n".utf8))
+        try write("f310.dat", [UInt8](repeating: 0, count: 40))
+        try write("nan.csv", Array("time,II\n0,0.1\n0.004,nan\n0.008,0.2\n".utf8))
+        let cases: [(arguments: [String], mentions: String)] = [
+            ([directory.appendingPathComponent("bad.hea").path], "bad.hea:1"),
+            ([directory.appendingPathComponent("short").path], "short.dat"),
+            ([directory.appendingPathComponent("f310").path], "format 310 not supported"),
+            ([directory.appendingPathComponent("missing").path], "no such file"),
+            ([Self.mitdb100, "--rate", "250"], "360"),
+            ([Self.mitdb100, "--qrs-lead", "5"], "--qrs-lead"),
+            (["--stdin"], "--rate"),
+        ]
+        for (arguments, mentions) in cases {
+            let result = try run(Paths.tscope, ["ecg", "watch"] + arguments)
+            #expect(result.status != 0, "\(arguments)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 || result.stderr.contains("Usage"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(arguments)")
+        }
+        let watch = try run(Paths.tscope, ["watch", "--device", "demo", "--ecg", directory.appendingPathComponent("bad.hea").path])
+        #expect(watch.status != 0)
+        #expect(watch.stderr.contains("--ecg") && watch.stderr.contains("bad.hea:1"), "\(watch.stderr)")
+    }
+
+    /// The heart rate on the status line ("HR 72"), nil while "HR --".
+    private static func heartRate(_ screen: String) -> Int? {
+        guard let range = screen.range(of: "HR ") else { return nil }
+        return Int(screen[range.upperBound...].prefix { $0.isNumber })
     }
 
     @Test func tinyTerminalDoesNotCrash() throws {

@@ -119,6 +119,6 @@ import ViewModels
         "",
         "",
         "",
-        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  q quit",
+        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  </> speed  q quit",
     ]
 }

@@ -1,0 +1,115 @@
+import ECG
+
+/// One live ECG stream as the views consume it: a source, the `ECGPipeline`
+/// after it (filters, QRS on one lead, heart rate, rhythm, events) and the
+/// controls the keys reach (pause, the synthetic generator's sample rate).
+/// `drain` moves what the source has through the pipeline into a monitor
+/// model. Storage is allocated in `init` and on a rate change, not per read.
+public final class ECGFeed {
+    /// reads of the source per drain at most, so a source faster than real
+    /// time cannot starve the screen [reads]
+    static let maximumReadsPerDrain = 64
+    /// samples per lead per read
+    static let chunkCapacity = 1024
+
+    public let source: any ECGSource
+    /// "synthetic", the record name, "/dev/ttyUSB0", "stdin"
+    public let sourceName: String
+    /// lead the QRS detector watches
+    public let qrsLead: Int
+    /// mains frequency the notch removes [Hz]; nil for no notch
+    public let mains: Double?
+    public private(set) var pipeline: ECGPipeline
+    /// sample-clock indices of reference beats (a WFDB record's `.atr`), ascending
+    public let referenceBeats: [Int]
+    /// the source has ended (a record played out, stdin closed)
+    public private(set) var ended = false
+    private var chunk: ECGChunk
+
+    public init(source: any ECGSource, sourceName: String, qrsLead: Int = 0, mains: Double? = 50,
+                referenceBeats: [Int] = []) {
+        self.source = source
+        self.sourceName = sourceName
+        self.qrsLead = qrsLead
+        self.mains = mains
+        self.referenceBeats = referenceBeats.sorted()
+        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
+        chunk = ECGChunk(leadCount: max(1, source.leadNames.count), capacity: Self.chunkCapacity)
+    }
+
+    /// A strip model sized for this source, with its reference beats.
+    public func makeStrip(stripSeconds: Double) -> ECGStripModel {
+        var strip = ECGStripModel(leadNames: source.leadNames, sampleRate: source.sampleRate, stripSeconds: stripSeconds)
+        strip.referenceBeats = referenceBeats
+        return strip
+    }
+
+    /// Reads what the source has, filters it through the pipeline, appends
+    /// the filtered samples to `model.strip` and new events to `model.events`.
+    /// - Returns: the clock time when the newest sample was read, nil if none was
+    public func drain(into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
+        var newest: Double?
+        for _ in 0..<Self.maximumReadsPerDrain {
+            switch try source.read(into: &chunk) {
+            case .samples(let count):
+                guard count > 0 else { return newest }
+                newest = clock()
+                if let event = pipeline.process(&chunk) { model.events.append(event) }
+                model.strip.append(chunk)
+            case .waiting:
+                return newest
+            case .end:
+                ended = true
+                return newest
+            }
+        }
+        return newest
+    }
+
+    /// smoothed heart rate [beats/min]; nil until enough beats were seen
+    public var heartRateBPM: Double? { pipeline.heartRate }
+    public var status: RhythmStatus { pipeline.status }
+
+    /// Samples skipped so far: unparsable or NaN lines of a line source, and
+    /// missing samples held over in the pipeline.
+    public var skippedCount: Int {
+        let lines = (source as? LineStreamSource).map { $0.garbageLines + $0.nonFiniteLines } ?? 0
+        return lines + pipeline.missingSamples
+    }
+
+    /// Pauses or resumes a paced source (a record or the synthetic generator
+    /// continue from the sample where they stopped); a live device runs on.
+    public func setPaused(_ paused: Bool) {
+        guard let paced = source as? PacedSource else { return }
+        if paused { paced.pause() } else { paced.resume() }
+    }
+
+    /// Sets a replayed record's speed [× real time]; false for a source that
+    /// is not replayed (a device, stdin or the generator run in real time).
+    public func setPlaybackSpeed(_ speed: Double) -> Bool {
+        guard let paced = source as? PacedSource, paced.source is RecordSource else { return false }
+        paced.speed = speed
+        return true
+    }
+
+    /// The generator whose rate the rate keys change, if the source is one.
+    private var generator: SyntheticECG? {
+        (source as? SyntheticECG) ?? ((source as? PacedSource)?.source as? SyntheticECG)
+    }
+
+    public var canChangeSampleRate: Bool { generator != nil }
+
+    /// Makes the synthetic generator deliver `hz` samples per second from the
+    /// next read on; the pipeline restarts at the new rate (its filters and
+    /// detector are designed for one rate). The event history stays in the model.
+    public func setSampleRate(_ hz: Double) throws {
+        guard let generator else {
+            throw ECGError(file: sourceName, "rate fixed by the source")
+        }
+        guard hz.isFinite, hz >= 50, hz <= 10_000 else {
+            throw ECGError(file: sourceName, "sample rate \(hz) Hz not offered: choose 50–10000 Hz")
+        }
+        generator.sampleRate = hz
+        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
+    }
+}
