@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// Benchmarks for tscope's DSP stage and the watch view's frame path. A
+// Benchmarks for tscope: DSP, views, ECG, capture store, formats, RTL-SDR. A
 // separate package so that `swift test` at the root never builds or resolves
 // the benchmark tooling.
 import PackageDescription
@@ -59,10 +59,6 @@ let package = Package(
         ),
         .executableTarget(
             name: "CaptureBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "FormatsBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Capture", package: "tscope"),
@@ -72,16 +68,22 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "FormatsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Capture", package: "tscope"),
+                .product(name: "Signals", package: "tscope"),
+            ],
+            path: "Benchmarks/FormatsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "ECGBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ECG", package: "tscope"),
             ],
             path: "Benchmarks/ECGBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            path: "Benchmarks/FormatsBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
