@@ -62,28 +62,8 @@ struct ECGWatchCommand: ParsableCommand {
         let model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: fps,
                                     layout: chosenLayout)
         let session = TerminalSession(input: keyboard)
-        do {
-            try session.enter(mouse: false, onTerminationSignal: .notifyLoop)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        let viewer = ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model),
-                               colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
-        let exit: ViewerExit
-        do {
-            exit = try viewer.run()
-        } catch {
-            session.restore()
-            throw CommandError("\(error)")
-        }
-        session.restore()
-        switch exit {
-        case .quit:
-            return
-        case .signal(let number):
-            TerminalSession.exit(bySignal: number)
-        case .failed(let message):
-            throw CommandError(message)
+        try InteractiveView.run(session, mouse: false) { colorMode in
+            try ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model), colorMode: colorMode).run()
         }
     }
 }

@@ -87,25 +87,8 @@ struct ReplayCommand: ParsableCommand {
             failure: { nil },
             replay: driver)
         let session = TerminalSession()
-        do {
-            try session.enter(mouse: true, onTerminationSignal: .notifyLoop)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        let viewer = SpectrumViewer(session: session, model: model, feed: feed,
-                                    colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
-        let exit: ViewerExit
-        do {
-            exit = try viewer.run()
-        } catch {
-            session.restore()
-            throw CommandError("\(error)")
-        }
-        session.restore()
-        switch exit {
-        case .quit: return
-        case .signal(let number): TerminalSession.exit(bySignal: number)
-        case .failed(let message): throw CommandError(message)
+        try InteractiveView.run(session, mouse: true) { colorMode in
+            try SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode).run()
         }
     }
 

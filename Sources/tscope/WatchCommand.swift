@@ -129,35 +129,12 @@ struct WatchCommand: ParsableCommand {
             toggleRecording: { recording.toggle(tuning: model.tuning) }
         )
         let session = TerminalSession()
-        do {
-            try session.enter(mouse: true, onTerminationSignal: .notifyLoop)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        let viewer = SpectrumViewer(session: session, model: model, feed: feed,
-                                    colorMode: ColorMode.detect(environment: ProcessInfo.processInfo.environment))
-        viewer.sidePane = ecgPane
-        let exit: ViewerExit
-        do {
-            exit = try viewer.run()
-        } catch {
-            recording.finish()
-            session.restore()
-            Self.report(recording)
-            throw CommandError("\(error)")
-        }
         // an active recording is finished properly on every way out
-        recording.finish()
-        session.restore()
-        Self.report(recording)
-        switch exit {
-        case .quit:
-            return
-        case .signal(let number):
-            source.stop()
-            TerminalSession.exit(bySignal: number)
-        case .failed(let message):
-            throw CommandError(message)
+        try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },
+                                afterRestore: { Self.report(recording) }, beforeSignalExit: { source.stop() }) { colorMode in
+            let viewer = SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode)
+            viewer.sidePane = ecgPane
+            return try viewer.run()
         }
     }
 }
