@@ -17,9 +17,13 @@ public struct SpectrumStatus: Sendable, Equatable {
     /// what the feed adds to the status line, shown as a badge (e.g.
     /// "● REC 00:12", "REPLAY ×4"), or nil
     public var extra: String?
+    /// what the levels are in: "dBm" for analyzers that report calibrated
+    /// power (tinySA, RF Explorer), "dB" (relative to full scale) otherwise
+    public var powerUnit: String
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
-                droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil) {
+                droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil,
+                powerUnit: String = "dB") {
         self.deviceName = deviceName
         self.isDemo = isDemo
         self.binWidthHz = binWidthHz
@@ -28,5 +32,6 @@ public struct SpectrumStatus: Sendable, Equatable {
         self.badBlocks = badBlocks
         self.message = message
         self.extra = extra
+        self.powerUnit = powerUnit
     }
 }

@@ -59,7 +59,7 @@ public final class AnalyzerScreen {
                                       deviceLimits: plot.deviceLimits, handle: layout.handle)
         switch model.mode {
         case .plot:
-            plotView.render(model: plot, frame: frame, in: layout.main, into: &buffer)
+            plotView.render(model: plot, frame: frame, unit: status.powerUnit, in: layout.main, into: &buffer)
             geometry.data = SpectrumPlotView.dataRect(in: layout.main)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
@@ -75,7 +75,8 @@ public final class AnalyzerScreen {
             let bins = binWidth > 0 ? max(1, model.meterBand.spanHz / binWidth) : 1
             let raise = Units.decibels(power: bins)
             meterView.render(meter: model.meter, band: model.meterBand, bottomDB: plot.bottomLevelDB + raise,
-                             topDB: plot.referenceLevelDB + raise, in: layout.main, into: &buffer)
+                             topDB: plot.referenceLevelDB + raise, unit: status.powerUnit, in: layout.main,
+                             into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
         }
         if !layout.drawer.isEmpty {

@@ -35,15 +35,16 @@ public final class PowerMeterView {
     /// The rect a click pauses in (the whole meter).
     static func dataRect(in area: Rect) -> Rect { area }
 
+    /// - Parameter unit: "dB", or "dBm" for a calibrated analyzer
     public func render(meter: PowerMeterModel, band: FrequencyRange, bottomDB: Double, topDB: Double,
-                       in area: Rect, into buffer: inout Buffer) {
+                       unit: String = "dB", in area: Rect, into buffer: inout Buffer) {
         buffer.fill(area, with: .blank)
         let layout = Layout(area: area)
         var info = " band \(band)"
         if let minimum = meter.minimum, let maximum = meter.maximum {
             info += "   min \(Self.decibels(minimum))   max \(Self.decibels(maximum))"
         }
-        if let peak = meter.peak { info += "   peak \(Self.decibels(peak)) dB" }
+        if let peak = meter.peak { info += "   peak \(Self.decibels(peak)) \(unit)" }
         info += "   (r resets)"
         _ = buffer.put(info, x: layout.info.x, y: layout.info.y, style: Self.infoStyle)
 
@@ -52,9 +53,9 @@ public final class PowerMeterView {
             let width = BigDigits.width(of: text) + 4
             let x = layout.readout.x + max(0, (layout.readout.width - width) / 2)
             let end = BigDigits.draw(text, x: x, y: layout.readout.y, style: Self.readoutStyle, into: &buffer)
-            _ = buffer.put("dB", x: end + 2, y: layout.readout.y + BigDigits.height - 1, style: Self.readoutStyle)
+            _ = buffer.put(unit, x: end + 2, y: layout.readout.y + BigDigits.height - 1, style: Self.readoutStyle)
         } else if layout.readout.height == 1 {
-            _ = buffer.put(" \(text) dB", x: layout.readout.x, y: layout.readout.y, style: Self.readoutStyle)
+            _ = buffer.put(" \(text) \(unit)", x: layout.readout.x, y: layout.readout.y, style: Self.readoutStyle)
         }
         drawBar(meter: meter, bottomDB: bottomDB, topDB: topDB, in: layout.bar, into: &buffer)
     }

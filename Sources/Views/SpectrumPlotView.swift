@@ -56,11 +56,13 @@ public final class SpectrumPlotView {
         }
         statusLine.draw(.init(status: status, band: model.visibleBand, paused: model.isPaused, viewFacts: nil,
                               row: screen.status), into: &buffer)
-        render(model: model, frame: frame, in: screen.main, into: &buffer)
+        render(model: model, frame: frame, unit: status.powerUnit, in: screen.main, into: &buffer)
     }
 
     /// Renders the axes and the trace into `area` of `buffer`.
-    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, in area: Rect, into buffer: inout Buffer) {
+    /// - Parameter unit: the level axis' corner label ("dB", "dBm")
+    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, unit: String = "dB", in area: Rect,
+                into buffer: inout Buffer) {
         let size = PlotLayout(area: area)
         if size != layout || canvas.area != size.plot {
             layout = size
@@ -74,7 +76,7 @@ public final class SpectrumPlotView {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawLevelAxis(model: model, into: &buffer)
-                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: "dB", into: &buffer)
+                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: unit, into: &buffer)
             }
             drawnAxesKey = axesKey
         }

@@ -37,6 +37,15 @@ enum AnalyzerKind: String, CaseIterable {
         self = kind
     }
 
+    /// the unit of its levels: tinySA and RF Explorer report calibrated
+    /// power in dBm; HackRF and RTL-SDR levels are relative (dB full scale)
+    var powerUnit: String {
+        switch self {
+        case .tinysa, .rfexplorer: return "dBm"
+        case .hackrf, .rtlsdr: return "dB"
+        }
+    }
+
     /// the widest the kind can tune [Hz] (a connected device may say less)
     var tunableRange: FrequencyRange {
         switch self {

@@ -27,7 +27,7 @@ struct MeterCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Stop after this many readings (default: run until interrupted).")
     var count: Int?
 
-    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"sweeps\"}.")
+    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\"}.")
     var json = false
 
     /// bins asked for across the band: fine enough that the band edges cut
@@ -54,8 +54,8 @@ struct MeterCommand: ParsableCommand {
         // a lost analyzer is retried for --reconnect-timeout, then the run ends with its reason
         let source: ReconnectingSpectrumSource
         let measured: FrequencyRange
+        let analyzer: SelectedAnalyzer
         do {
-            let analyzer: SelectedAnalyzer
             (source, analyzer) = try deviceOptions.spectrumSource(headless: true, onFrame: { accumulator.add($0) },
                                                                   onGiveUp: { failure.record($0) })
             measured = try BandOption.parse(band, option: "--band", limits: analyzer.kind.tunableRange)
@@ -79,7 +79,7 @@ struct MeterCommand: ParsableCommand {
             deadline += interval
             guard let reading = accumulator.take() else { continue }
             print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
-                                   sweeps: reading.sweeps, json: json))
+                                   unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json))
             fflush(stdout)
             printed += 1
         }
@@ -109,14 +109,18 @@ final class BandPowerAccumulator: @unchecked Sendable {
 
 /// One line of `tscope meter` output.
 enum MeterLine {
-    static func format(time: Double, band: FrequencyRange, decibels: Double, sweeps: Int, json: Bool) -> String {
+    /// - Parameter unit: "dB" (relative) or "dBm" (a calibrated analyzer); JSON
+    ///   gives it as "unit" beside "power_db"
+    static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
+                       json: Bool) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
             return "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
-                + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"sweeps\":\(sweeps)}"
+                + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
+                + "\"sweeps\":\(sweeps)}"
         }
-        return "\(stamp)  \(band)  \(power) dB"
+        return "\(stamp)  \(band)  \(power) \(unit)"
     }
 
     /// "2025-01-02T03:04:05.678Z"

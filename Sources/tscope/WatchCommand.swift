@@ -123,7 +123,7 @@ struct WatchCommand: ParsableCommand {
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
                                       message: source.state.statusMessage ?? recording.message,
-                                      extra: recording.poll())
+                                      extra: recording.poll(), powerUnit: analyzer.kind.powerUnit)
             },
             failure: { failure.message },
             toggleRecording: { recording.toggle(tuning: model.tuning) }

@@ -77,6 +77,7 @@ import Testing
             #expect(object["stop_hz"] as? Int == 108_000_000)
             let power = try #require(object["power_db"] as? Double)
             #expect(power > -80 && power < 20, "\(power)")
+            #expect(object["unit"] as? String == "dB")  // the HackRF's levels are relative
             let time = try #require(object["time"] as? String)
             #expect(time.hasSuffix("Z"))
             let formatter = ISO8601DateFormatter()
@@ -84,6 +85,18 @@ import Testing
             let date = try #require(formatter.date(from: time))
             #expect(abs(date.timeIntervalSinceNow) < 60)
         }
+    }
+
+    @Test func aCalibratedAnalyzerReadsInDBm() throws {
+        // the emulated tinySA's scene puts a carrier at 433.92 MHz on a −105 dBm floor
+        let result = try run(Paths.tscope, ["meter", "--device", "demo-tinysa", "--band", "433.8:434", "-n", "1",
+                                            "--json", "--interval", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdoutText.split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["unit"] as? String == "dBm")
+        let power = try #require(object["power_db"] as? Double)
+        #expect(power > -100 && power < 0, "\(power)")
     }
 
     @Test func plainLinesAndBadBands() throws {

@@ -95,6 +95,19 @@ enum Golden {
         try Golden.check(Scene.render(width: width, height: height, model: drawer), name: "drawer-\(width)x\(height)")
     }
 
+    @Test func aCalibratedAnalyzerLabelsLevelsInDBm() {
+        var status = fixedStatus
+        status.powerUnit = "dBm"
+        for mode in [AnalyzerMode.plot, .meter] {
+            let model = Scene.model(width: 80, height: 24, mode: mode)
+            var buffer = Buffer(width: 80, height: 24)
+            AnalyzerScreen().render(model: model, frame: fixedFrame(), status: status, now: Scene.now, into: &buffer)
+            #expect(buffer.description.contains("dBm"), "\(mode)")
+            let relative = Scene.render(width: 80, height: 24, model: Scene.model(width: 80, height: 24, mode: mode))
+            #expect(!relative.description.contains("dBm"), "\(mode)")
+        }
+    }
+
     @Test func waterfallColoursComeFromThePowerColorMap() throws {
         let model = Scene.model(width: 80, height: 24, mode: .waterfall)
         let buffer = Scene.render(width: 80, height: 24, model: model)
