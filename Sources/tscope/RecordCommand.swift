@@ -46,7 +46,7 @@ struct RecordCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Directory for a new file, or a file path.")
     var output: String = "."
 
-    @Flag(help: "Record raw I/Q (SigMF .sigmf-data + .sigmf-meta, ci8) instead of spectra.")
+    @Flag(help: "Record raw I/Q as SigMF (.sigmf-data + .sigmf-meta) instead of spectra: ci8 from a HackRF (each sweep block), cu8 from an RTL-SDR (tuned to the band centre at 2.4 MS/s).")
     var raw = false
 
     @Option(name: .customShort("l", allowingJoined: true), help: "LNA (IF) gain, 0–40 dB in 8 dB steps.")
@@ -114,7 +114,9 @@ struct RecordCommand: ParsableCommand {
         metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
         metadata.writerVersion = Self.tscopeVersion
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
-        if raw {
+        if raw && deviceOptions.device.isRTLSDR {
+            try RawRTLSDRRecording(command: self, metadata: metadata).run()
+        } else if raw {
             let opened: OpenedDevice
             do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
             defer { opened.transport.close() }
@@ -272,17 +274,7 @@ struct RawRecording {
         } catch {
             throw CommandError("\(error)")
         }
-        let startedWall = unixTimeNow()
-        let name = CaptureFileName.make(operatorName: command.operatorName, label: command.label,
-                                        startedAt: startedWall, extension: "sigmf-data")
-        let basePath: String
-        switch command.outputTarget() {
-        case .directory(let directory):
-            basePath = String(CaptureFileName.unused(name, in: directory).dropLast(".sigmf-data".count))
-        case .file(let file):
-            basePath = file.hasSuffix(".sigmf-data") || file.hasSuffix(".sigmf-meta")
-                ? String(file.dropLast(".sigmf-data".count)) : file
-        }
+        let basePath = command.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
         do {
             writer = try SigMFWriter(
@@ -295,29 +287,9 @@ struct RawRecording {
         }
         let queue = RawBlockQueue(blockSize: HackRFProtocol.blockSize, capacity: 256)
         let waiter = RecordingWait()
-        let writerDone = DispatchSemaphore(value: 0)
-        let writeFailure = RawWriteFailure()
-        let thread = Thread {
-            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
-            defer {
-                block.deallocate()
-                writerDone.signal()
-            }
-            let samples = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(block)[HackRFProtocol.headerSize...])
-            while let (frequency, time) = queue.pop(into: block) {
-                guard !writeFailure.failed else { continue }
-                do {
-                    try writer.append(samples: samples,
-                                      centerFrequencyHz: Double(frequency + UInt64(HackRFSweepPlan.offsetHz)),
-                                      timestamp: time)
-                } catch {
-                    writeFailure.record()
-                    waiter.fail("\(error)")
-                }
-            }
-        }
-        thread.name = "tscope.sigmf.writer"
-        thread.start()
+        // each block's samples follow its header; the radio is tuned offsetHz above the block's frequency
+        let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: HackRFProtocol.headerSize,
+                                                frequencyOffsetHz: Double(HackRFSweepPlan.offsetHz), waiter: waiter)
         let started = monotonicSeconds()
         do {
             try driver.start(onBlock: { frequency, block in
@@ -325,8 +297,7 @@ struct RawRecording {
                              },
                              onEnd: { error in if let error { waiter.fail("\(error)") } })
         } catch {
-            queue.close()
-            writerDone.wait()
+            writerThread.finish()
             throw CommandError("\(error)")
         }
         FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
@@ -334,12 +305,126 @@ struct RawRecording {
             "\(driver.goodBlockCount) blocks, \(queue.dropped) dropped"
         }
         driver.stop()
+        try writerThread.close(end: end, elapsed: monotonicSeconds() - started)
+    }
+}
+
+/// `tscope record --raw --device rtlsdr|demo-rtlsdr`: the dongle tuned to
+/// the band's centre at 2.4 MS/s, its u8 I/Q as SigMF cu8 (one segment).
+struct RawRTLSDRRecording {
+    let command: RecordCommand
+    let metadata: CaptureMetadata
+    /// sample rate [samples/s]: rtl_power's widest clean rate
+    static let sampleRate: UInt32 = 2_400_000
+
+    func run() throws {
+        let band = try command.parsedBand()
+        let opened = try command.deviceOptions.openRTLSDR()
+        let device = opened.device
+        defer { device.powerDown() }
+        let rate: Double
+        do {
+            rate = try device.setSampleRate(Self.sampleRate)
+            try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
+            try device.resetBuffer()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let basePath = command.rawBasePath(startedAt: unixTimeNow())
+        let writer: SigMFWriter
+        do {
+            writer = try SigMFWriter(basePath: basePath, datatype: .cu8, sampleRate: rate,
+                                     hardware: opened.isDemo ? "\(opened.name) (demo)" : opened.name,
+                                     description: "RTL-SDR at \(band.centerHz / 1e6) MHz, interleaved u8 I/Q")
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let queue = RawBlockQueue(blockSize: RTLSDRStreaming.transferSize, capacity: 256)
+        let waiter = RecordingWait()
+        let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: 0, frequencyOffsetHz: 0,
+                                                waiter: waiter)
+        let center = UInt64(band.centerHz.rounded())
+        let started = monotonicSeconds()
+        do {
+            try device.startStreaming(onData: { queue.push(frequencyHz: center, timestamp: unixTimeNow(), block: $0) },
+                                      onEnd: { error in if let error { waiter.fail("\(error)") } })
+        } catch {
+            writerThread.finish()
+            throw CommandError("\(error)")
+        }
+        FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
+        let end = waiter.wait(duration: try command.parsedDuration(), started: started) {
+            "\(writer.sampleCount) samples, \(queue.dropped) dropped"
+        }
+        device.stopStreaming()
+        try writerThread.close(end: end, elapsed: monotonicSeconds() - started)
+    }
+}
+
+extension RecordCommand {
+    /// The SigMF base path (without .sigmf-data/-meta) for a raw recording.
+    func rawBasePath(startedAt: Double) -> String {
+        let name = CaptureFileName.make(operatorName: operatorName, label: label, startedAt: startedAt,
+                                        extension: "sigmf-data")
+        switch outputTarget() {
+        case .directory(let directory):
+            return String(CaptureFileName.unused(name, in: directory).dropLast(".sigmf-data".count))
+        case .file(let file):
+            return file.hasSuffix(".sigmf-data") || file.hasSuffix(".sigmf-meta")
+                ? String(file.dropLast(".sigmf-data".count)) : file
+        }
+    }
+}
+
+/// The writer thread of a raw recording: appends each queued block's samples
+/// (after `headerBytes`) to the SigMF file at the block's frequency +
+/// `frequencyOffsetHz`. A write error ends the recording through `waiter`;
+/// what was written before is kept.
+final class RawSigMFWriterThread: @unchecked Sendable {
+    private let queue: RawBlockQueue
+    private let writer: SigMFWriter
+    private let done = DispatchSemaphore(value: 0)
+
+    init(queue: RawBlockQueue, writer: SigMFWriter, headerBytes: Int, frequencyOffsetHz: Double, waiter: RecordingWait) {
+        self.queue = queue
+        self.writer = writer
+        let thread = Thread { [done] in
+            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: queue.blockSize, alignment: 16)
+            defer {
+                block.deallocate()
+                done.signal()
+            }
+            var failed = false
+            while let (frequency, time, length) = queue.pop(into: block) {
+                guard !failed, length > headerBytes else { continue }
+                let samples = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(block)[headerBytes..<length])
+                do {
+                    try writer.append(samples: samples, centerFrequencyHz: Double(frequency) + frequencyOffsetHz,
+                                      timestamp: time)
+                } catch {
+                    failed = true
+                    waiter.fail("\(error)")
+                }
+            }
+        }
+        thread.name = "tscope.sigmf.writer"
+        thread.start()
+    }
+
+    /// Stops taking blocks and waits for the queued ones to be written.
+    func finish() {
         queue.close()
-        writerDone.wait()
-        let elapsed = monotonicSeconds() - started
+        done.wait()
+    }
+
+    /// Finishes, closes the SigMF files and reports; a failure that ended the
+    /// recording becomes the command's error (everything before it kept).
+    func close(end: RecordingWait.End, elapsed: Double) throws {
+        finish()
         do { try writer.finish() } catch { throw CommandError("\(error)") }
         FileHandle.standardError.write(Data(("\(writer.metaPath): \(writer.sampleCount) samples in "
-            + "\(writer.segmentCount) segments in \(String(format: "%.2f", elapsed)) s; dropped blocks \(queue.dropped)\n").utf8))
+            + "\(writer.segmentCount) segments in \(String(format: "%.2f", elapsed)) s; "
+            + "dropped blocks \(queue.dropped)\n").utf8))
         print(writer.metaPath)
         if case .failure(let message) = end {
             throw CommandError("\(message); everything recorded before is kept in \(writer.dataPath)")

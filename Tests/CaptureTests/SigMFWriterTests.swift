@@ -54,10 +54,22 @@ import Testing
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 4)
         defer { out.deallocate() }
         var seen: [UInt64] = []
-        while let (frequency, _) = queue.pop(into: out) {
+        while let (frequency, _, _) = queue.pop(into: out) {
             seen.append(frequency)
             #expect(Array(out) == [UInt8](repeating: UInt8(frequency), count: 4))
         }
         #expect(seen == [2, 3])
+    }
+
+    @Test func rawQueueKeepsEachBlocksLength() {
+        let queue = RawBlockQueue(blockSize: 8, capacity: 4)
+        [UInt8](repeating: 7, count: 3).withUnsafeBytes { queue.push(frequencyHz: 1, timestamp: 0, block: $0) }
+        [UInt8](repeating: 9, count: 20).withUnsafeBytes { queue.push(frequencyHz: 2, timestamp: 0, block: $0) }
+        queue.close()
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 4)
+        defer { out.deallocate() }
+        #expect(queue.pop(into: out)?.byteCount == 3)
+        #expect(queue.pop(into: out)?.byteCount == 8)  // longer than a block: cut to the block size
+        #expect(queue.pop(into: out) == nil)
     }
 }

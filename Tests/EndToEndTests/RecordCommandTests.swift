@@ -159,6 +159,28 @@ import Testing
         #expect(frequencies == [2407.5e6, 2412.5e6, 2427.5e6, 2432.5e6])
     }
 
+    @Test func rawRTLSDRIsWrittenAsCU8SigMFThatReadsBack() throws {
+        let directory = try Paths.temporaryDirectory("record-raw-rtl")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(Paths.tscope, ["record", "--device", "demo-rtlsdr", "--raw", "--duration", "1",
+                                            "-f", "95:97", "--output", directory.path + "/"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let metaPath = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: metaPath)))
+            as? [String: Any])
+        let global = try #require(meta["global"] as? [String: Any])
+        #expect(global["core:datatype"] as? String == "cu8")
+        #expect(global["core:sample_rate"] as? Double == 2.4e6)
+        let captures = try #require(meta["captures"] as? [[String: Any]])
+        #expect(captures.count == 1 && captures.first?["core:frequency"] as? Double == 96e6)
+        let dataPath = String(metaPath.dropLast("meta".count)) + "data"
+        let dataSize = try #require(try FileManager.default.attributesOfItem(atPath: dataPath)[.size] as? Int)
+        #expect(dataSize > 100_000 && dataSize % 2 == 0, "\(dataSize) bytes")
+        // the recording reads back through the I/Q path into spectrum frames
+        let check = try run(Paths.tscope, ["convert", metaPath, "/dev/null", "--format", "null"])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
     func readFrameCount(_ reader: CaptureStoreReader) throws -> Int {
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var count = 0

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A bounded queue of fixed-size raw blocks between a USB thread (`push`,
+/// A bounded queue of raw blocks (up to `blockSize` bytes each) between a USB thread (`push`,
 /// never blocks) and a writer thread (`pop`). Storage is allocated once; when
 /// full, the oldest block is dropped and counted.
 public final class RawBlockQueue: @unchecked Sendable {
@@ -9,6 +9,7 @@ public final class RawBlockQueue: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     private var frequencies: [UInt64]
     private var times: [Double]
+    private var lengths: [Int]
     private var head = 0
     private var count = 0
     private var closed = false
@@ -21,6 +22,7 @@ public final class RawBlockQueue: @unchecked Sendable {
         storage = .allocate(byteCount: blockSize * self.capacity, alignment: 16)
         frequencies = [UInt64](repeating: 0, count: self.capacity)
         times = [Double](repeating: 0, count: self.capacity)
+        lengths = [Int](repeating: 0, count: self.capacity)
     }
 
     deinit { storage.deallocate() }
@@ -45,13 +47,15 @@ public final class RawBlockQueue: @unchecked Sendable {
         }
         frequencies[slot] = frequencyHz
         times[slot] = timestamp
+        lengths[slot] = bytes
         count += 1
         condition.signal()
     }
 
     /// Waits for a block and copies it into `into` (`blockSize` bytes);
-    /// returns its frequency and time, or nil once closed and empty.
-    public func pop(into block: UnsafeMutableRawBufferPointer) -> (frequencyHz: UInt64, timestamp: Double)? {
+    /// returns its frequency, time and length [bytes], or nil once closed and empty.
+    public func pop(into block: UnsafeMutableRawBufferPointer)
+        -> (frequencyHz: UInt64, timestamp: Double, byteCount: Int)? {
         condition.lock()
         defer { condition.unlock() }
         while count == 0 && !closed { condition.wait() }
@@ -60,7 +64,7 @@ public final class RawBlockQueue: @unchecked Sendable {
         block.baseAddress!.copyMemory(from: storage.baseAddress! + slot * blockSize, byteCount: min(block.count, blockSize))
         head = (head + 1) % capacity
         count -= 1
-        return (frequencies[slot], times[slot])
+        return (frequencies[slot], times[slot], min(block.count, lengths[slot]))
     }
 
     public func close() {
