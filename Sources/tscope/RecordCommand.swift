@@ -339,7 +339,8 @@ struct RawRTLSDRRecording {
         } catch {
             throw CommandError("\(error)")
         }
-        let queue = RawBlockQueue(blockSize: RTLSDRStreaming.transferSize, capacity: 256)
+        // the stream's chunks packed into whole transfers: a paced transport hands out small ones
+        let queue = RawBlockQueue(blockSize: RTLSDRStreaming.transferSize, capacity: 256, coalesce: true)
         let waiter = RecordingWait()
         let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: 0, frequencyOffsetHz: 0,
                                                 waiter: waiter)

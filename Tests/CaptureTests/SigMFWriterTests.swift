@@ -65,11 +65,37 @@ import Testing
         let queue = RawBlockQueue(blockSize: 8, capacity: 4)
         [UInt8](repeating: 7, count: 3).withUnsafeBytes { queue.push(frequencyHz: 1, timestamp: 0, block: $0) }
         [UInt8](repeating: 9, count: 20).withUnsafeBytes { queue.push(frequencyHz: 2, timestamp: 0, block: $0) }
+        for _ in 0..<10 { [UInt8]().withUnsafeBytes { queue.push(frequencyHz: 3, timestamp: 0, block: $0) } }
         queue.close()
+        #expect(queue.dropped == 0)  // empty transfers take no room
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 4)
         defer { out.deallocate() }
         #expect(queue.pop(into: out)?.byteCount == 3)
         #expect(queue.pop(into: out)?.byteCount == 8)  // longer than a block: cut to the block size
         #expect(queue.pop(into: out) == nil)
+    }
+
+    @Test func coalescingQueuePacksSmallChunksIntoWholeBlocksInOrder() {
+        let queue = RawBlockQueue(blockSize: 8, capacity: 4, coalesce: true)
+        var sent: [UInt8] = []
+        var next: UInt8 = 0
+        for size in [3, 3, 5, 1, 12] {  // 24 bytes: exactly three blocks
+            let chunk = (0..<size).map { _ in next &+= 1; return next }
+            sent += chunk
+            chunk.withUnsafeBytes { queue.push(frequencyHz: 7, timestamp: 0, block: $0) }
+        }
+        [UInt8](repeating: 0xAA, count: 2).withUnsafeBytes { queue.push(frequencyHz: 8, timestamp: 0, block: $0) }
+        queue.close()
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 4)
+        defer { out.deallocate() }
+        var received: [UInt8] = []
+        var lengths: [Int] = []
+        while let (frequency, _, length) = queue.pop(into: out) {
+            lengths.append(length)
+            if frequency == 7 { received += out.prefix(length) }
+        }
+        #expect(lengths == [8, 8, 8, 2])  // a new frequency starts a new block
+        #expect(received == sent)
+        #expect(queue.dropped == 0)
     }
 }

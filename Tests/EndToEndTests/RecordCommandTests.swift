@@ -176,6 +176,7 @@ import Testing
         let dataPath = String(metaPath.dropLast("meta".count)) + "data"
         let dataSize = try #require(try FileManager.default.attributesOfItem(atPath: dataPath)[.size] as? Int)
         #expect(dataSize > 100_000 && dataSize % 2 == 0, "\(dataSize) bytes")
+        #expect(result.stderr.contains("dropped blocks 0"), "\(result.stderr)")
         // the recording reads back through the I/Q path into spectrum frames
         let check = try run(Paths.tscope, ["convert", metaPath, "/dev/null", "--format", "null"])
         #expect(check.status == 0, "\(check.stderr)")

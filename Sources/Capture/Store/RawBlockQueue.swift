@@ -16,8 +16,13 @@ public final class RawBlockQueue: @unchecked Sendable {
     private var droppedCount = 0
     private let condition = NSCondition()
 
-    public init(blockSize: Int, capacity: Int) {
+    /// whether chunks of one frequency are packed into whole blocks (a raw
+    /// sample stream) rather than kept one per block (HackRF sweep blocks)
+    public let coalesce: Bool
+
+    public init(blockSize: Int, capacity: Int, coalesce: Bool = false) {
         self.blockSize = blockSize
+        self.coalesce = coalesce
         self.capacity = max(1, capacity)
         storage = .allocate(byteCount: blockSize * self.capacity, alignment: 16)
         frequencies = [UInt64](repeating: 0, count: self.capacity)
@@ -30,25 +35,38 @@ public final class RawBlockQueue: @unchecked Sendable {
     /// blocks dropped because the writer fell behind
     public var dropped: Int { condition.withLock { droppedCount } }
 
-    /// Copies a block in (up to `blockSize` bytes). Ignored after `close`.
+    /// Copies a block in (up to `blockSize` bytes; with `coalesce`, small
+    /// chunks of one frequency fill the newest block first and long ones go
+    /// into as many blocks as they need). Ignored after `close`, and when
+    /// empty (a paced transport returns empty transfers when ahead).
     public func push(frequencyHz: UInt64, timestamp: Double, block: UnsafeRawBufferPointer) {
+        guard let source = block.baseAddress, !block.isEmpty else { return }
         condition.lock()
         defer { condition.unlock() }
         guard !closed else { return }
-        if count == capacity {
-            head = (head + 1) % capacity
-            count -= 1
-            droppedCount += 1
-        }
-        let slot = (head + count) % capacity
-        let bytes = min(block.count, blockSize)
-        if bytes > 0, let base = block.baseAddress {
-            (storage.baseAddress! + slot * blockSize).copyMemory(from: base, byteCount: bytes)
-        }
-        frequencies[slot] = frequencyHz
-        times[slot] = timestamp
-        lengths[slot] = bytes
-        count += 1
+        var offset = 0
+        repeat {
+            let tail = (head + count - 1 + capacity) % capacity
+            let slot: Int
+            if coalesce, count > 0, frequencies[tail] == frequencyHz, lengths[tail] < blockSize {
+                slot = tail
+            } else {
+                if count == capacity {
+                    head = (head + 1) % capacity
+                    count -= 1
+                    droppedCount += 1
+                }
+                slot = (head + count) % capacity
+                frequencies[slot] = frequencyHz
+                times[slot] = timestamp
+                lengths[slot] = 0
+                count += 1
+            }
+            let bytes = min(block.count - offset, blockSize - lengths[slot])
+            (storage.baseAddress! + slot * blockSize + lengths[slot]).copyMemory(from: source + offset, byteCount: bytes)
+            lengths[slot] += bytes
+            offset += bytes
+        } while coalesce && offset < block.count
         condition.signal()
     }
 
