@@ -18,8 +18,8 @@ import Testing
         }
     }
 
-    /// The ECG records copied for these tests (see Fixtures/README.md).
-    private static let fixtures = Paths.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures")
+    /// The real ECG records the ECG tests use (Tests/ECGTests/Fixtures, provenance there).
+    private static let fixtures = Paths.packageRoot.appendingPathComponent("Tests/ECGTests/Fixtures")
     private static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
     private static let ptb = fixtures.appendingPathComponent("ptbdb-s0010_re/s0010_re.hea").path
 
