@@ -7,7 +7,7 @@ import Signals
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a capture between formats (rtl_power, hackrf_sweep, soapy_power_bin, SigMF, raw I/Q, CSV).",
+        abstract: "Convert between formats (tscope capture store, rtl_power, hackrf_sweep, soapy_power_bin, SigMF, raw I/Q, CSV).",
         discussion: """
             The input format comes from the extension and the first bytes (or --in-format), the output format from \
             the extension (.bin: hackrf_sweep -B, .sdrff: soapy_power_bin) or --format. CSV outputs need --format: \

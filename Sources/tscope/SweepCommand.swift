@@ -10,7 +10,7 @@ import USBDriver
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Sweep and write hackrf_sweep-compatible CSV (or -B binary) to stdout or a file.",
+        abstract: "Sweep and write hackrf_sweep-compatible CSV (or -B binary); with --device rtlsdr, rtl_power CSV.",
         discussion: """
             Output fields (text): date, time, hz_low, hz_high, hz_bin_width, num_samples, dB, dB, …
             Each 20 MHz tuning step gives two lines, [f, f+5 MHz] and [f+10, f+15 MHz], exactly as hackrf_sweep.
