@@ -105,12 +105,48 @@ public struct SigMFRecording: Sendable {
         self.description = global["core:description"] as? String
     }
 
+    /// Unix time [s] of an RFC 3339 date-time such as `2024-05-01T12:00:00Z`:
+    /// any number of fraction digits (the first 9 count), `Z` or a `±HH:MM`
+    /// offset; nil otherwise. Parsed here rather than by ISO8601DateFormatter,
+    /// whose ICU parser dies of SIGFPE on a fraction of ~40 digits (found by
+    /// Fuzz/harnesses/SigMFMetaFuzz.swift).
     static func parseDateTime(_ text: String) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)?.timeIntervalSince1970
+        var bytes = Array(text.utf8)
+        guard let offset = removeZone(&bytes), bytes.count >= 19,
+              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") else { return nil }
+        // "YYYY-MM-DDTHH:MM:SS." + 9 digits; further digits only have to be digits
+        let nanosecondsEnd = 29
+        if bytes.count > nanosecondsEnd {
+            guard bytes[nanosecondsEnd...].allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+            bytes.removeSubrange(nanosecondsEnd...)
+        }
+        var clock = WallClockParser(rule: .utcOffset(seconds: offset))
+        return bytes.withUnsafeBufferPointer { all in
+            clock.parse(date: UnsafeBufferPointer(rebasing: all[0..<10]), time: UnsafeBufferPointer(rebasing: all[11...]))
+        }
+    }
+
+    /// Removes a trailing `Z` or `±HH:MM` from `bytes`; its offset east of UTC
+    /// [s], or nil if there is none.
+    private static func removeZone(_ bytes: inout [UInt8]) -> Int? {
+        if bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z") {
+            bytes.removeLast()
+            return 0
+        }
+        guard bytes.count >= 6 else { return nil }
+        let zone = Array(bytes.suffix(6))
+        let sign: Int
+        switch zone[0] {
+        case UInt8(ascii: "+"): sign = 1
+        case UInt8(ascii: "-"): sign = -1
+        default: return nil
+        }
+        let digits = [zone[1], zone[2], zone[4], zone[5]].map { Int($0 &- UInt8(ascii: "0")) }
+        guard zone[3] == UInt8(ascii: ":"), digits.allSatisfy({ $0 < 10 }) else { return nil }
+        let hours = digits[0] * 10 + digits[1], minutes = digits[2] * 10 + digits[3]
+        guard hours < 24, minutes < 60 else { return nil }
+        bytes.removeLast(6)
+        return sign * (hours * 3600 + minutes * 60)
     }
 
     /// A frame reader over the data file.
