@@ -290,22 +290,16 @@ struct RawRecording {
         // each block's samples follow its header; the radio is tuned offsetHz above the block's frequency
         let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: HackRFProtocol.headerSize,
                                                 frequencyOffsetHz: Double(HackRFSweepPlan.offsetHz), waiter: waiter)
-        let started = monotonicSeconds()
-        do {
-            try driver.start(onBlock: { frequency, block in
-                                 queue.push(frequencyHz: frequency, timestamp: unixTimeNow(), block: block)
-                             },
-                             onEnd: { error in if let error { waiter.fail("\(error)") } })
-        } catch {
-            writerThread.finish()
-            throw CommandError("\(error)")
-        }
-        FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
-        let end = waiter.wait(duration: try command.parsedDuration(), started: started) {
-            "\(driver.goodBlockCount) blocks, \(queue.dropped) dropped"
-        }
-        driver.stop()
-        try writerThread.close(end: end, elapsed: monotonicSeconds() - started)
+        try writerThread.record(duration: try command.parsedDuration(), waiter: waiter,
+                                start: {
+                                    try driver.start(onBlock: { frequency, block in
+                                                         queue.push(frequencyHz: frequency, timestamp: unixTimeNow(),
+                                                                    block: block)
+                                                     },
+                                                     onEnd: { error in if let error { waiter.fail("\(error)") } })
+                                },
+                                stop: { driver.stop() },
+                                status: { "\(driver.goodBlockCount) blocks, \(queue.dropped) dropped" })
     }
 }
 
@@ -345,20 +339,14 @@ struct RawRTLSDRRecording {
         let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: 0, frequencyOffsetHz: 0,
                                                 waiter: waiter)
         let center = UInt64(band.centerHz.rounded())
-        let started = monotonicSeconds()
-        do {
-            try device.startStreaming(onData: { queue.push(frequencyHz: center, timestamp: unixTimeNow(), block: $0) },
-                                      onEnd: { error in if let error { waiter.fail("\(error)") } })
-        } catch {
-            writerThread.finish()
-            throw CommandError("\(error)")
-        }
-        FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
-        let end = waiter.wait(duration: try command.parsedDuration(), started: started) {
-            "\(writer.sampleCount) samples, \(queue.dropped) dropped"
-        }
-        device.stopStreaming()
-        try writerThread.close(end: end, elapsed: monotonicSeconds() - started)
+        try writerThread.record(duration: try command.parsedDuration(), waiter: waiter,
+                                start: {
+                                    try device.startStreaming(
+                                        onData: { queue.push(frequencyHz: center, timestamp: unixTimeNow(), block: $0) },
+                                        onEnd: { error in if let error { waiter.fail("\(error)") } })
+                                },
+                                stop: { device.stopStreaming() },
+                                status: { "\(writer.sampleCount) samples, \(queue.dropped) dropped" })
     }
 }
 
@@ -413,14 +401,32 @@ final class RawSigMFWriterThread: @unchecked Sendable {
     }
 
     /// Stops taking blocks and waits for the queued ones to be written.
-    func finish() {
+    private func finish() {
         queue.close()
         done.wait()
     }
 
+    /// Starts the device (`start`, whose blocks go into the queue), records
+    /// for `duration` [s] or until a signal or failure, stops it (`stop`) and
+    /// closes the files; `status` is the countdown line's text.
+    func record(duration: Double?, waiter: RecordingWait, start: () throws -> Void, stop: () -> Void,
+                status: () -> String) throws {
+        let started = monotonicSeconds()
+        do {
+            try start()
+        } catch {
+            finish()
+            throw CommandError("\(error)")
+        }
+        FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
+        let end = waiter.wait(duration: duration, started: started, status: status)
+        stop()
+        try close(end: end, elapsed: monotonicSeconds() - started)
+    }
+
     /// Finishes, closes the SigMF files and reports; a failure that ended the
     /// recording becomes the command's error (everything before it kept).
-    func close(end: RecordingWait.End, elapsed: Double) throws {
+    private func close(end: RecordingWait.End, elapsed: Double) throws {
         finish()
         do { try writer.finish() } catch { throw CommandError("\(error)") }
         FileHandle.standardError.write(Data(("\(writer.metaPath): \(writer.sampleCount) samples in "
