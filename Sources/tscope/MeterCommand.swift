@@ -61,8 +61,6 @@ struct MeterCommand: ParsableCommand {
             measured = try BandOption.parse(band, option: "--band", limits: analyzer.kind.tunableRange)
             accumulator.band = measured
             try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
-        } catch let error as ValidationError {
-            throw error
         } catch {
             throw CommandError("\(error)")
         }

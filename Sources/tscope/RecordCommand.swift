@@ -207,8 +207,6 @@ struct SpectrumRecording {
             metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
             if analyzer.kind != .hackrf { metadata.gains = nil }
             try source.start(band: band, binWidthHz: command.binWidth)
-        } catch let error as ValidationError {
-            throw error
         } catch {
             throw CommandError("\(error)")
         }

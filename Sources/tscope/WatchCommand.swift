@@ -109,11 +109,16 @@ struct WatchCommand: ParsableCommand {
 
         // the band checks again against what the chosen analyzer can tune
         let limits = analyzer.kind.tunableRange
-        let plot = SpectrumPlotModel(deviceLimits: limits,
-                                     visibleBand: try BandOption.parse(band, option: "--band", limits: limits))
-        let meter = PowerMeterModel(band: try meterBand.map {
-            try BandOption.parse($0, option: "--meter-band", limits: limits)
-        })
+        let visibleBand: FrequencyRange
+        let measuredBand: FrequencyRange?
+        do {
+            visibleBand = try BandOption.parse(band, option: "--band", limits: limits)
+            measuredBand = try meterBand.map { try BandOption.parse($0, option: "--meter-band", limits: limits) }
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let plot = SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand)
+        let meter = PowerMeterModel(band: measuredBand)
         let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
         let feed = SpectrumFeed(
             mailbox: mailbox,

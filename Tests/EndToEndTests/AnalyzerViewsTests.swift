@@ -99,6 +99,14 @@ import Testing
         #expect(power > -100 && power < 0, "\(power)")
     }
 
+    @Test func aBandOutsideTheChosenAnalyzerIsOneLine() throws {
+        // valid for the option (0–6000 MHz) but not for an RTL-SDR: refused once the device is known
+        let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--band", "5000:5100", "-n", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--band 5000:5100: outside the analyzer's 24–1766 MHz"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     @Test func plainLinesAndBadBands() throws {
         let plain = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "2400:2480", "-n", "1"])
         #expect(plain.status == 0, "\(plain.stderr)")
