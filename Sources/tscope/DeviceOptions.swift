@@ -76,14 +76,12 @@ extension DeviceOptions {
             return demoDevice(pacing: demoPacing)
         case .hackrf:
             return try openHackRF()
-        case .rtlsdr, .demoRTLSDR:
-            throw CommandError("--device \(device.rawValue) works with `tscope sweep` (rtl_power's options) so far")
         case .auto:
             let attached = try USBEnumerator.devices(matching: [AnalyzerKind.hackrf.usbIDs[0]])
             return attached.isEmpty && serial == nil ? demoDevice(pacing: demoPacing) : try openHackRF()
         default:
             throw CommandError("this command drives a HackRF One (hackrf_sweep's protocol); "
-                + "--device \(device.rawValue) works with `tscope watch` and `tscope devices --probe`")
+                + "--device \(device.rawValue) works with `tscope watch`, `meter`, `record` and `devices --probe`")
         }
     }
 
