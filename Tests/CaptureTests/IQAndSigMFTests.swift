@@ -33,7 +33,8 @@ import Testing
         }
         #expect(frames.count == 8)
         let burstBin = Int(((100.25e6 - frames[0].startHz) / frames[0].binWidthHz).rounded(.down))
-        #expect(frames[0].startHz == 99.5e6)
+        // bin k centred on centre + (k − N/2)·rate/N: bin 0's lower edge half a bin below 99.5 MHz
+        #expect(frames[0].startHz == 99.5e6 - 1e6 / 256 / 2)
         #expect(frames[0].binWidthHz == 1e6 / 256)
         // block 37 lies in frame 4 (blocks 32…39)
         for (k, frame) in frames.enumerated() {
@@ -70,7 +71,7 @@ import Testing
         let reader = try CaptureFormat.sigmf.openReader(path: path, options: CaptureReadOptions(iq: IQOptions(fftSize: 256, averaging: 4)))
         let frames = try readAll(reader)
         #expect(frames.count == 4)
-        #expect(frames[0].startHz == 433.92e6 - 0.5e6)
+        #expect(frames[0].startHz == 433.92e6 - 0.5e6 - 1e6 / 256 / 2)
         #expect(frames[0].timestamp == 1_714_564_800 + 1024.0 / 1e6)
     }
 
