@@ -125,7 +125,10 @@ public final class IQSpectrumReader: SpectrumFrameReader {
             blocks += 1
             samplesRead += n
         }
-        guard blocks > 0 else { return false }
+        guard blocks > 0 else {
+            if samplesRead == 0 { throw tooShort(bytes: records.offset) }
+            return false
+        }
         if frame.powerDB.count != n {
             frame.powerDB.removeAll(keepingCapacity: true)
             frame.powerDB.append(contentsOf: repeatElement(0, count: n))
@@ -144,6 +147,19 @@ public final class IQSpectrumReader: SpectrumFrameReader {
         frame.startHz = Self.startHz(centerHz: segment.centerHz, binWidthHz: frame.binWidthHz, bins: n)
         frame.timestamp = startTime + Double(samplesRead) / sampleRateHz
         return true
+    }
+
+    /// A recording that ends before its first FFT: no data is an error, not "0 frames".
+    private func tooShort(bytes: Int) -> CaptureError {
+        let name = records.input.name
+        let sampleBytes = format.bytesPerSample
+        let fft = "one FFT of \(fftSize) samples (\(fftSize * sampleBytes) bytes of \(format.rawValue))"
+        if bytes == 0 { return CaptureError(file: name, "empty: no I/Q samples, expected at least \(fft)") }
+        let whole = bytes / sampleBytes
+        // 8: the smallest FFT size
+        let hint = whole >= 8 ? ": give a smaller --fft-size" : ""
+        return CaptureError(file: name, "\(bytes) bytes: \(whole) whole \(format.rawValue) sample\(whole == 1 ? "" : "s"), "
+                                + "fewer than \(fft)\(hint)")
     }
 
     /// Lower edge of shifted bin 0 [Hz]: half a bin below centre − ⌊N/2⌋·binWidth,

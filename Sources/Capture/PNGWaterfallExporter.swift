@@ -111,7 +111,10 @@ public struct PNGWaterfallExporter {
         WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows)
             .draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
                   floorDB: floor, topDB: top)
-        try image.writePNG(path: path)
+        // beside `path` under a temporary name, renamed when complete: a failed write leaves nothing
+        let output = AtomicOutput(target: path)
+        try image.writePNG(path: output.path)
+        try output.commit()
         return WaterfallSummary(width: image.width, height: image.height, frames: survey.frames, plotRows: rows,
                                 plotColumns: columns, lowHz: band.low, highHz: band.high, floorDB: floor, topDB: top)
     }

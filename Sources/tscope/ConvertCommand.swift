@@ -2,6 +2,7 @@ import ArgumentParser
 import Capture
 import Foundation
 import Signals
+import Synchronization
 
 /// Streams a capture from one format into another in constant memory.
 struct ConvertCommand: ParsableCommand {
@@ -40,32 +41,45 @@ struct ConvertCommand: ParsableCommand {
             throw CommandError("\(output): tscope cannot write \(outputFormat.rawValue) here; outputs: \(CaptureFormat.writable)")
         }
         let reader = try inputOptions.openReader(path: input, format: inputFormat)
-        let writer: SpectrumFrameWriter
+        // a failed run leaves nothing new: the output appears (or the appended session commits) on success only
+        let writer: AtomicFrameWriter
         do {
-            writer = try outputFormat.openWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
+            writer = try outputFormat.openAtomicWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
         } catch {
             throw CommandError("\(error)")
         }
         let progress = ConvertProgress()
+        // ^C or kill ends the run like an error: the partial output is removed
+        let interrupted = InterruptFlag()
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { interrupted.set() }
+        defer { signals.cancel() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var frames = 0
         do {
             while try reader.next(into: &frame) {
+                if interrupted.isSet { throw CommandError("interrupted: \(output) left as it was") }
                 try writer.write(frame)
                 frames += 1
                 if frames & 63 == 0 { progress.update(done: reader.progress.done, total: reader.progress.total) }
             }
             progress.finish()
+            guard frames > 0 else { throw CaptureError(file: input, "no frames in it: nothing to convert") }
             try writer.finish()
         } catch {
             progress.finish()
-            // keep what was converted before the error
-            try? writer.finish()
+            writer.abandon()
             throw CommandError("\(error)")
         }
         reportSkips(reader)
         printError("\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)")
     }
+}
+
+/// Set by a signal handler, read by the converting loop.
+final class InterruptFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// Warns once about damage a reader skipped.

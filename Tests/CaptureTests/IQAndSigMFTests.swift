@@ -107,4 +107,20 @@ import Testing
             path: path, options: CaptureReadOptions(iq: IQOptions(sampleRateHz: 2.4e6, fftSize: 512, averaging: 2)))
         #expect(try readAll(reader).count == 2)
     }
+
+    @Test(arguments: [(0, 64, "empty: no I/Q samples"), (3, 64, "3 bytes: 1 whole cs8 sample, fewer than one FFT of 64"),
+                      (200, 128, "200 bytes: 100 whole cs8 samples, fewer than one FFT of 128 samples (256 bytes of cs8)")])
+    func aRecordingShorterThanOneFFTIsAnErrorNotNoFrames(bytes: Int, fftSize: Int, expected: String) throws {
+        // the head of a real HackRF capture (Fixtures/iq-rc-car-2g4)
+        let real = try [UInt8](Data(contentsOf: URL(fileURLWithPath: IQBinConventionTests.light)))
+        let error = captureError {
+            _ = try Array(real.prefix(bytes)).withUnsafeBytes { raw in
+                try readAll(try IQSpectrumReader(input: ByteInput(bytes: raw, name: "light.cs8"), format: .cs8,
+                                                 sampleRateHz: 2e6, segments: [],
+                                                 options: IQOptions(fftSize: fftSize, averaging: 1), metadataFormat: "cs8"))
+            }
+        }
+        #expect(error?.file == "light.cs8")
+        #expect(error?.detail.contains(expected) == true, "\(String(describing: error))")
+    }
 }

@@ -22,9 +22,17 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         /// monotonic clock [s] for the commit cadence
         public var clock: @Sendable () -> Double
 
-        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() }) {
+        /// the whole session (its row, metadata, frames and gaps) is one
+        /// transaction committed by `finish` or dropped by `abandon`: for
+        /// conversions, where a failed run must leave the store as it was
+        /// (live recordings commit every `commitInterval` to keep their data)
+        public var atomicSession: Bool
+
+        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+                    atomicSession: Bool = false) {
             self.commitInterval = commitInterval
             self.clock = clock
+            self.atomicSession = atomicSession
         }
     }
 
@@ -71,7 +79,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                 }
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try db.inTransaction {
+                func addSession() throws {
                     if exists {
                         try db.execute(sql: CaptureStoreSchema.gapsTable)
                     } else {
@@ -89,7 +97,16 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                                          session.band?.lowerHz, session.band?.upperHz, session.binWidthHz,
                                          session.requestedFrameRate])
                     newSession = db.lastInsertedRowID
-                    return .commit
+                }
+                if options.atomicSession {
+                    // left open: frames join this transaction, `finish` commits it
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try addSession()
+                } else {
+                    try db.inTransaction {
+                        try addSession()
+                        return .commit
+                    }
                 }
             }
         } catch {
@@ -98,6 +115,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         sessionID = newSession
         lastCommit = options.clock()
         scratch = .allocate(byteCount: 16_384 * 4, alignment: 16)
+        inTransaction = options.atomicSession
     }
 
     deinit {
@@ -159,7 +177,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
 
     /// Commits if frames have waited `commitInterval` or longer.
     public func commitIfDue() throws {
-        guard inTransaction, options.clock() - lastCommit >= options.commitInterval else { return }
+        guard inTransaction, !options.atomicSession, options.clock() - lastCommit >= options.commitInterval else { return }
         try commit()
     }
 
@@ -205,6 +223,19 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
 
     public func finish() throws {
         try finish(outcome: nil)
+    }
+
+    /// Drops what is not committed (with `atomicSession`: the whole session,
+    /// leaving the store as it was) and closes the file.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        try? database.inDatabase { db in
+            if inTransaction { try db.execute(sql: "ROLLBACK") }
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+        }
+        inTransaction = false
+        try? database.close()
     }
 
     /// (frames − 1) / time from first to last frame [frames/s]; 0 below two frames
