@@ -139,8 +139,13 @@ import Testing
         let summary = try PNGWaterfallExporter(maxRows: 100, minColumns: 64).export(open: { Synthetic() }, to: path, title: "")
         #expect(summary.plotRows == 100 && summary.plotColumns == 64)
         let picture = try RGBImage.readPNG(path: path)
-        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, PNGWaterfallExporter.topMargin + 50) == PowerColorMap.table.last)
-        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, PNGWaterfallExporter.topMargin + 49) != PowerColorMap.table.last)
+        // 100 rows drawn 3 px each (at least 256 px of plot)
+        #expect(summary.rowHeight == 3)
+        let rowTop = { (row: Int) in PNGWaterfallExporter.topMargin + row * summary.rowHeight }
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(50)) == PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(50) + 2) == PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(49)) != PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(51)) != PowerColorMap.table.last)
     }
 
     @Test func formatsAreFoundFromExtensionAndFirstBytes() throws {
