@@ -15,6 +15,8 @@ struct ConvertCommand: ParsableCommand {
             hackrf_sweep, or csv (a table for pandas, see `tscope export --csv`). --format null reads the whole \
             input and writes nothing: a check of a file.
             Damaged lines or records are skipped and counted with a warning; --strict stops at the first.
+            The output appears only when the run succeeds (it is written beside it under a temporary name); a session \
+            appended to an existing capture store is rolled back whole if the run fails.
             """
     )
 
