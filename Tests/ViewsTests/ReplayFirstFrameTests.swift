@@ -28,23 +28,25 @@ import ViewModels
     /// band power of 128 bins at `level` [dB]
     func bandPower(_ level: Double) -> Double { level + 10 * log10(128) }
 
-    @Test func aOneSweepReplayGivesTheMeterItsReading() throws {
-        let replay = FakeReplay(frames: [sweep(at: 1_542_511_920, level: -50)], at: 0)
-        let model = model(.meter)
+    /// Replays sweeps a second apart at `levels` in `mode`, advancing at each wall-clock time of `steps`.
+    func play(_ levels: [Float], _ mode: AnalyzerMode, steps: [Double]) throws
+        -> (replay: FakeReplay, model: AnalyzerModel, mailbox: FrameMailbox) {
+        let replay = FakeReplay(frames: levels.enumerated().map { sweep(at: 1_542_511_920 + Double($0), level: $1) }, at: 0)
+        let model = model(mode)
         let mailbox = FrameMailbox()
-        try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: 0)
+        for step in steps { try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: step) }
+        return (replay, model, mailbox)
+    }
+
+    @Test func aOneSweepReplayGivesTheMeterItsReading() throws {
+        let (_, _, mailbox) = try play([-50], .meter, steps: [0])
         let power = try #require(mailbox.takeBandPower(), "the only sweep was not measured")
         #expect(power.frames == 1)
         #expect(abs(power.decibels - bandPower(-50)) < 1e-6)
     }
 
     @Test func aTwoSweepReplayMeasuresBothSweeps() throws {
-        let replay = FakeReplay(frames: [sweep(at: 1_542_511_920, level: -50), sweep(at: 1_542_511_921, level: -40)],
-                                at: 0)
-        let model = model(.meter)
-        let mailbox = FrameMailbox()
-        try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: 0)
-        try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: 1)
+        let (_, _, mailbox) = try play([-50, -40], .meter, steps: [0, 1])
         let power = try #require(mailbox.takeBandPower())
         #expect(power.frames == 2)
         let mean = 10 * log10((pow(10, bandPower(-50) / 10) + pow(10, bandPower(-40) / 10)) / 2)
@@ -52,11 +54,7 @@ import ViewModels
     }
 
     @Test func theWaterfallHoldsTheFirstSweepUntilTheSecondWithoutAGap() throws {
-        let replay = FakeReplay(frames: [sweep(at: 1_542_511_920, level: -50), sweep(at: 1_542_511_921, level: -40)],
-                                at: 0)
-        let model = model(.waterfall)
-        let mailbox = FrameMailbox()
-        try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: 1)
+        let (replay, model, _) = try play([-50, -40], .waterfall, steps: [1])
         #expect(model.waterfall.history.count == 2)
         // the pixel rows of the view as drawn (two per cell row)
         var buffer = Buffer(width: Self.width, height: Self.height)
