@@ -99,9 +99,11 @@ public struct PNGWaterfallExporter {
         var endTime = Double.infinity
     }
 
-    /// Reads `open()` twice and writes the picture to `path`.
-    public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String) throws -> WaterfallSummary {
-        let survey = try surveyFrames(try open(), path: path)
+    /// Reads `open()` twice and writes the picture to `path`; `input` names
+    /// what is read in errors about it (no frames), `path` if empty.
+    public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String,
+                       input: String = "") throws -> WaterfallSummary {
+        let survey = try surveyFrames(try open(), file: input.isEmpty ? path : input)
         let band = (low: max(survey.lowHz, crop.lowHz ?? -.infinity), high: min(survey.highHz, crop.highHz ?? .infinity))
         let bins = Int(saturating: ((band.high - band.low) / survey.narrowestBinHz).rounded())
         let columns = min(maxColumns, max(minColumns, bins))
@@ -129,7 +131,7 @@ public struct PNGWaterfallExporter {
                                 floorDB: floor, topDB: top, labels: labels)
     }
 
-    private func surveyFrames(_ reader: SpectrumFrameReader, path: String) throws -> Survey {
+    private func surveyFrames(_ reader: SpectrumFrameReader, file: String) throws -> Survey {
         var survey = Survey()
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var first: Double?
@@ -159,7 +161,7 @@ public struct PNGWaterfallExporter {
             }
         }
         guard survey.frames > 0 else {
-            throw CaptureError(file: path, first == nil ? "no frames to draw"
+            throw CaptureError(file: file, first == nil ? "no frames to draw"
                 : "no frame lies inside the crop (--start/--end/--low/--high)")
         }
         return survey

@@ -68,7 +68,7 @@ struct ExportCommand: ParsableCommand {
                     let reader = try format.openReader(path: input, options: inputOptions.readOptions)
                     lastReader = reader
                     return reader
-                }, to: png, title: title)
+                }, to: png, title: title, input: input)
             } catch {
                 throw CommandError("\(error)")
             }

@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import Testing
 
@@ -125,6 +126,27 @@ enum RealFiles {
                                           "--format", "csv", "--rate", "2.4M", "--fft-size", "4096", "--averaging", "1"])
         #expect(fits.status == 0, "\(fits.stderr)")
         #expect(fits.stderr.contains("1 frames"))
+    }
+
+    @Test func aStoreWithoutFramesIsAnErrorNamingTheStore() throws {
+        let directory = try Paths.temporaryDirectory("empty-store")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // a session that recorded nothing (a device lost at once)
+        let store = directory.appendingPathComponent("nothing.tscope").path
+        try CaptureStoreWriter(path: store, metadata: CaptureMetadata(format: "tscope"),
+                               session: CaptureSessionInfo(startedAt: 1_795_000_000)).finish()
+        let before = try listing(directory)
+        for (command, expected) in [
+            (["convert", store, directory.appendingPathComponent("o.csv").path, "--format", "csv"],
+             "nothing.tscope: no frames in it: nothing to convert"),
+            (["export", store, "--csv", directory.appendingPathComponent("o.csv").path], "nothing.tscope: no frames in it"),
+            (["export", store, "--png", directory.appendingPathComponent("o.png").path], "nothing.tscope: no frames to draw"),
+        ] {
+            let result = try run(Paths.tscope, command)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+        #expect(try listing(directory) == before)
     }
 
     @Test func aBinThatIsRawIQIsSniffedAndTheHintNamesTheOptionsThatExist() throws {
