@@ -50,6 +50,20 @@ public final class AtomicOutput {
         settled = true
     }
 
+    /// `error` as the user should read it: naming the target, not the temporary name.
+    public func naming(_ error: any Error) -> any Error {
+        if var failure = error as? CaptureError {
+            if failure.file == path { failure.file = target }
+            failure.detail = failure.detail.replacingOccurrences(of: path, with: target)
+            return failure
+        }
+        if var failure = error as? OutputError, failure.destination == path {
+            failure.destination = target
+            return failure
+        }
+        return error
+    }
+
     /// Removes what was written; the target is as it was.
     public func discard() {
         guard !settled else { return }
@@ -71,7 +85,9 @@ public final class AtomicFrameWriter: SpectrumFrameWriter {
         self.output = output
     }
 
-    public func write(_ frame: SpectrumFrame) throws { try writer.write(frame) }
+    public func write(_ frame: SpectrumFrame) throws {
+        do { try writer.write(frame) } catch { throw output?.naming(error) ?? error }
+    }
 
     public func finish() throws {
         do {
@@ -79,7 +95,7 @@ public final class AtomicFrameWriter: SpectrumFrameWriter {
             try output?.commit()
         } catch {
             abandon()
-            throw error
+            throw output?.naming(error) ?? error
         }
     }
 

@@ -174,10 +174,14 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
                                      output: nil)
         }
         let output = AtomicOutput(target: path)
-        let writer = self == .tscope
-            ? try storeWriter(path: output.path, metadata: metadata, atomicSession: true)
-            : try openWriter(path: output.path, csvLayout: csvLayout, metadata: metadata)
-        return AtomicFrameWriter(writer: writer, output: output)
+        do {
+            let writer = self == .tscope
+                ? try storeWriter(path: output.path, metadata: metadata, atomicSession: true)
+                : try openWriter(path: output.path, csvLayout: csvLayout, metadata: metadata)
+            return AtomicFrameWriter(writer: writer, output: output)
+        } catch {
+            throw output.naming(error)
+        }
     }
 
     private func storeWriter(path: String, metadata: CaptureMetadata?, atomicSession: Bool) throws -> CaptureStoreWriter {

@@ -124,8 +124,12 @@ public struct PNGWaterfallExporter {
                                floorDB: floor, topDB: top)
         // beside `path` under a temporary name, renamed when complete: a failed write leaves nothing
         let output = AtomicOutput(target: path)
-        try image.writePNG(path: output.path)
-        try output.commit()
+        do {
+            try image.writePNG(path: output.path)
+            try output.commit()
+        } catch {
+            throw output.naming(error)
+        }
         return WaterfallSummary(width: image.width, height: image.height, frames: survey.frames, plotRows: rows,
                                 plotColumns: columns, rowHeight: axes.rowHeight, lowHz: band.low, highHz: band.high,
                                 floorDB: floor, topDB: top, labels: labels)

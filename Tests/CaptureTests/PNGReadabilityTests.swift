@@ -119,4 +119,13 @@ import Testing
             try RTLPowerCSVReader(path: Fixtures.path(Fixtures.osakaFiles[0]), options: utcStrict)
         }
     }
+
+    @Test func fileNamesInTheTitleDrawInLettersNotBoxes() {
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.=%()"
+        let boxed = letters.filter { BitmapFont.rows($0) == BitmapFont.box }
+        #expect(boxed.isEmpty, "no glyph for \(boxed)")
+        // every glyph distinct: no two letters read alike
+        let shapes = Dictionary(grouping: letters, by: { BitmapFont.rows($0) }).values.filter { $0.count > 1 }
+        #expect(shapes.isEmpty, "alike: \(shapes)")
+    }
 }

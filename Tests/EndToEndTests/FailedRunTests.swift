@@ -61,6 +61,22 @@ enum RealFiles {
         #expect(try String(contentsOf: kept, encoding: .utf8) == "an earlier table\n")
     }
 
+    @Test func anOutputThatCannotBeCreatedIsNamedAsGivenNotByItsTemporaryName() throws {
+        let directory = try Paths.temporaryDirectory("no-dir")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing").path
+        for (command, target) in [
+            (["convert", osakaCapture, missing + "/x.csv", "--format", "csv"], missing + "/x.csv: cannot create"),
+            (["convert", osakaCapture, missing + "/x.tscope"], missing + "/x.tscope: cannot open"),
+            (["export", osakaCapture, "--png", missing + "/x.png"], missing + "/x.png: cannot write the PNG"),
+        ] {
+            let result = try run(Paths.tscope, command)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(target), "\(result.stderr)")
+            #expect(!result.stderr.contains(".partial"), "\(result.stderr)")
+        }
+    }
+
     @Test func aSessionAppendedToAnExistingStoreIsRolledBackWhole() throws {
         let directory = try Paths.temporaryDirectory("failed-append")
         defer { try? FileManager.default.removeItem(at: directory) }
