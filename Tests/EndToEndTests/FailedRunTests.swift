@@ -61,6 +61,27 @@ enum RealFiles {
         #expect(try String(contentsOf: kept, encoding: .utf8) == "an earlier table\n")
     }
 
+    @Test func aWideTableOfTwoBandsFailsWithoutLeavingHalfATable() throws {
+        let directory = try Paths.temporaryDirectory("wide-fail")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // two real captures of different stations in one store: the wide layout has no one set of columns
+        let store = directory.appendingPathComponent("two-stations.tscope").path
+        let cocolo = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/Fixtures/rtl_power-fm-osaka/cocolo3.csv").path
+        for input in [osakaCapture, cocolo] {
+            #expect(try run(Paths.tscope, ["convert", input, store]).status == 0)
+        }
+        let before = try listing(directory)
+        let table = directory.appendingPathComponent("t.csv").path
+        let wide = try run(Paths.tscope, ["export", store, "--csv", table])
+        #expect(wide.status == 1)
+        #expect(wide.stderr.contains("t.csv: frame 300 has other bins than the first"), "\(wide.stderr)")
+        #expect(wide.stderr.contains("use --layout long"))
+        #expect(try listing(directory) == before)
+        let long = try run(Paths.tscope, ["export", store, "--csv", table, "--layout", "long"])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stderr.contains("598 frames"))
+    }
+
     @Test func anOutputThatCannotBeCreatedIsNamedAsGivenNotByItsTemporaryName() throws {
         let directory = try Paths.temporaryDirectory("no-dir")
         defer { try? FileManager.default.removeItem(at: directory) }
