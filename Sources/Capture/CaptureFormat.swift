@@ -107,9 +107,9 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
             return "the first record's uint32 LE length reads \(length), not 16 + 4·bins"
         }
         let low = load(4, UInt64.self), high = load(12, UInt64.self)
-        // 7.25 GHz: above anything a HackRF tunes
-        guard low < high, high <= 7_250_000_000 else {
-            return "the first record's hz_low \(low) and hz_high \(high) are no HackRF band"
+        // 100 GHz: far above any analyzer tscope reads (tscope writes -B for all of them)
+        guard low < high, high <= 100_000_000_000 else {
+            return "the first record's hz_low \(low) and hz_high \(high) are no band"
         }
         return nil
     }

@@ -8,7 +8,9 @@ import Signals
 /// Frames go into an open transaction that is committed once `commitInterval`
 /// has passed since the last commit (checked on every `write` and on
 /// `commitIfDue`, which a writer thread calls when no frames arrive), so a
-/// process killed with SIGKILL loses at most that interval. The journal is a
+/// process killed with SIGKILL loses at most that interval. (With
+/// `Options.atomicSession` only `finish` commits: a conversion's session is
+/// all or nothing, and `abandon` drops it.) The journal is a
 /// WAL with synchronous=NORMAL: a commit survives the process dying (not a
 /// power cut). `finish` checkpoints and returns the file to a single
 /// self-contained file (rollback journal).
