@@ -98,6 +98,29 @@ enum RealFiles {
         }
     }
 
+    @Test func aSweepOrRecordingThatCannotStartLeavesNoFile() throws {
+        let directory = try Paths.temporaryDirectory("no-device")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kept = directory.appendingPathComponent("kept.csv")
+        try Data("an earlier sweep\n".utf8).write(to: kept)
+        let before = try listing(directory)
+        let noDevice = try FakeUSB.environment(sockets: [])
+        for command in [
+            ["sweep", "--device", "hackrf", "-1", "-r", directory.appendingPathComponent("h.csv").path],
+            ["sweep", "--device", "hackrf", "-1", "-r", kept.path],
+            ["sweep", "--device", "rtlsdr", "-f", "88M:90M:10k", "-1", directory.appendingPathComponent("r.csv").path],
+            ["record", "--device", "hackrf", "--duration", "1", "--output", directory.path + "/"],
+            ["record", "--device", "hackrf", "--raw", "--duration", "1", "--output", directory.path + "/"],
+        ] {
+            let result = try run(Paths.tscope, command, environment: noDevice)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("not found"), "\(result.stderr)")
+            let now = try listing(directory)
+            #expect(now == before, "\(command) left \(now)")
+        }
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "an earlier sweep\n")
+    }
+
     @Test func aSessionAppendedToAnExistingStoreIsRolledBackWhole() throws {
         let directory = try Paths.temporaryDirectory("failed-append")
         defer { try? FileManager.default.removeItem(at: directory) }
