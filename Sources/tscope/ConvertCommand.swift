@@ -43,6 +43,10 @@ struct ConvertCommand: ParsableCommand {
             throw CommandError("\(output): tscope cannot write \(outputFormat.rawValue) here; outputs: \(CaptureFormat.writable)")
         }
         let reader = try inputOptions.openReader(path: input, format: inputFormat)
+        // ^C or kill ends the run like an error: the partial output is removed (watched before it exists)
+        let interrupted = InterruptFlag()
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { interrupted.set() }
+        defer { signals.cancel() }
         // a failed run leaves nothing new: the output appears (or the appended session commits) on success only
         let writer: AtomicFrameWriter
         do {
@@ -51,10 +55,6 @@ struct ConvertCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         let progress = ConvertProgress()
-        // ^C or kill ends the run like an error: the partial output is removed
-        let interrupted = InterruptFlag()
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { interrupted.set() }
-        defer { signals.cancel() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var frames = 0
         do {

@@ -121,6 +121,37 @@ enum RealFiles {
         #expect(try String(contentsOf: kept, encoding: .utf8) == "an earlier sweep\n")
     }
 
+    @Test func anInterruptedConversionLeavesNothing() throws {
+        let directory = try Paths.temporaryDirectory("interrupted")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // the real HackRF capture repeated to 32 MB: a 16-bin FFT makes a million frames, seconds of work
+        let real = try Data(contentsOf: URL(fileURLWithPath: RealFiles.lightCS8))
+        let input = directory.appendingPathComponent("long.cs8")
+        var long = Data(capacity: 32 << 20)
+        while long.count < 32 << 20 { long.append(real) }
+        try long.write(to: input)
+        let before = try listing(directory)
+        let process = Process()
+        process.executableURL = Paths.tscope
+        process.arguments = ["convert", input.path, directory.appendingPathComponent("long.tscope").path,
+                             "--rate", "2M", "--fft-size", "16", "--averaging", "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // once the temporary output exists the conversion is under way
+        let deadline = Date().addingTimeInterval(20)
+        while try !listing(directory).contains(where: { $0.contains(".partial-") }) && Date() < deadline && process.isRunning {
+            usleep(10_000)
+        }
+        #expect(process.isRunning, "the conversion ended before it could be interrupted")
+        process.interrupt()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("interrupted"), "\(stderr)")
+        #expect(try listing(directory) == before)
+    }
+
     @Test func aSessionAppendedToAnExistingStoreIsRolledBackWhole() throws {
         let directory = try Paths.temporaryDirectory("failed-append")
         defer { try? FileManager.default.removeItem(at: directory) }
