@@ -42,6 +42,9 @@ struct ConvertCommand: ParsableCommand {
         guard outputFormat.canWrite else {
             throw CommandError("\(output): tscope cannot write \(outputFormat.rawValue) here; outputs: \(CaptureFormat.writable)")
         }
+        if outputFormat == .tscope, Self.sameFile(input, output) {
+            throw CommandError("\(output): is the input; a capture store cannot take a copy of itself as a new session")
+        }
         let reader = try inputOptions.openReader(path: input, format: inputFormat)
         // ^C or kill ends the run like an error: the partial output is removed (watched before it exists)
         let interrupted = InterruptFlag()
@@ -74,6 +77,15 @@ struct ConvertCommand: ParsableCommand {
         }
         reportSkips(reader)
         printError("\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)")
+    }
+}
+
+extension ConvertCommand {
+    /// Whether two paths name one existing file (same device and inode).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }
 

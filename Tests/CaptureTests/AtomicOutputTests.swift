@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Signals
 import Testing
 @testable import Capture
@@ -52,5 +53,30 @@ import Testing
         #expect(reader.frameCount == 50)
         #expect(try readAll(reader) == Array(original.prefix(50)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["s.tscope"])
+    }
+
+    @Test func aSessionFinishesWhileAReplayReadsTheStore() throws {
+        let directory = try TemporaryDirectory("atomic-busy")
+        defer { directory.remove() }
+        let store = directory.path("s.tscope")
+        let original = try readAll(try RTLPowerCSVReader(path: Fixtures.path(Fixtures.osakaFiles[0]), options: utc))
+        let first = try CaptureFormat.tscope.openAtomicWriter(path: store)
+        for frame in original.prefix(20) { try first.write(frame) }
+        try first.finish()
+        let second = try CaptureFormat.tscope.openAtomicWriter(path: store)
+        for frame in original.suffix(30) { try second.write(frame) }
+        // another process reads the store in a transaction of its own: the
+        // writer's final switch back from WAL is refused ("database is locked")
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let replay = try DatabaseQueue(path: store, configuration: configuration)
+        try replay.inDatabase { db in
+            try db.execute(sql: "BEGIN")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM frames") == 20)
+        }
+        try second.finish()
+        try replay.inDatabase { db in try db.execute(sql: "COMMIT") }
+        try replay.close()
+        #expect(try CaptureStoreReader(path: store).frameCount == 50)
     }
 }

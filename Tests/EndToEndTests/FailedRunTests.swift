@@ -175,6 +175,11 @@ enum RealFiles {
         let table = directory.appendingPathComponent("t.csv").path
         let check = try run(Paths.tscope, ["convert", store, table, "--format", "csv"])
         #expect(check.stderr.contains("299 frames"), "\(check.stderr)")
+        // into itself: refused before anything is written
+        let itself = try run(Paths.tscope, ["convert", store, store])
+        #expect(itself.status == 1)
+        #expect(itself.stderr.contains("survey.tscope: is the input"), "\(itself.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == after)
         let good = try run(Paths.tscope, ["convert", osakaCapture, store])
         #expect(good.status == 0)
         let again = try run(Paths.tscope, ["convert", store, table, "--format", "csv"])

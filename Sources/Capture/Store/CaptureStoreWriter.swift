@@ -203,25 +203,45 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// file. The achieved frame rate defaults to frames over their time span.
     public func finish(outcome: CaptureSessionOutcome? = nil) throws {
         guard !finished else { return }
-        try commit()
-        finished = true
         let result = outcome ?? CaptureSessionOutcome(stoppedAt: unixTimeNow(), achievedFrameRate: spanFrameRate)
+        // the outcome is committed with the last frames (an atomic session: in its one transaction)
         do {
             try database.inDatabase { db in
+                if !inTransaction {
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    inTransaction = true
+                }
                 try db.execute(sql: """
                     UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
                                         dropped_frames = ?
                     WHERE id = ?
                     """, arguments: [result.stoppedAt, result.achievedFrameRate, framesWritten,
                                      result.droppedBlocks, result.droppedFrames, sessionID])
+            }
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+        try commit()
+        finished = true
+        do {
+            try database.inDatabase { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            // Another connection (a replay of this file, or the input of a
+            // conversion into itself) still reads it: everything is committed,
+            // and SQLite folds the WAL back in when the last connection closes.
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+        do {
             try database.close()
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
     }
+
 
     public func finish() throws {
         try finish(outcome: nil)
