@@ -59,9 +59,16 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         default: break
         }
         let head = try firstBytes(path, count: 64)
+        if head.isEmpty { throw CaptureError(file: path, "empty: nothing to read") }
         if head.starts(with: SoapyPowerBinReader.magic) { return .soapyPowerBin }
         if head.starts(with: Array("SQLite format 3".utf8)) { return .tscope }
-        if ext == "bin" { return .hackrfSweepBinary }
+        if ext == "bin" {
+            if let problem = notSweepBinary(head) {
+                throw CaptureError(file: path, location: .byte(0), "not hackrf_sweep -B: \(problem); if it is raw I/Q "
+                    + "(rtl_sdr and dump1090 write .bin too) read it with \(rawIQHint)")
+            }
+            return .hackrfSweepBinary
+        }
         if ext == "csv" || ext == "txt" || head.first.map({ (0x30...0x39).contains($0) }) == true {
             // hackrf_sweep prints microseconds after the seconds: "HH:MM:SS.ffffff,"
             let text = String(decoding: head, as: UTF8.self)
@@ -74,16 +81,42 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
             if text.hasPrefix("time,") {
                 throw CaptureError(file: path, "is a tscope CSV export (a table for pandas), which tscope does not read back")
             }
-            if head.isEmpty { throw CaptureError(file: path, "empty: nothing to read") }
             throw CaptureError(file: path, location: .line(1),
-                               "expected rtl_power or hackrf_sweep lines ('2024-05-01, 12:00:00, Hz low, …'); give --format")
+                               "expected rtl_power or hackrf_sweep lines ('2024-05-01, 12:00:00, Hz low, …'); "
+                                + "give --in-format (\(readable))")
         }
-        throw CaptureError(file: path, "unknown kind of file: give --format (\(readable))")
+        throw CaptureError(file: path, "unknown kind of file: give --in-format (\(readable)); raw I/Q also needs --rate "
+            + "and --center")
     }
 
-    /// formats `--format` accepts for input, for messages
+    /// what raw I/Q needs on the command line, for hints
+    public static let rawIQHint = "--in-format cu8 --rate RATE --center FREQ (or cs8, cs16, cf32)"
+
+    /// Why `head` (a file's first bytes) cannot start hackrf_sweep -B output,
+    /// or nil if it can: a record opens with its uint32 LE length 16 + 4·bins,
+    /// then uint64 LE hz_low < hz_high (hackrf_sweep.c writes them so).
+    static func notSweepBinary(_ head: [UInt8]) -> String? {
+        guard head.count >= 20 else { return "\(head.count) bytes, shorter than one record header (20 bytes)" }
+        func load<T: FixedWidthInteger>(_ offset: Int, _ type: T.Type) -> T {
+            var value: T = 0
+            for i in (0..<MemoryLayout<T>.size).reversed() { value = value << 8 | T(head[offset + i]) }
+            return value
+        }
+        let length = Int(load(0, UInt32.self))
+        guard length > 16, (length - 16) % 4 == 0, length <= HackRFSweepBinaryReader.maxRecordLength else {
+            return "the first record's uint32 LE length reads \(length), not 16 + 4·bins"
+        }
+        let low = load(4, UInt64.self), high = load(12, UInt64.self)
+        // 100 GHz: far above any analyzer tscope reads (tscope writes -B for all of them)
+        guard low < high, high <= 100_000_000_000 else {
+            return "the first record's hz_low \(low) and hz_high \(high) are no band"
+        }
+        return nil
+    }
+
+    /// formats `--in-format` accepts, for messages
     public static var readable: String { allCases.filter(\.canRead).map(\.rawValue).joined(separator: ", ") }
-    /// formats `--format` accepts for output, for messages
+    /// formats convert's `--format` accepts, for messages
     public static var writable: String { allCases.filter(\.canWrite).map(\.rawValue).joined(separator: ", ") }
 
     /// Opens a reader for `path` in this format.
@@ -115,12 +148,7 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         }
         switch self {
         case .tscope:
-            var stored = metadata ?? CaptureMetadata(format: "tscope")
-            stored.format = "tscope"
-            return try CaptureStoreWriter(path: path, metadata: stored,
-                                          session: CaptureSessionInfo(startedAt: unixTimeNow(), label: stored.label,
-                                                                      operatorName: stored.operatorName,
-                                                                      band: stored.span, binWidthHz: stored.binWidthHz))
+            return try storeWriter(path: path, metadata: metadata, atomicSession: false)
         case .rtlPower: return RTLPowerFrameWriter(sink: try sink())
         case .hackrfSweep: return HackRFSweepFrameWriter(sink: try sink(), layout: .text)
         case .hackrfSweepBinary: return HackRFSweepFrameWriter(sink: try sink(), layout: .binary)
@@ -130,6 +158,40 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         default:
             throw CaptureError(file: path, "tscope cannot write \(rawValue) yet; outputs: \(Self.writable)")
         }
+    }
+
+    /// `openWriter` for a command's output: nothing appears at `path` unless
+    /// `finish` succeeds, and `abandon` (or a failed `finish`) leaves it as it
+    /// was. A new file is written beside `path` under a temporary name and
+    /// renamed; a session appended to an existing capture store is one
+    /// transaction, rolled back whole.
+    public func openAtomicWriter(path: String, csvLayout: CSVExporter.Layout = .wide,
+                                 metadata: CaptureMetadata? = nil) throws -> AtomicFrameWriter {
+        if self == .null { return AtomicFrameWriter(writer: DiscardingWriter(), output: nil) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if self == .tscope, size > 0, !AtomicOutput.writesInPlace(path) {
+            return AtomicFrameWriter(writer: try storeWriter(path: path, metadata: metadata, atomicSession: true),
+                                     output: nil)
+        }
+        let output = AtomicOutput(target: path)
+        do {
+            let writer = self == .tscope
+                ? try storeWriter(path: output.path, metadata: metadata, atomicSession: true)
+                : try openWriter(path: output.path, csvLayout: csvLayout, metadata: metadata)
+            return AtomicFrameWriter(writer: writer, output: output)
+        } catch {
+            throw output.naming(error)
+        }
+    }
+
+    private func storeWriter(path: String, metadata: CaptureMetadata?, atomicSession: Bool) throws -> CaptureStoreWriter {
+        var stored = metadata ?? CaptureMetadata(format: "tscope")
+        stored.format = "tscope"
+        return try CaptureStoreWriter(path: path, metadata: stored,
+                                      session: CaptureSessionInfo(startedAt: unixTimeNow(), label: stored.label,
+                                                                  operatorName: stored.operatorName,
+                                                                  band: stored.span, binWidthHz: stored.binWidthHz),
+                                      options: CaptureStoreWriter.Options(atomicSession: atomicSession))
     }
 
     static func fileExtension(_ path: String) -> String {

@@ -6,7 +6,10 @@ import Signals
 /// spectrum frames through FFTW: per frame `averaging` consecutive blocks of
 /// `fftSize` samples, each Hann-windowed and transformed, their power
 /// averaged (Welch, no overlap), shifted so bins ascend from centre − rate/2,
-/// in dB relative to full scale (a full-scale tone reads 0 dB). A burst as
+/// in dB relative to full scale. Bin k of N is centred on
+/// centre − rate/2 + k·rate/N, so bin N/2 is the DC bin at the tuned centre:
+/// numpy's `fftshift(fftfreq(N, 1/rate))`, scipy and gqrx label bins so
+/// (Firmware-Notes/capture-format.md, "Raw I/Q: bin frequencies") (a full-scale tone reads 0 dB). A burst as
 /// short as one block lifts its frame by ≥ 10·log10(1/averaging) dB over the
 /// floor, so it shows in the waterfall. Frame k is stamped with the time of
 /// its last sample. Plans and buffers are made in `init`.
@@ -83,8 +86,8 @@ public final class IQSpectrumReader: SpectrumFrameReader {
         powerScale = Float(1 / (sum * sum))
         metadata = CaptureMetadata(format: metadataFormat)
         metadata.binWidthHz = sampleRateHz / Double(n)
-        metadata.span = FrequencyRange(lowerHz: self.segments[0].centerHz - sampleRateHz / 2,
-                                       upperHz: self.segments[0].centerHz + sampleRateHz / 2)
+        let firstStart = Self.startHz(centerHz: self.segments[0].centerHz, binWidthHz: sampleRateHz / Double(n), bins: n)
+        metadata.span = FrequencyRange(lowerHz: firstStart, upperHz: firstStart + sampleRateHz)
     }
 
     public convenience init(path: String, format: IQSampleFormat, options: IQOptions) throws {
@@ -122,24 +125,47 @@ public final class IQSpectrumReader: SpectrumFrameReader {
             blocks += 1
             samplesRead += n
         }
-        guard blocks > 0 else { return false }
+        guard blocks > 0 else {
+            if samplesRead == 0 { throw tooShort(bytes: records.offset) }
+            return false
+        }
         if frame.powerDB.count != n {
             frame.powerDB.removeAll(keepingCapacity: true)
             frame.powerDB.append(contentsOf: repeatElement(0, count: n))
         }
         let scale = powerScale / Float(blocks)
         frame.powerDB.withUnsafeMutableBufferPointer { out in
-            // FFT order → ascending: negative frequencies (bins n/2…n−1) first
-            let half = n / 2
+            // FFT order → ascending (numpy's fftshift): negative frequencies, FFT bins
+            // n − ⌊n/2⌋…n−1, first; DC lands on shifted bin ⌊n/2⌋ for odd n too
+            let negative = n - n / 2
             for i in 0..<n {
-                let source = (i + half) % n
+                let source = (i + negative) % n
                 out[i] = 10 * log10f(powerSum[source] * scale)
             }
         }
         frame.binWidthHz = sampleRateHz / Double(n)
-        frame.startHz = segment.centerHz - Double(n / 2) * frame.binWidthHz
+        frame.startHz = Self.startHz(centerHz: segment.centerHz, binWidthHz: frame.binWidthHz, bins: n)
         frame.timestamp = startTime + Double(samplesRead) / sampleRateHz
         return true
+    }
+
+    /// A recording that ends before its first FFT: no data is an error, not "0 frames".
+    private func tooShort(bytes: Int) -> CaptureError {
+        let name = records.input.name
+        let sampleBytes = format.bytesPerSample
+        let fft = "one FFT of \(fftSize) samples (\(fftSize * sampleBytes) bytes of \(format.rawValue))"
+        if bytes == 0 { return CaptureError(file: name, "empty: no I/Q samples, expected at least \(fft)") }
+        let whole = bytes / sampleBytes
+        // 8: the smallest FFT size
+        let hint = whole >= 8 ? ": give a smaller --fft-size" : ""
+        return CaptureError(file: name, "\(bytes) bytes: \(whole) whole \(format.rawValue) sample\(whole == 1 ? "" : "s"), "
+                                + "fewer than \(fft)\(hint)")
+    }
+
+    /// Lower edge of shifted bin 0 [Hz]: half a bin below centre − ⌊N/2⌋·binWidth,
+    /// so that bin k's centre (`SpectrumFrame.binCenterHz`) is centre + (k − ⌊N/2⌋)·binWidth.
+    static func startHz(centerHz: Double, binWidthHz: Double, bins: Int) -> Double {
+        centerHz - (Double(bins / 2) + 0.5) * binWidthHz
     }
 
     private func transform(accumulate: Bool) {

@@ -33,21 +33,28 @@ public struct WaterfallSummary: Sendable, Equatable {
     public var height: Int
     /// frames drawn (inside the crop)
     public var frames: Int
-    /// rows and columns of the plot area [px]
+    /// data rows and columns of the plot area; each data row is `rowHeight` px tall
     public var plotRows: Int
     public var plotColumns: Int
+    /// pixel rows per data row: a short capture is stretched to at least
+    /// `PNGWaterfallExporter.minPlotHeight` px by whole-pixel repeats
+    public var rowHeight: Int
     /// band drawn [Hz]
     public var lowHz: Double
     public var highHz: Double
     /// colour scale: the floor colour at `floorDB`, white at `topDB` [dB]
     public var floorDB: Float
     public var topDB: Float
+    /// every text label drawn (for checks that none is clipped or overlaps)
+    var labels: [WaterfallLabel] = []
 }
 
 /// Draws a capture as a waterfall PNG: frequency across, time down (first
 /// frame at the top), Signals.PowerColorMap from the quietest to the loudest
 /// value in the crop, labelled axes (frequency ticks above, UTC times left,
-/// the dB scale right) in tscope's bitmap font, written by libpng.
+/// the dB scale right, `WaterfallAxes`) in tscope's bitmap font, written by
+/// libpng. The plot is at least `minPlotHeight` px tall: with fewer data rows
+/// each is repeated a whole number of times, so one sweep is a readable band.
 ///
 /// Two passes over the input in constant memory: the first finds the band,
 /// the frames and the level range inside the crop; the second draws. Many
@@ -65,10 +72,11 @@ public struct PNGWaterfallExporter {
     static let ink = PowerColorMap.RGB(red: 230, green: 230, blue: 230)
     /// plot pixels no frame covered
     static let noData = PowerColorMap.RGB(red: 0, green: 0, blue: 0)
-    static let leftMargin = 58
-    static let topMargin = 30
-    static let rightMargin = 66
-    static let bottomMargin = 6
+    static var leftMargin: Int { WaterfallAxes.leftMargin }
+    static var topMargin: Int { WaterfallAxes.topMargin }
+    static var bottomMargin: Int { WaterfallAxes.bottomMargin }
+    /// least plot height [px]
+    public static let minPlotHeight = 256
 
     public init(crop: WaterfallCrop = WaterfallCrop(), maxRows: Int = 2000, maxColumns: Int = 2000, minColumns: Int = 512) {
         self.crop = crop
@@ -91,9 +99,11 @@ public struct PNGWaterfallExporter {
         var endTime = Double.infinity
     }
 
-    /// Reads `open()` twice and writes the picture to `path`.
-    public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String) throws -> WaterfallSummary {
-        let survey = try surveyFrames(try open(), path: path)
+    /// Reads `open()` twice and writes the picture to `path`; `input` names
+    /// what is read in errors about it (no frames), `path` if empty.
+    public func export(open: () throws -> SpectrumFrameReader, to path: String, title: String,
+                       input: String = "") throws -> WaterfallSummary {
+        let survey = try surveyFrames(try open(), file: input.isEmpty ? path : input)
         let band = (low: max(survey.lowHz, crop.lowHz ?? -.infinity), high: min(survey.highHz, crop.highHz ?? .infinity))
         let bins = Int(saturating: ((band.high - band.low) / survey.narrowestBinHz).rounded())
         let columns = min(maxColumns, max(minColumns, bins))
@@ -105,18 +115,27 @@ public struct PNGWaterfallExporter {
         let floor = survey.floorDB.isFinite ? survey.floorDB : -100
         var top = survey.topDB.isFinite ? survey.topDB : floor + 1
         if top <= floor { top = floor + 1 }
-        var image = RGBImage(width: Self.leftMargin + columns + Self.rightMargin,
-                             height: Self.topMargin + rows + Self.bottomMargin, fill: Self.background)
-        paint(grid: grid, rows: rows, columns: columns, floor: floor, top: top, into: &image)
-        WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows)
-            .draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
-                  floorDB: floor, topDB: top)
-        try image.writePNG(path: path)
+        let axes = WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows,
+                                 rowHeight: (Self.minPlotHeight + rows - 1) / rows)
+        var image = RGBImage(width: Self.leftMargin + columns + WaterfallAxes.rightMargin(floorDB: floor, topDB: top),
+                             height: Self.topMargin + axes.height + Self.bottomMargin, fill: Self.background)
+        paint(grid: grid, axes: axes, floor: floor, top: top, into: &image)
+        let labels = axes.draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
+                               floorDB: floor, topDB: top)
+        // beside `path` under a temporary name, renamed when complete: a failed write leaves nothing
+        let output = AtomicOutput(target: path)
+        do {
+            try image.writePNG(path: output.path)
+            try output.commit()
+        } catch {
+            throw output.naming(error)
+        }
         return WaterfallSummary(width: image.width, height: image.height, frames: survey.frames, plotRows: rows,
-                                plotColumns: columns, lowHz: band.low, highHz: band.high, floorDB: floor, topDB: top)
+                                plotColumns: columns, rowHeight: axes.rowHeight, lowHz: band.low, highHz: band.high,
+                                floorDB: floor, topDB: top, labels: labels)
     }
 
-    private func surveyFrames(_ reader: SpectrumFrameReader, path: String) throws -> Survey {
+    private func surveyFrames(_ reader: SpectrumFrameReader, file: String) throws -> Survey {
         var survey = Survey()
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var first: Double?
@@ -146,7 +165,7 @@ public struct PNGWaterfallExporter {
             }
         }
         guard survey.frames > 0 else {
-            throw CaptureError(file: path, first == nil ? "no frames to draw"
+            throw CaptureError(file: file, first == nil ? "no frames to draw"
                 : "no frame lies inside the crop (--start/--end/--low/--high)")
         }
         return survey
@@ -192,13 +211,17 @@ public struct PNGWaterfallExporter {
         }
     }
 
-    private func paint(grid: [Float], rows: Int, columns: Int, floor: Float, top: Float, into image: inout RGBImage) {
+    /// Each data row as `axes.rowHeight` identical pixel rows.
+    private func paint(grid: [Float], axes: WaterfallAxes, floor: Float, top: Float, into image: inout RGBImage) {
         let scale = 1 / (top - floor)
-        for row in 0..<rows {
+        let columns = axes.columns
+        for row in 0..<axes.rows {
             for column in 0..<columns {
                 let value = grid[row * columns + column]
                 let color = value.isNaN ? Self.noData : PowerColorMap.color(normalized: (value - floor) * scale)
-                image.set(Self.leftMargin + column, Self.topMargin + row, color)
+                for repeated in 0..<axes.rowHeight {
+                    image.set(axes.left + column, axes.top + row * axes.rowHeight + repeated, color)
+                }
             }
         }
     }

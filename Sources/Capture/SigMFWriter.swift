@@ -107,6 +107,14 @@ public final class SigMFWriter {
         try? FileManager.default.removeItem(atPath: partialPath)
     }
 
+    /// Removes the files of a recording that never started (no samples):
+    /// a run that fails before the device streams leaves nothing behind.
+    public func discardIfEmpty() {
+        guard !finished, sampleCount == 0 else { return }
+        finished = true
+        for path in [dataPath, partialPath, metaPath] { unlink(path) }
+    }
+
     /// `2026-11-21T10:15:00.123456Z`
     static func isoDateTime(_ time: Double) -> String {
         let whole = time.rounded(.down)

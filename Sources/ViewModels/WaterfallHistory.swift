@@ -165,9 +165,17 @@ public final class WaterfallHistory {
         // A source slower than 2 rows/s (rtl_power at -i 1, a slow tinySA
         // sweep) fills the time to its next row: its row is held for up to
         // 1.5 of its own cadence (the spacing from the row before), so a
-        // stall or an outage still shows as a gap soon after.
-        guard candidate > startSequence else { return nil }
-        let cadence = start - infos[(candidate - 1) % capacity].timestamp
+        // stall or an outage still shows as a gap soon after. The oldest row
+        // has no row before it: the spacing to the row after it serves (else
+        // a replay's first row would be followed by a gap).
+        let cadence: Double
+        if candidate > startSequence {
+            cadence = start - infos[(candidate - 1) % capacity].timestamp
+        } else if candidate + 1 < endSequence {
+            cadence = infos[(candidate + 1) % capacity].timestamp - start
+        } else {
+            return nil
+        }
         let hold = min(1.5 * cadence, Self.maxHoldSeconds)
         return time < start + hold ? candidate : nil
     }

@@ -11,6 +11,7 @@ enum ReplayPump {
     static func advance(_ replay: ReplayControl, model: AnalyzerModel, mailbox: FrameMailbox,
                         at wallClock: Double) throws {
         defer { model.replay = replay.state(at: wallClock) }
+        measure(model, mailbox)
         try replay.advance(to: wallClock) { frame in
             model.waterfall.add(frame)
             mailbox.post(frame)
@@ -36,11 +37,19 @@ enum ReplayPump {
         model.waterfall.scrollToNow()
         model.meter = PowerMeterModel(band: model.meter.band)
         mailbox.clear()
+        measure(model, mailbox)
         try replay.refill(seconds: model.waterfall.periodSeconds, at: wallClock) { frame in
             model.waterfall.add(frame)
             // only the newest: the plot shows the frame at the playhead, not a peak over the period
             mailbox.clear()
             mailbox.post(frame)
         }
+    }
+
+    /// Sets the band the mailbox averages before frames are posted: a frame
+    /// posted while none is set is not measured (the first frame of a replay
+    /// would give the meter no reading).
+    private static func measure(_ model: AnalyzerModel, _ mailbox: FrameMailbox) {
+        mailbox.measuredBand = model.meter.measuredBand(visible: model.plot.visibleBand)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Capture
 import Foundation
 import Signals
+import Synchronization
 
 /// Streams a capture from one format into another in constant memory.
 struct ConvertCommand: ParsableCommand {
@@ -14,6 +15,8 @@ struct ConvertCommand: ParsableCommand {
             hackrf_sweep, or csv (a table for pandas, see `tscope export --csv`). --format null reads the whole \
             input and writes nothing: a check of a file.
             Damaged lines or records are skipped and counted with a warning; --strict stops at the first.
+            The output appears only when the run succeeds (it is written beside it under a temporary name); a session \
+            appended to an existing capture store is rolled back whole if the run fails.
             """
     )
 
@@ -39,10 +42,18 @@ struct ConvertCommand: ParsableCommand {
         guard outputFormat.canWrite else {
             throw CommandError("\(output): tscope cannot write \(outputFormat.rawValue) here; outputs: \(CaptureFormat.writable)")
         }
+        if outputFormat == .tscope, Self.sameFile(input, output) {
+            throw CommandError("\(output): is the input; a capture store cannot take a copy of itself as a new session")
+        }
         let reader = try inputOptions.openReader(path: input, format: inputFormat)
-        let writer: SpectrumFrameWriter
+        // ^C or kill ends the run like an error: the partial output is removed (watched before it exists)
+        let interrupted = InterruptFlag()
+        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { interrupted.set() }
+        defer { signals.cancel() }
+        // a failed run leaves nothing new: the output appears (or the appended session commits) on success only
+        let writer: AtomicFrameWriter
         do {
-            writer = try outputFormat.openWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
+            writer = try outputFormat.openAtomicWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
         } catch {
             throw CommandError("\(error)")
         }
@@ -51,21 +62,38 @@ struct ConvertCommand: ParsableCommand {
         var frames = 0
         do {
             while try reader.next(into: &frame) {
+                if interrupted.isSet { throw CommandError("interrupted: \(output) left as it was") }
                 try writer.write(frame)
                 frames += 1
                 if frames & 63 == 0 { progress.update(done: reader.progress.done, total: reader.progress.total) }
             }
             progress.finish()
+            guard frames > 0 else { throw CaptureError(file: input, "no frames in it: nothing to convert") }
             try writer.finish()
         } catch {
             progress.finish()
-            // keep what was converted before the error
-            try? writer.finish()
+            writer.abandon()
             throw CommandError("\(error)")
         }
         reportSkips(reader)
         printError("\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)")
     }
+}
+
+extension ConvertCommand {
+    /// Whether two paths name one existing file (same device and inode).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+}
+
+/// Set by a signal handler, read by the converting loop.
+final class InterruptFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// Warns once about damage a reader skipped.

@@ -11,7 +11,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             --png: frequency across, time down (UTC), colours from the quietest to the loudest value drawn; \
             --start/--end crop in time (ISO 8601 like 2018-11-18T03:32:00Z, Unix seconds, or +SECONDS after the \
-            first frame), --low/--high in frequency (e.g. 88.08M).
+            first frame), --low/--high in frequency (e.g. 88.08M). The plot is at least 256 px tall: fewer rows are \
+            repeated.
             --csv: wide = one row per frame, a column per bin centre [Hz]; long = time,frequency_hz,power_db. \
             pandas reads either in one call: pd.read_csv(f, index_col="time", parse_dates=["time"]) (wide) or \
             pd.read_csv(f, parse_dates=["time"]) (long).
@@ -38,7 +39,7 @@ struct ExportCommand: ParsableCommand {
     var low: FrequencyArgument?
     @Option(help: "PNG: highest frequency drawn [Hz, k/M/G suffix].")
     var high: FrequencyArgument?
-    @Option(help: "PNG: most rows of the plot (frames share a row beyond, by maximum).")
+    @Option(help: "PNG: most data rows of the plot (frames share a row beyond, by maximum).")
     var maxRows: Int = 2000
     @Option(help: "PNG: most columns of the plot.")
     var maxColumns: Int = 2000
@@ -67,7 +68,7 @@ struct ExportCommand: ParsableCommand {
                     let reader = try format.openReader(path: input, options: inputOptions.readOptions)
                     lastReader = reader
                     return reader
-                }, to: png, title: title)
+                }, to: png, title: title, input: input)
             } catch {
                 throw CommandError("\(error)")
             }

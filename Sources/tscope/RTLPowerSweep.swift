@@ -142,12 +142,6 @@ final class RTLPowerSweep {
 
     func run() throws {
         let plan = settings.plan
-        let sink: OutputSink
-        if let path = settings.outputPath, path != "-" {
-            do { sink = try OutputSink.file(path: path) } catch { throw CommandError("\(error)") }
-        } else {
-            sink = OutputSink(fd: STDOUT_FILENO, name: "stdout")
-        }
         report(plan)
         let opened: OpenedRTLSDR
         do {
@@ -160,7 +154,8 @@ final class RTLPowerSweep {
             opened.device.powerDown()
             opened.device.transport.close()
         }
-        let writer = RTLPowerCSVWriter(sink: sink)
+        // created once the dongle answers: a run that cannot start leaves no file
+        let writer = RTLPowerCSVWriter(sink: try SweepOutput.open(settings.outputPath))
         let reporter = RTLPowerReporter(settings: settings, writer: writer, start: Int(time(nil)))
         let hopper = RTLSDRHopper(device: opened.device, plan: plan, window: settings.window)
         let done = DispatchSemaphore(value: 0)

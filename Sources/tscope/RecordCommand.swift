@@ -414,6 +414,7 @@ final class RawSigMFWriterThread: @unchecked Sendable {
             try start()
         } catch {
             finish()
+            writer.discardIfEmpty()
             throw CommandError("\(error)")
         }
         FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))

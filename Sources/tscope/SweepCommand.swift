@@ -114,12 +114,6 @@ struct SweepCommand: ParsableCommand {
         } catch {
             throw CommandError("\(error)")
         }
-        let sink: OutputSink
-        if let outputPath, outputPath != "-" {
-            do { sink = try OutputSink.file(path: outputPath) } catch { throw CommandError("\(error)") }
-        } else {
-            sink = OutputSink(fd: STDOUT_FILENO, name: "stdout")
-        }
         let opened: OpenedDevice
         let driver: HackRFSweepDriver
         do {
@@ -130,6 +124,8 @@ struct SweepCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         defer { opened.transport.close() }
+        // created once the device answers: a run that cannot start leaves no file; a started one keeps every line
+        let sink = try SweepOutput.open(outputPath)
 
         let run = SweepRun(plan: plan, sink: sink, layout: binary ? .binary : .text,
                            sweepLimit: oneShot ? 1 : sweepCount.map(Int.init))
@@ -277,5 +273,14 @@ final class SignalWatch {
         sources.forEach { $0.cancel() }
         sources.removeAll()
         numbers.forEach { signal($0, SIG_DFL) }
+    }
+}
+
+/// Where sweep lines go: a file (created, or truncated, when the sweep
+/// starts) or stdout.
+enum SweepOutput {
+    static func open(_ path: String?) throws -> OutputSink {
+        guard let path, path != "-" else { return OutputSink(fd: STDOUT_FILENO, name: "stdout") }
+        do { return try OutputSink.file(path: path) } catch { throw CommandError("\(error)") }
     }
 }

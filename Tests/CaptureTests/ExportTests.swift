@@ -139,8 +139,13 @@ import Testing
         let summary = try PNGWaterfallExporter(maxRows: 100, minColumns: 64).export(open: { Synthetic() }, to: path, title: "")
         #expect(summary.plotRows == 100 && summary.plotColumns == 64)
         let picture = try RGBImage.readPNG(path: path)
-        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, PNGWaterfallExporter.topMargin + 50) == PowerColorMap.table.last)
-        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, PNGWaterfallExporter.topMargin + 49) != PowerColorMap.table.last)
+        // 100 rows drawn 3 px each (at least 256 px of plot)
+        #expect(summary.rowHeight == 3)
+        let rowTop = { (row: Int) in PNGWaterfallExporter.topMargin + row * summary.rowHeight }
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(50)) == PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(50) + 2) == PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(49)) != PowerColorMap.table.last)
+        #expect(picture.pixel(PNGWaterfallExporter.leftMargin + 10, rowTop(51)) != PowerColorMap.table.last)
     }
 
     @Test func formatsAreFoundFromExtensionAndFirstBytes() throws {
@@ -154,7 +159,14 @@ import Testing
         #expect(try CaptureFormat.detect(path: Fixtures.path(Fixtures.osakaFiles[0])) == .rtlPower)
         #expect(try CaptureFormat.detect(path: try file("h.csv", "2024-01-01, 10:00:00.123456, 1, 2, 1.00, 4, -1.00\n")) == .hackrfSweep)
         #expect(try CaptureFormat.detect(path: try file("s.bin", "SDRFF...")) == .soapyPowerBin)
-        #expect(try CaptureFormat.detect(path: try file("h.bin", "\u{14}\0\0\0")) == .hackrfSweepBinary)
+        // .bin is sniffed: a -B record starts with its uint32 LE length 16 + 4·bins, then hz_low < hz_high
+        #expect(try CaptureFormat.detect(path: Fixtures.path("excerpts/hackrf_sweep-html-sdr-tst-head10.bin")) == .hackrfSweepBinary)
+        let raw = captureError { _ = try CaptureFormat.detect(path: Fixtures.path("excerpts/rtlamr-sample-head.bin")) }
+        #expect(raw?.location == .byte(0))
+        #expect(raw?.detail.contains("not hackrf_sweep -B") == true && raw?.detail.contains("--in-format cu8 --rate") == true,
+                "\(String(describing: raw))")
+        #expect(captureError { _ = try CaptureFormat.detect(path: try file("h.bin", "\u{14}\0\0\0")) }?.detail
+                    .contains("shorter than one record header") == true)
         #expect(try CaptureFormat.detect(path: try file("r.cs8", "")) == .cs8)
         #expect(captureError { _ = try CaptureFormat.detect(path: try file("e.csv", "")) }?.detail.contains("empty") == true)
         #expect(captureError { _ = try CaptureFormat.detect(path: try file("x.csv", "hello\n")) }?.location == .line(1))

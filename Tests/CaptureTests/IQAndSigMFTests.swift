@@ -33,7 +33,8 @@ import Testing
         }
         #expect(frames.count == 8)
         let burstBin = Int(((100.25e6 - frames[0].startHz) / frames[0].binWidthHz).rounded(.down))
-        #expect(frames[0].startHz == 99.5e6)
+        // bin k centred on centre + (k − N/2)·rate/N: bin 0's lower edge half a bin below 99.5 MHz
+        #expect(frames[0].startHz == 99.5e6 - 1e6 / 256 / 2)
         #expect(frames[0].binWidthHz == 1e6 / 256)
         // block 37 lies in frame 4 (blocks 32…39)
         for (k, frame) in frames.enumerated() {
@@ -70,7 +71,7 @@ import Testing
         let reader = try CaptureFormat.sigmf.openReader(path: path, options: CaptureReadOptions(iq: IQOptions(fftSize: 256, averaging: 4)))
         let frames = try readAll(reader)
         #expect(frames.count == 4)
-        #expect(frames[0].startHz == 433.92e6 - 0.5e6)
+        #expect(frames[0].startHz == 433.92e6 - 0.5e6 - 1e6 / 256 / 2)
         #expect(frames[0].timestamp == 1_714_564_800 + 1024.0 / 1e6)
     }
 
@@ -105,5 +106,21 @@ import Testing
         let reader = try CaptureFormat.cu8.openReader(
             path: path, options: CaptureReadOptions(iq: IQOptions(sampleRateHz: 2.4e6, fftSize: 512, averaging: 2)))
         #expect(try readAll(reader).count == 2)
+    }
+
+    @Test(arguments: [(0, 64, "empty: no I/Q samples"), (3, 64, "3 bytes: 1 whole cs8 sample, fewer than one FFT of 64"),
+                      (200, 128, "200 bytes: 100 whole cs8 samples, fewer than one FFT of 128 samples (256 bytes of cs8)")])
+    func aRecordingShorterThanOneFFTIsAnErrorNotNoFrames(bytes: Int, fftSize: Int, expected: String) throws {
+        // the head of a real HackRF capture (Fixtures/iq-rc-car-2g4)
+        let real = try [UInt8](Data(contentsOf: URL(fileURLWithPath: IQBinConventionTests.light)))
+        let error = captureError {
+            _ = try Array(real.prefix(bytes)).withUnsafeBytes { raw in
+                try readAll(try IQSpectrumReader(input: ByteInput(bytes: raw, name: "light.cs8"), format: .cs8,
+                                                 sampleRateHz: 2e6, segments: [],
+                                                 options: IQOptions(fftSize: fftSize, averaging: 1), metadataFormat: "cs8"))
+            }
+        }
+        #expect(error?.file == "light.cs8")
+        #expect(error?.detail.contains(expected) == true, "\(String(describing: error))")
     }
 }

@@ -199,7 +199,7 @@ final class ForwardOnlyReader: SpectrumFrameReader {
             Issue.record("an unknown extension opened")
         } catch {
             #expect(error.file == csv)
-            #expect(error.detail.contains("--format"))
+            #expect(error.detail.contains("give --in-format"))
         }
         do {
             _ = try ReplaySourceOpener.open(path: csv, format: .csv)

@@ -3,6 +3,23 @@ import Testing
 @testable import Capture
 
 @Suite struct SigMFWriterTests {
+    @Test func aRecordingThatNeverStartedLeavesNoFilesOneThatDidKeepsThem() throws {
+        let directory = try TemporaryDirectory("sigmf-discard")
+        defer { directory.remove() }
+        let empty = try SigMFWriter(basePath: directory.path("never"), datatype: .ci8, sampleRate: 20e6)
+        #expect(FileManager.default.fileExists(atPath: empty.dataPath))
+        empty.discardIfEmpty()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        let started = try SigMFWriter(basePath: directory.path("started"), datatype: .ci8, sampleRate: 20e6)
+        try [UInt8](repeating: 1, count: 16).withUnsafeBytes {
+            try started.append(samples: $0, centerFrequencyHz: 2.4e9, timestamp: 1_795_256_100)
+        }
+        started.discardIfEmpty()
+        try started.finish()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: started.dataPath)).count == 16)
+        #expect(FileManager.default.fileExists(atPath: started.metaPath))
+    }
+
     @Test func segmentsPerFrequencyAndMetaFollowsTheSpec() throws {
         let directory = try TemporaryDirectory("sigmf")
         defer { directory.remove() }

@@ -19,26 +19,35 @@ final class FakeReplay: ReplayControl {
     /// index of the next frame to hand out
     private var next = 0
 
-    init(at wallClock: Double) {
-        frames = (0..<241).map { index in
+    /// first frame's time [s]
+    let first: Double
+    let duration: Double
+
+    convenience init(at wallClock: Double) {
+        self.init(frames: (0..<241).map { index in
             var bins = [Float](repeating: -80, count: 2000)
             bins[1000] = -20
             if Double(index) * 0.5 == Self.burstOffset { bins[1500] = -10 }
             return SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: Self.start + Double(index) * 0.5,
                                  powerDB: bins)
-        }
-        anchorWall = wallClock
-        anchorFile = Self.start
+        }, at: wallClock)
     }
 
-    var duration: Double { 120 }
+    /// Plays `frames` (time-ordered, at least one).
+    init(frames: [SpectrumFrame], at wallClock: Double) {
+        self.frames = frames
+        first = frames[0].timestamp
+        duration = frames[frames.count - 1].timestamp - first
+        anchorWall = wallClock
+        anchorFile = first
+    }
 
     func playhead(at wallClock: Double) -> Double {
         let raw = isPaused ? anchorFile : anchorFile + (wallClock - anchorWall) * speed
-        return min(max(raw, Self.start), Self.start + duration)
+        return min(max(raw, first), first + duration)
     }
 
-    func position(at wallClock: Double) -> Double { playhead(at: wallClock) - Self.start }
+    func position(at wallClock: Double) -> Double { playhead(at: wallClock) - first }
     func isFinished(at wallClock: Double) -> Bool { next == frames.count }
 
     func advance(to wallClock: Double, deliver: (SpectrumFrame) -> Void) throws {
@@ -66,7 +75,7 @@ final class FakeReplay: ReplayControl {
     }
 
     func seek(toOffset offset: Double, at wallClock: Double) throws {
-        anchorFile = min(max(Self.start + offset, Self.start), Self.start + duration)
+        anchorFile = min(max(first + offset, first), first + duration)
         anchorWall = wallClock
         next = frames.firstIndex { $0.timestamp >= anchorFile } ?? frames.count
     }

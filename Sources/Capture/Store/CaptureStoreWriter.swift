@@ -8,7 +8,9 @@ import Signals
 /// Frames go into an open transaction that is committed once `commitInterval`
 /// has passed since the last commit (checked on every `write` and on
 /// `commitIfDue`, which a writer thread calls when no frames arrive), so a
-/// process killed with SIGKILL loses at most that interval. The journal is a
+/// process killed with SIGKILL loses at most that interval. (With
+/// `Options.atomicSession` only `finish` commits: a conversion's session is
+/// all or nothing, and `abandon` drops it.) The journal is a
 /// WAL with synchronous=NORMAL: a commit survives the process dying (not a
 /// power cut). `finish` checkpoints and returns the file to a single
 /// self-contained file (rollback journal).
@@ -22,9 +24,17 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         /// monotonic clock [s] for the commit cadence
         public var clock: @Sendable () -> Double
 
-        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() }) {
+        /// the whole session (its row, metadata, frames and gaps) is one
+        /// transaction committed by `finish` or dropped by `abandon`: for
+        /// conversions, where a failed run must leave the store as it was
+        /// (live recordings commit every `commitInterval` to keep their data)
+        public var atomicSession: Bool
+
+        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+                    atomicSession: Bool = false) {
             self.commitInterval = commitInterval
             self.clock = clock
+            self.atomicSession = atomicSession
         }
     }
 
@@ -71,7 +81,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                 }
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try db.inTransaction {
+                func addSession() throws {
                     if exists {
                         try db.execute(sql: CaptureStoreSchema.gapsTable)
                     } else {
@@ -89,7 +99,16 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                                          session.band?.lowerHz, session.band?.upperHz, session.binWidthHz,
                                          session.requestedFrameRate])
                     newSession = db.lastInsertedRowID
-                    return .commit
+                }
+                if options.atomicSession {
+                    // left open: frames join this transaction, `finish` commits it
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try addSession()
+                } else {
+                    try db.inTransaction {
+                        try addSession()
+                        return .commit
+                    }
                 }
             }
         } catch {
@@ -98,6 +117,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
         sessionID = newSession
         lastCommit = options.clock()
         scratch = .allocate(byteCount: 16_384 * 4, alignment: 16)
+        inTransaction = options.atomicSession
     }
 
     deinit {
@@ -159,7 +179,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
 
     /// Commits if frames have waited `commitInterval` or longer.
     public func commitIfDue() throws {
-        guard inTransaction, options.clock() - lastCommit >= options.commitInterval else { return }
+        guard inTransaction, !options.atomicSession, options.clock() - lastCommit >= options.commitInterval else { return }
         try commit()
     }
 
@@ -183,28 +203,61 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// file. The achieved frame rate defaults to frames over their time span.
     public func finish(outcome: CaptureSessionOutcome? = nil) throws {
         guard !finished else { return }
-        try commit()
-        finished = true
         let result = outcome ?? CaptureSessionOutcome(stoppedAt: unixTimeNow(), achievedFrameRate: spanFrameRate)
+        // the outcome is committed with the last frames (an atomic session: in its one transaction)
         do {
             try database.inDatabase { db in
+                if !inTransaction {
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    inTransaction = true
+                }
                 try db.execute(sql: """
                     UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
                                         dropped_frames = ?
                     WHERE id = ?
                     """, arguments: [result.stoppedAt, result.achievedFrameRate, framesWritten,
                                      result.droppedBlocks, result.droppedFrames, sessionID])
+            }
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+        try commit()
+        finished = true
+        do {
+            try database.inDatabase { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            // Another connection (a replay of this file, or the input of a
+            // conversion into itself) still reads it: everything is committed,
+            // and SQLite folds the WAL back in when the last connection closes.
+        } catch {
+            throw CaptureStoreErrors.map(error, path: path)
+        }
+        do {
             try database.close()
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
     }
 
+
     public func finish() throws {
         try finish(outcome: nil)
+    }
+
+    /// Drops what is not committed (with `atomicSession`: the whole session,
+    /// leaving the store as it was) and closes the file.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        try? database.inDatabase { db in
+            if inTransaction { try db.execute(sql: "ROLLBACK") }
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+        }
+        inTransaction = false
+        try? database.close()
     }
 
     /// (frames − 1) / time from first to last frame [frames/s]; 0 below two frames
