@@ -4,7 +4,7 @@ import Foundation
 import ViewModels
 
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
-/// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
+/// and `watch --ecg`: a WFDB record, EDF file or CSV file (replayed at real rate), a
 /// serial device, stdin, or the synthetic generator and its settings.
 struct ECGSourceOptions: ParsableArguments {
     enum EpisodeChoice: String, ExpressibleByArgument, CaseIterable {
@@ -28,6 +28,9 @@ struct ECGSourceOptions: ParsableArguments {
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     var qrsLead: Int?
+
+    @Option(help: "Lead of a record or EDF file to play and detect on: its label (exact) or index from 0; leads at another rate than it are left out.")
+    var lead: String?
 
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8).")
     var speed: Double = 1
@@ -70,6 +73,7 @@ struct ECGSourceOptions: ParsableArguments {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : "--serial") (lines carry no time)")
         }
         if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
+        if lead != nil, qrsLead != nil { throw ValidationError("--lead and --qrs-lead both choose the lead: give one") }
         guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
             throw ValidationError("--heart-rate \(heartRate): expected 20 to 250 beats/min")
@@ -122,25 +126,25 @@ struct ECGSourceOptions: ParsableArguments {
             let record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
             return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name)
         }
-        let record = try WFDBRecordReader.read(path: sourcePath)
+        // a WFDB record (its .atr beats marked) or an EDF file (its beat annotations marked)
+        let recording = try ECGRecordFormat.readRecording(path: sourcePath)
+        let (record, chosen, _) = try recording.record(lead: lead.map(LeadSelector.init), file: sourcePath)
         if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {
             throw ECGError(file: sourcePath, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
         }
+        for note in recording.notes { printError("\(sourcePath): \(note)") }
         return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name,
-                        referenceBeats: try referenceBeats(recordPath: sourcePath))
+                        referenceBeats: recording.beatSamples(atRate: record.sampleRate),
+                        chosenLead: lead != nil ? chosen : nil, fallbackLead: chosen)
     }
 
-    /// The `.atr` beats next to a record, or none when it has no `.atr`.
-    private func referenceBeats(recordPath: String) throws -> [Int] {
-        let base = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
-        guard FileManager.default.fileExists(atPath: base + ".atr") else { return [] }
-        return try WFDBRecordReader.readAnnotations(recordPath: recordPath).filter(\.isBeat).map(\.sample)
-    }
-
-    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = []) throws -> ECGFeed {
+    /// The detector watches `chosenLead` (picked with `--lead`), else `--qrs-lead`,
+    /// else lead II or MLII, else `fallbackLead` (a record's first ECG lead).
+    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = [], chosenLead: Int? = nil,
+                      fallbackLead: Int = 0) throws -> ECGFeed {
         guard !source.leadNames.isEmpty else { throw ECGError(file: name, "no signals to show") }
         let names = source.leadNames.map { $0.uppercased() }
-        let lead = qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? 0
+        let lead = chosenLead ?? qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? fallbackLead
         guard lead < source.leadNames.count else {
             throw ValidationError("--qrs-lead \(lead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
         }
