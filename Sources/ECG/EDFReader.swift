@@ -38,7 +38,25 @@ public enum EDFReader {
         try decoder.append(bytes, records: 0..<count, at: header.headerBytes)
         var recording = decoder.recording(name: name)
         if let note { recording.notes.append(note) }
+        trimPadding(&recording, records: count, duration: header.recordDuration)
         return recording
+    }
+
+    /// A "Recording ends" annotation inside the last data record (EDFbrowser
+    /// and `EDFWriter` write one) marks where the data ends; the rest of that
+    /// record is padding and is cut off.
+    static func trimPadding(_ recording: inout ECGRecording, records: Int, duration: Double) {
+        let end = Double(records) * duration
+        guard let mark = recording.annotations.last(where: { $0.text == EDFWriter.endText }),
+              mark.onset < end - 1e-9, mark.onset > end - duration - 1e-9 else { return }
+        // the mark only says where the padding starts: not an event of the record
+        recording.annotations.removeAll { $0 == mark }
+        for index in recording.signals.indices {
+            let keep = Int((mark.onset * recording.signals[index].sampleRate).rounded())
+            if keep < recording.signals[index].digital.count {
+                recording.signals[index].digital.removeLast(recording.signals[index].digital.count - keep)
+            }
+        }
     }
 }
 
