@@ -128,7 +128,13 @@ struct ECGSourceOptions: ParsableArguments {
         }
         // a WFDB record (its .atr beats marked) or an EDF file (its beat annotations marked)
         let recording = try ECGRecordFormat.readRecording(path: sourcePath)
-        let (record, chosen, _) = try recording.record(lead: lead.map(LeadSelector.init), file: sourcePath)
+        var (record, chosen, _) = try recording.record(lead: lead.map(LeadSelector.init), file: sourcePath)
+        if lead != nil {
+            // the lead asked for comes first, so the strip layout shows it
+            record.leadNames.insert(record.leadNames.remove(at: chosen), at: 0)
+            record.samples.insert(record.samples.remove(at: chosen), at: 0)
+            chosen = 0
+        }
         if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {
             throw ECGError(file: sourcePath, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
         }

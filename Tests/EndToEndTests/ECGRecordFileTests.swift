@@ -46,6 +46,102 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    private static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
+    private static let generator = fixtures.appendingPathComponent("pyedflib/test_generator_20s.edf").path
+
+    @Test func convertWFDBToEDFAndBackKeepsTheSamplesAndScoreReadsTheEDFAnnotations() throws {
+        let directory = try Paths.temporaryDirectory("ecg-edf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let edf = directory.appendingPathComponent("100.edf").path
+        let toEDF = try run(Paths.tscope, ["ecg", "convert", Self.mitdb100, edf])
+        #expect(toEDF.status == 0, "\(toEDF.stderr)")
+        #expect(toEDF.stderr.contains("MLII 360 Hz, V5 360 Hz; 2274 annotations"), "\(toEDF.stderr)")
+        // the .atr beats travel as EDF+ annotations: the score is the WFDB record's
+        let score = try run(Paths.tscope, ["ecg", "score", edf])
+        #expect(score.status == 0, "\(score.stderr)")
+        #expect(score.stdoutText.contains("record 100, lead 0 (MLII), 650000 samples at 360.0 Hz"), "\(score.stdoutText)")
+        #expect(score.stdoutText.contains("TP  2272") && score.stdoutText.contains("FN  1"), "\(score.stdoutText)")
+        let v5 = try run(Paths.tscope, ["ecg", "score", edf, "--lead", "V5"])
+        #expect(v5.stdoutText.contains("lead 1 (V5)") && v5.stdoutText.contains("TP  2269"), "\(v5.stdoutText)")
+        // and back to WFDB: the 650000 samples of each lead sum to the original header's checksums
+        let back = directory.appendingPathComponent("back").path
+        let toWFDB = try run(Paths.tscope, ["ecg", "convert", edf, back + ".hea"])
+        #expect(toWFDB.status == 0, "\(toWFDB.stderr)")
+        let header = try String(contentsOfFile: back + ".hea", encoding: .utf8)
+        #expect(header.hasPrefix("back 2 360 650000\n"), "\(header)")
+        #expect(header.contains(" 995 -22131 0 MLII") && header.contains(" 1011 20052 0 V5"), "\(header)")
+        let again = try run(Paths.tscope, ["ecg", "score", back])
+        #expect(again.stdoutText.contains("TP  2272"), "\(again.stdoutText) \(again.stderr)")
+        // CSV: time_s and the chosen lead in mV
+        let csv = directory.appendingPathComponent("v5.csv").path
+        let toCSV = try run(Paths.tscope, ["ecg", "convert", edf, csv, "--lead", "V5"])
+        #expect(toCSV.status == 0 && toCSV.stderr.contains("2274 left out"), "\(toCSV.stderr)")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text.hasPrefix("time_s,V5\n0.000000,-0.065\n0.002778,-0.065\n"), "\(text.prefix(80))")
+    }
+
+    @Test func watchPlaysAnEDFLeadChosenByLabel() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch '\(Self.generator)' --lead 'sine 8 Hz' --layout strip")
+        let screen = try #require(tmux.waitFor("│ test_generator_20s", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("200 Hz"), "\(screen)")
+        #expect(screen.contains("sine 8 Hz"), "\(screen)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
+    @Test func edfBeatAnnotationsAreMarkedInTheStrip() throws {
+        let directory = try Paths.temporaryDirectory("ecg-edf-watch")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let edf = directory.appendingPathComponent("100.edf").path
+        #expect(try run(Paths.tscope, ["ecg", "convert", Self.mitdb100, edf]).status == 0)
+        let tmux = try #require(try TmuxSession(width: 160, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(edf) --strip 5")
+        let screen = try #require(tmux.waitFor("│ 100", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("360 Hz │ 5 s") && screen.contains("MLII"), "\(screen)")
+        #expect(tmux.waitFor("▾", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(Self.waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (65...90).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
+    @Test func badEDFFilesGiveOneLineWithFieldAndOffset() throws {
+        let directory = try Paths.temporaryDirectory("ecg-edf-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.generator))
+        func write(_ name: String, _ bytes: Data) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        var digital = original
+        // digital maximum of signal 0 (12 signals: 256 + 12 × (16 + 80 + 8 + 8 + 8 + 8))
+        digital.replaceSubrange(1792..<1800, with: Array("-32768  ".utf8))
+        let cases: [(path: String, arguments: [String], mentions: String)] = [
+            (try write("short.edf", original.prefix(200)), [], "byte 200: header too short"),
+            (try write("digital.edf", digital), [], "byte 1696: digital minimum of signal 0 (squarewave): must be below the digital maximum"),
+            (try write("count.edf", original.prefix(3328 + 4514 * 5)), [], "byte 236: number of data records: the header says 20"),
+            (Self.generator, ["--lead", "sine 9 Hz"], "no lead \"sine 9 Hz\": the leads are 0 \"squarewave\""),
+        ]
+        for (path, arguments, mentions) in cases {
+            for command in ["watch", "score"] {
+                let result = try run(Paths.tscope, ["ecg", command, path] + arguments)
+                #expect(result.status != 0, "\(command) \(path)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(command) \(path): \(result.stderr)")
+                #expect(result.stderr.contains(mentions), "\(command) \(path): \(result.stderr)")
+            }
+        }
+        // a truncated last record: reported, and the complete records are used
+        let truncated = try write("truncated.edf", original.prefix(3328 + 4514 * 20 - 100))
+        let converted = directory.appendingPathComponent("t.hea").path
+        let result = try run(Paths.tscope, ["ecg", "convert", truncated, converted])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("last data record truncated: 4414 of 4514 bytes at byte 89094; the 19 complete records are used"),
+                "\(result.stderr)")
+        #expect(try String(contentsOfFile: converted, encoding: .utf8).hasPrefix("t 11 200 3800\n"))
+    }
+
     /// A figure of the score report ("Se  99.91 %") as a number.
     static func figure(_ name: String, _ text: String) -> Double? {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") }) else { return nil }
