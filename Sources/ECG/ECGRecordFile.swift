@@ -47,7 +47,10 @@ extension ECGRecording {
     /// The lead to play when none is asked for: the first whose label names an
     /// ECG lead ("ECG", "EKG I", "II", "MLII", "V5", "MCL1"), else lead 0 — an
     /// EDF from a sleep lab usually opens with EEG.
-    public var defaultLead: Int {
+    public var defaultLead: Int { Self.defaultLead(labels: labels) }
+
+    /// `defaultLead` among `labels`.
+    public static func defaultLead(labels: [String]) -> Int {
         let leads: Set<String> = ["I", "II", "III", "AVR", "AVL", "AVF", "V1", "V2", "V3", "V4", "V5", "V6",
                                   "MLI", "MLII", "MLIII", "MCL1", "MCL6"]
         return labels.firstIndex { label in

@@ -162,6 +162,19 @@ public struct EDFRecordDecoder: Sendable {
         expectedStart = max(expectedStart, start) + header.recordDuration
     }
 
+    /// Hands over the digital samples decoded so far, one array per ordinary
+    /// signal, and starts the next batch empty (a followed file's new records).
+    public mutating func takeSamples() -> [[Int16]] {
+        let taken = digital
+        digital = Array(repeating: [], count: dataSignals.count)
+        return taken
+    }
+
+    /// whether `value` of ordinary signal `position` marks an EDF+D gap
+    func isGap(_ value: Int16, position: Int) -> Bool {
+        !gapNotes.isEmpty && value == gapValues[position]
+    }
+
     /// The signals and annotations decoded so far.
     public func recording(name: String) -> ECGRecording {
         let signals = dataSignals.enumerated().map { position, index in

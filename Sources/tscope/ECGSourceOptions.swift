@@ -32,6 +32,9 @@ struct ECGSourceOptions: ParsableArguments {
     @Option(help: "Lead of a record or EDF file to play and detect on: its label (exact) or index from 0; leads at another rate than it are left out.")
     var lead: String?
 
+    @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")
+    var follow = false
+
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8).")
     var speed: Double = 1
 
@@ -74,6 +77,9 @@ struct ECGSourceOptions: ParsableArguments {
         }
         if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
         if lead != nil, qrsLead != nil { throw ValidationError("--lead and --qrs-lead both choose the lead: give one") }
+        if follow, sourcePath.map({ ECGRecordFormat(path: $0) }) != .edf {
+            throw ValidationError("--follow reads an EDF file that is being written: give a SOURCE ending in .edf")
+        }
         guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
             throw ValidationError("--heart-rate \(heartRate): expected 20 to 250 beats/min")
@@ -125,6 +131,13 @@ struct ECGSourceOptions: ParsableArguments {
         if sourcePath.lowercased().hasSuffix(".csv") {
             let record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
             return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name)
+        }
+        if follow {
+            let source = try EDFFollowSource(path: sourcePath, lead: lead.map(LeadSelector.init))
+            try source.poll()
+            let name = ((sourcePath as NSString).lastPathComponent as NSString).deletingPathExtension
+            return try feed(source, name: name, referenceBeats: source.annotations.filter(\.isBeat).map { Int(($0.onset * source.sampleRate).rounded()) },
+                            chosenLead: lead != nil ? source.lead : nil, fallbackLead: source.lead)
         }
         // a WFDB record (its .atr beats marked) or an EDF file (its beat annotations marked)
         let recording = try ECGRecordFormat.readRecording(path: sourcePath)

@@ -22,7 +22,7 @@ struct ECGWatchCommand: ParsableCommand {
         case twelveLead = "12-lead"
     }
 
-    @Argument(help: "A WFDB record (path with or without .hea) or a CSV file to replay; \"synthetic\" or nothing for the synthetic ECG.")
+    @Argument(help: "A WFDB record (path with or without .hea), an EDF/EDF+ file (.edf) or a CSV file to replay; \"synthetic\" or nothing for the synthetic ECG.")
     var source: String?
 
     @OptionGroup var sourceOptions: ECGSourceOptions

@@ -183,6 +183,46 @@ import Testing
         #expect(header.signals.map(\.checksum) == [-22131, 20052])
     }
 
+    @Test func followSourceDeliversRecordsAsTheyLandWithoutRereading() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/growing.edf"
+        // five records of 4 samples, count −1; the file starts with two and a half of them
+        let whole = Self.build(signals: [.init(label: "ECG", samples: 4), .init(label: "Slow", samples: 2)], records: 5, countField: "-1")
+        let header = 256 * 4, record = (4 + 2 + 8) * 2
+        #expect(whole.count == header + 5 * record)
+        try Data(whole.prefix(header + 2 * record + record / 2)).write(to: URL(fileURLWithPath: path))
+        let source = try EDFFollowSource(path: path, lead: LeadSelector("ECG"))
+        #expect(source.leadNames == ["ECG"] && source.sampleRate == 4 && source.header.recordCount == nil)
+        var chunk = ECGChunk(leadCount: 1, capacity: 64)
+        var values: [Float] = []
+        func drain() throws -> ECGReadResult {
+            var last = ECGReadResult.waiting
+            while case .samples(let count) = try source.read(into: &chunk) {
+                values += chunk.leads[0][0..<count]
+                last = .samples(count)
+            }
+            return last
+        }
+        #expect(try drain() == .samples(8))
+        #expect(source.recordsRead == 2, "the half record waits")
+        // the rest of record 2 and record 3 land
+        let appender = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try appender.seekToEnd()
+        try appender.write(contentsOf: whole[(header + 2 * record + record / 2)..<(header + 4 * record)])
+        #expect(try drain() == .samples(8))
+        try appender.write(contentsOf: whole[(header + 4 * record)...])
+        #expect(try drain() == .samples(4))
+        try appender.close()
+        #expect(try source.read(into: &chunk) == .waiting, "a followed file does not end")
+        // samples count up across both signals: ECG holds 0–3, 6–9, 12–15, … (the Slow lead has 4–5, 10–11, …)
+        let expected = (0..<5).flatMap { record in (0..<4).map { Float(record * 6 + $0) } }
+        let scale = Float(6.5535 / 65535)
+        #expect(zip(values, expected).allSatisfy { abs($0 - ($1 * scale + Float(-3.2768 + 32768 * 6.5535 / 65535))) < 1e-4 },
+                "\(values.prefix(8))")
+        #expect(values.count == 20)
+    }
+
     /// the one-line message of the error `body` throws, nil when it throws none
     static func message(_ body: () throws -> some Any) -> String? {
         do {

@@ -142,6 +142,46 @@ import Testing
         #expect(try String(contentsOfFile: converted, encoding: .utf8).hasPrefix("t 11 200 3800\n"))
     }
 
+    @Test func followShowsRecordsAppendedToAGrowingEDF() throws {
+        let directory = try Paths.temporaryDirectory("ecg-edf-follow")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = directory.appendingPathComponent("full.edf").path
+        #expect(try run(Paths.tscope, ["ecg", "convert", Self.mitdb100, full]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let field = { (offset: Int) in Int(String(decoding: bytes[offset..<offset + 8], as: UTF8.self).trimmingCharacters(in: .whitespaces))! }
+        let header = field(184), recordBytes = (bytes.count - header) / field(236)
+        // a recorder that has written its header, no record yet, and does not know how many will follow
+        var start = bytes.prefix(header)
+        start.replaceSubrange(236..<244, with: Array("-1      ".utf8))
+        let growing = directory.appendingPathComponent("growing.edf")
+        try start.write(to: growing)
+
+        let tmux = try #require(try TmuxSession(width: 160, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(growing.path) --follow --strip 5")
+        let screen = try #require(tmux.waitFor("│ growing", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("360 Hz │ 5 s") && screen.contains("MLII"), "\(screen)")
+        usleep(1_000_000)
+        #expect(tmux.screen().contains("HR --"), "no data yet: \(tmux.screen())")
+        // records land at 10× real time; the viewer shows them as they come and measures the heart rate
+        let appender = try FileHandle(forWritingTo: growing)
+        for record in 0..<60 {
+            try appender.seekToEnd()
+            try appender.write(contentsOf: bytes[(header + record * recordBytes)..<(header + (record + 1) * recordBytes)])
+            usleep(100_000)
+        }
+        try appender.close()
+        #expect(Self.waitUntil(timeoutSeconds: 10) { Self.heartRate(tmux.screen()).map { (65...90).contains($0) } ?? false },
+                "\(tmux.screen())")
+        // no more data: it keeps waiting instead of ending
+        usleep(1_000_000)
+        #expect(tmux.screen().contains("│ growing"), "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+
+        let notEDF = try run(Paths.tscope, ["ecg", "watch", Self.mitdb100, "--follow"])
+        #expect(notEDF.status != 0 && notEDF.stderr.contains("--follow"), "\(notEDF.stderr)")
+    }
+
     /// A figure of the score report ("Se  99.91 %") as a number.
     static func figure(_ name: String, _ text: String) -> Double? {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") }) else { return nil }
