@@ -150,7 +150,8 @@ public struct ECGRecording: Sendable {
 
     /// Sample indices at `sampleRate` of the annotations that mark beats.
     public func beatSamples(atRate sampleRate: Double) -> [Int] {
-        annotations.filter(\.isBeat).map { Int(($0.onset * sampleRate).rounded()) }
+        annotations.filter { $0.isBeat && $0.onset >= 0 && $0.onset * sampleRate < Double(Int32.max) }
+            .map { Int(($0.onset * sampleRate).rounded()) }
     }
 
     static func format(_ rate: Double) -> String {

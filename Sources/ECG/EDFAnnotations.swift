@@ -15,6 +15,8 @@ public struct EDFTAL: Sendable, Equatable {
 public enum EDFAnnotationParser {
     static let durationMark: UInt8 = 0x15
     static let textEnd: UInt8 = 0x14
+    /// onsets and durations beyond this are damage, not time (about 31 years) [s]
+    public static let maximumSeconds = 1e9
 
     /// - Parameters:
     ///   - bytes: one data record's bytes of the annotation signal
@@ -36,8 +38,8 @@ public enum EDFAnnotationParser {
             }
             position += 1
             let onsetText = number(bytes, &position)
-            guard let magnitude = Double(onsetText), magnitude.isFinite, !onsetText.isEmpty else {
-                throw fail(start, "expected an onset in seconds, found \"\(onsetText)\"")
+            guard let magnitude = Double(onsetText), magnitude <= maximumSeconds, !onsetText.isEmpty else {
+                throw fail(start, "expected an onset in seconds (up to 10^9), found \"\(onsetText)\"")
             }
             let onset = bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
             var duration: Double?
@@ -45,8 +47,8 @@ public enum EDFAnnotationParser {
                 position += 1
                 let durationStart = position
                 let durationText = number(bytes, &position)
-                guard let value = Double(durationText), value.isFinite, !durationText.isEmpty else {
-                    throw fail(durationStart, "expected a duration in seconds, found \"\(durationText)\"")
+                guard let value = Double(durationText), value <= maximumSeconds, !durationText.isEmpty else {
+                    throw fail(durationStart, "expected a duration in seconds (up to 10^9), found \"\(durationText)\"")
                 }
                 duration = value
             }

@@ -43,6 +43,8 @@ public struct EDFHeader: Sendable, Equatable {
     static let maximumSignals = 4096
     /// samples per record per signal at most (a 61 440-byte record is EDF's recommended maximum; this is far above)
     static let maximumSamplesPerRecord = 1 << 22
+    /// samples per second of a signal at most [Hz]: far above any biosignal, bounds damaged durations
+    static let maximumSampleRate = 1e7
     /// the label that marks an EDF+ annotation signal
     public static let annotationLabel = "EDF Annotations"
 
@@ -149,6 +151,14 @@ public struct EDFHeader: Sendable, Equatable {
                 physicalMinimum: physicalMinimum[index], physicalMaximum: physicalMaximum[index],
                 digitalMinimum: digitalMinimum[index], digitalMaximum: digitalMaximum[index],
                 prefiltering: prefiltering[index], samplesPerRecord: samples[index]))
+        }
+        if duration > 0, let fastest = signals.filter({ !$0.isAnnotation }).map(\.samplesPerRecord).max(),
+           !(Double(fastest) / duration <= maximumSampleRate) {
+            throw ECGError(file: file, location: .byte(durationOffset),
+                           "duration of a data record: \(duration) s gives \(Double(fastest) / duration) samples per second, more than \(Int(maximumSampleRate))")
+        }
+        if duration > EDFAnnotationParser.maximumSeconds {
+            throw ECGError(file: file, location: .byte(durationOffset), "duration of a data record: \(duration) s is beyond 10^9 s")
         }
         if duration == 0, signals.contains(where: { !$0.isAnnotation }) {
             throw ECGError(file: file, location: .byte(durationOffset),

@@ -76,6 +76,10 @@ public struct EDFRecordDecoder: Sendable {
     private var expectedStart = 0.0
     /// EDF+D gaps filled with missing samples
     public private(set) var gapNotes: [String] = []
+    /// longest EDF+D gap filled with missing samples: a week [s]
+    static let maximumGapSeconds = 7 * 86_400.0
+    /// most missing samples one gap may add over all signals (256 MB of Int16)
+    static let maximumGapSamples = Double(1 << 27)
     let dataSignals: [Int]
     let annotationSignals: [Int]
     let offsets: [Int]
@@ -152,10 +156,20 @@ public struct EDFRecordDecoder: Sendable {
         // a gap of at least one sample period of the fastest signal, in EDF+D only
         if header.variant == .discontinuous, start > expectedStart + 1e-9, header.recordDuration > 0 {
             let gap = start - expectedStart
-            for (position, index) in dataSignals.enumerated() {
-                let rate = Double(header.signals[index].samplesPerRecord) / header.recordDuration
-                let missing = Int((gap * rate).rounded())
-                digital[position].append(contentsOf: repeatElement(gapValues[position], count: missing))
+            // onsets are at most 10^9 s, but filling such a gap would not fit in memory
+            guard gap <= Self.maximumGapSeconds else {
+                throw ECGError(file: file, location: .byte(fileStart + offsets[annotationSignals[0]]),
+                               "EDF Annotations: record \(record) starts \(gap) s after the previous one ends; gaps of more than \(Int(Self.maximumGapSeconds)) s are not filled")
+            }
+            let missing = dataSignals.map { index in
+                (gap * Double(header.signals[index].samplesPerRecord) / header.recordDuration).rounded()
+            }
+            guard missing.reduce(0, +) <= Self.maximumGapSamples else {
+                throw ECGError(file: file, location: .byte(fileStart + offsets[annotationSignals[0]]),
+                               "EDF Annotations: the gap of \(gap) s before record \(record) needs more than \(Int(Self.maximumGapSamples)) missing samples")
+            }
+            for position in dataSignals.indices {
+                digital[position].append(contentsOf: repeatElement(gapValues[position], count: Int(missing[position])))
             }
             gapNotes.append("EDF+D gap of \(gap) s before record \(record) (at \(expectedStart) s) filled with missing samples")
         }

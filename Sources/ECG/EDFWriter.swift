@@ -36,7 +36,7 @@ public enum EDFWriter {
         var annotations = recording.annotations.filter { !(padded && $0.text == endText) }
         if padded { annotations.append(ECGAnnotation(onset: length, text: endText, isBeat: false)) }
         for annotation in annotations {
-            let record = min(recordCount - 1, max(0, Int(annotation.onset / duration)))
+            let record = Int(min(Double(recordCount - 1), max(0, annotation.onset / duration)))
             talsPerRecord[record] += tal(onset: annotation.onset, duration: annotation.duration, texts: [annotation.text])
         }
         let keeping = (0..<recordCount).map { tal(onset: Double($0) * duration, duration: nil, texts: [""]) }

@@ -89,7 +89,8 @@ public enum WFDBWriter {
         }
         var time = 0
         for annotation in annotations.sorted(by: { $0.onset < $1.onset }) {
-            let tick = max(0, Int((annotation.onset * ticksPerSecond).rounded()))
+            // ticks fit the 32-bit SKIP; onsets outside the record clamp to its ends
+            let tick = Int(min(Double(Int32.max), max(0, (annotation.onset * ticksPerSecond).rounded())))
             let delta = tick - time
             // a beat's mnemonic gives its code; "(AFIB" is a rhythm change, any other text a note
             let code = WFDBAnnotation.mnemonics.firstIndex(of: annotation.text).flatMap { $0 > 0 ? $0 : nil }
