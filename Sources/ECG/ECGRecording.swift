@@ -150,8 +150,19 @@ public struct ECGRecording: Sendable {
 
     /// Sample indices at `sampleRate` of the annotations that mark beats.
     public func beatSamples(atRate sampleRate: Double) -> [Int] {
-        annotations.filter { $0.isBeat && $0.onset >= 0 && $0.onset * sampleRate < Double(Int32.max) }
-            .map { Int(($0.onset * sampleRate).rounded()) }
+        annotations.filter { $0.isBeat && Self.fits($0.onset, sampleRate) }.map { Int(($0.onset * sampleRate).rounded()) }
+    }
+
+    /// The annotations that do not mark beats (notes, rhythm changes, EDF+
+    /// events) at their sample index at `sampleRate`.
+    public func otherAnnotationSamples(atRate sampleRate: Double) -> [(sample: Int, text: String)] {
+        annotations.filter { !$0.isBeat && Self.fits($0.onset, sampleRate) }
+            .map { (Int(($0.onset * sampleRate).rounded()), $0.text) }
+    }
+
+    /// whether an onset [s] lands on a sample index of the record's clock
+    static func fits(_ onset: Double, _ sampleRate: Double) -> Bool {
+        onset >= 0 && onset * sampleRate < Double(Int32.max)
     }
 
     static func format(_ rate: Double) -> String {

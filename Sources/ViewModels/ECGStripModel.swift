@@ -29,6 +29,9 @@ public struct ECGStripModel: Sendable {
     /// sample-clock indices of reference beats (a WFDB record's `.atr`),
     /// ascending; marked on the strip where they are on screen
     public var referenceBeats: [Int] = []
+    /// a record's other annotations (EDF+ texts, WFDB notes and rhythm changes)
+    /// by sample-clock index, ascending; written on the strip where they are on screen
+    public var annotations: [ECGStripAnnotation] = []
 
     public init(leadNames: [String], sampleRate: Double, stripSeconds: Double = 5) {
         self.leadNames = leadNames
@@ -126,6 +129,25 @@ public struct ECGStripModel: Sendable {
         }
     }
 
+    /// Calls `body` with the strip position and text of each annotation in
+    /// the current sweep, oldest first, like `forEachVisibleReferenceBeat`.
+    public func forEachVisibleAnnotation(_ body: (Int, String) -> Void) {
+        guard let end = history.endIndex, !annotations.isEmpty else { return }
+        let length = sweepLength
+        let oldest = max(end - length + gapLength, end - history.heldCount)
+        // binary search on the samples, as for the beats
+        var low = 0, high = annotations.count
+        while low < high {
+            let middle = (low + high) / 2
+            if annotations[middle].sample < oldest { low = middle + 1 } else { high = middle }
+        }
+        var index = low
+        while index < annotations.count, annotations[index].sample < end {
+            body(annotations[index].sample % length, annotations[index].text)
+            index += 1
+        }
+    }
+
     // MARK: helpers
 
     /// index of the first value ≥ `bound` in ascending `values` (binary search)
@@ -174,5 +196,16 @@ public struct ECGStripModel: Sendable {
             nearest = index
         }
         return values[min(max(nearest + steps, 0), values.count - 1)]
+    }
+}
+
+/// An annotation drawn on the strip: where (sample-clock index) and what.
+public struct ECGStripAnnotation: Sendable, Equatable {
+    public var sample: Int
+    public var text: String
+
+    public init(sample: Int, text: String) {
+        self.sample = sample
+        self.text = text
     }
 }

@@ -152,21 +152,23 @@ struct ECGSourceOptions: ParsableArguments {
             throw ECGError(file: sourcePath, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
         }
         for note in recording.notes { printError("\(sourcePath): \(note)") }
+        let annotations = recording.otherAnnotationSamples(atRate: record.sampleRate).map { ECGStripAnnotation(sample: $0.sample, text: $0.text) }
         return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name,
-                        referenceBeats: recording.beatSamples(atRate: record.sampleRate),
+                        referenceBeats: recording.beatSamples(atRate: record.sampleRate), annotations: annotations,
                         chosenLead: lead != nil ? chosen : nil, fallbackLead: chosen)
     }
 
     /// The detector watches `chosenLead` (picked with `--lead`), else `--qrs-lead`,
     /// else lead II or MLII, else `fallbackLead` (a record's first ECG lead).
-    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = [], chosenLead: Int? = nil,
-                      fallbackLead: Int = 0) throws -> ECGFeed {
+    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = [],
+                      chosenLead: Int? = nil, fallbackLead: Int = 0) throws -> ECGFeed {
         guard !source.leadNames.isEmpty else { throw ECGError(file: name, "no signals to show") }
         let names = source.leadNames.map { $0.uppercased() }
         let lead = chosenLead ?? qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? fallbackLead
         guard lead < source.leadNames.count else {
             throw ValidationError("--qrs-lead \(lead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
         }
-        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats)
+        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats,
+                       annotations: annotations)
     }
 }

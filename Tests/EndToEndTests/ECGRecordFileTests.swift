@@ -90,6 +90,19 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    @Test func edfAnnotationsAreWrittenOnTheStrip() throws {
+        let file = Self.fixtures.appendingPathComponent("pyedflib/test_utf8.edf").path
+        let tmux = try #require(try TmuxSession(width: 160, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(file) --strip 5")
+        let screen = try #require(tmux.waitFor("│ test_utf8", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("128 Hz") && screen.contains("Fp1"), "\(screen)")
+        // "XLSpike" at 1.56 s and "Clip Note" at 3.10 s after the first sample
+        #expect(tmux.waitFor("◆XLSpike", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("◆Clip Note", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
     @Test func edfBeatAnnotationsAreMarkedInTheStrip() throws {
         let directory = try Paths.temporaryDirectory("ecg-edf-watch")
         defer { try? FileManager.default.removeItem(at: directory) }
