@@ -113,6 +113,48 @@ public enum LeadSelector: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// When a record starts: a time of day, and the date when the file gives one.
+public struct ECGStartTime: Sendable, Equatable {
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// day, month (1–12), four-digit year
+    public var date: (day: Int, month: Int, year: Int)?
+
+    public init(hour: Int, minute: Int, second: Int, date: (day: Int, month: Int, year: Int)? = nil) {
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.date = date
+    }
+
+    public static func == (a: ECGStartTime, b: ECGStartTime) -> Bool {
+        a.hour == b.hour && a.minute == b.minute && a.second == b.second
+            && a.date?.day == b.date?.day && a.date?.month == b.date?.month && a.date?.year == b.date?.year
+    }
+
+    /// From WFDB's "hh:mm:ss[.sss]" and "dd/mm/yyyy"; nil when the time does not read.
+    public init?(wfdbTime time: String?, date: String?) {
+        guard let time else { return nil }
+        let parts = time.split(separator: ":").map { Double($0) }
+        guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
+              (0..<24).contains(h), (0..<60).contains(m), (0..<61).contains(s) else { return nil }
+        self.init(hour: Int(h), minute: Int(m), second: Int(s))
+        if let date {
+            let fields = date.split(separator: "/").compactMap { Int($0) }
+            if fields.count == 3, (1...31).contains(fields[0]), (1...12).contains(fields[1]) {
+                self.date = (fields[0], fields[1], fields[2])
+            }
+        }
+    }
+
+    /// WFDB's record-line fields: "hh:mm:ss" and "dd/mm/yyyy" (nil without a date).
+    public var wfdb: (time: String, date: String?) {
+        (String(format: "%02d:%02d:%02d", hour, minute, second),
+         date.map { String(format: "%02d/%02d/%04d", $0.day, $0.month, $0.year) })
+    }
+}
+
 /// A record as stored: every signal at its own rate, in digital units, and
 /// the record's annotations. `ECGRecord` (one rate, mV) is what plays.
 public struct ECGRecording: Sendable {
@@ -121,6 +163,8 @@ public struct ECGRecording: Sendable {
     public var annotations: [ECGAnnotation]
     /// things the reader passed over and the user should hear of (a truncated last record)
     public var notes: [String]
+    /// when the first sample was taken, if the file says
+    public var start: ECGStartTime?
 
     public init(name: String, signals: [ECGSignal], annotations: [ECGAnnotation] = [], notes: [String] = []) {
         self.name = name

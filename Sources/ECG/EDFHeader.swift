@@ -23,6 +23,29 @@ public struct EDFHeader: Sendable, Equatable {
     public var recordDuration: Double
     public var signals: [EDFSignalHeader]
 
+    /// The start from "dd.mm.yy" and "hh.mm.ss"; the year from EDF+'s
+    /// "Startdate dd-MMM-yyyy" in the recording field, else yy (EDF: 85–99 are 1985–1999, 00–84 2000–2084).
+    public var start: ECGStartTime? {
+        let time = startTime.split(separator: ".").compactMap { Int($0) }
+        guard time.count == 3, (0..<24).contains(time[0]), (0..<60).contains(time[1]), (0..<61).contains(time[2]) else { return nil }
+        var start = ECGStartTime(hour: time[0], minute: time[1], second: time[2])
+        // EDF+ writes "Startdate X" and 01.01.85 when the date is unknown (and 00.00.00, as EDFWriter does, for no start at all)
+        if variant != .edf, recording.hasPrefix("Startdate X") {
+            return time == [0, 0, 0] ? nil : start
+        }
+        let date = startDate.split(separator: ".").compactMap { Int($0) }
+        if date.count == 3, (1...31).contains(date[0]), (1...12).contains(date[1]), (0...99).contains(date[2]) {
+            var year = date[2] >= 85 ? 1900 + date[2] : 2000 + date[2]
+            let words = recording.split(separator: " ")
+            if words.count >= 2, words[0] == "Startdate", let full = words[1].split(separator: "-").last.flatMap({ Int($0) }),
+               full % 100 == date[2] {
+                year = full
+            }
+            start.date = (date[0], date[1], year)
+        }
+        return start
+    }
+
     /// bytes of one data record
     public var recordBytes: Int { signals.reduce(0) { $0 + 2 * $1.samplesPerRecord } }
     /// byte offset of each signal within a data record

@@ -37,6 +37,7 @@ public enum EDFReader {
         var decoder = EDFRecordDecoder(header: header, file: file)
         try decoder.append(bytes, records: 0..<count, at: header.headerBytes)
         var recording = decoder.recording(name: name)
+        recording.start = header.start
         if let note { recording.notes.append(note) }
         trimPadding(&recording, records: count, duration: header.recordDuration)
         return recording

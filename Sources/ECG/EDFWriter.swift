@@ -52,10 +52,13 @@ public enum EDFWriter {
             header += bytes
         }
         field("0", 8)
+        // EDF+ patient and recording fields, X for unknown; the date in both header fields when known
+        let start = recording.start
+        let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
         field("X X X X", 80)
-        field("Startdate X X X X", 80)
-        field("01.01.85", 8)
-        field("00.00.00", 8)
+        field("Startdate " + (start?.date.map { String(format: "%02d-", $0.day) + months[$0.month - 1] + String(format: "-%04d", $0.year) } ?? "X") + " X X X", 80)
+        field(start?.date.map { String(format: "%02d.%02d.%02d", $0.day, $0.month, $0.year % 100) } ?? "01.01.85", 8)
+        field(start.map { String(format: "%02d.%02d.%02d", $0.hour, $0.minute, $0.second) } ?? "00.00.00", 8)
         field(String(256 * (signalCount + 1)), 8)
         field("EDF+C", 44)
         field(String(recordCount), 8)

@@ -15,6 +15,9 @@ public struct WFDBHeader: Sendable, Equatable {
     public var signals: [WFDBSignalSpec]
     /// comment lines without the leading `#`
     public var comments: [String]
+    /// the record's start: base time "hh:mm:ss" and base date "dd/mm/yyyy" as written, nil when left out
+    public var baseTime: String?
+    public var baseDate: String?
 
     /// WFDB's default sampling frequency when the record line omits it [Hz]
     static let defaultSampleRate = 250.0
@@ -30,7 +33,7 @@ public struct WFDBHeader: Sendable, Equatable {
     /// Parses header text; `file` names the header in errors.
     public static func parse(_ text: String, file: String) throws -> WFDBHeader {
         var comments: [String] = []
-        var record: (name: String, signalCount: Int, rate: Double, count: Int?, line: Int)?
+        var record: (name: String, signalCount: Int, rate: Double, count: Int?, time: String?, date: String?)?
         var signals: [WFDBSignalSpec] = []
         var lineNumber = 0
         // "\r\n" is one Character in Swift, and a newline like "\n"
@@ -60,13 +63,16 @@ public struct WFDBHeader: Sendable, Equatable {
             throw ECGError(file: file, location: .line(lineNumber),
                            "record line declares \(record.signalCount) signals, found \(signals.count) signal lines")
         }
-        return WFDBHeader(recordName: record.name, sampleRate: record.rate, sampleCount: record.count,
-                          signals: signals, comments: comments)
+        var header = WFDBHeader(recordName: record.name, sampleRate: record.rate, sampleCount: record.count,
+                                signals: signals, comments: comments)
+        header.baseTime = record.time
+        header.baseDate = record.date
+        return header
     }
 
     private static func parseRecordLine(
         _ fields: [Substring], file: String, lineNumber: Int
-    ) throws -> (name: String, signalCount: Int, rate: Double, count: Int?, line: Int) {
+    ) throws -> (name: String, signalCount: Int, rate: Double, count: Int?, time: String?, date: String?) {
         let name = fields[0]
         if name.contains("/") {
             throw ECGError(file: file, location: .line(lineNumber), "multi-segment records are not supported")
@@ -93,7 +99,9 @@ public struct WFDBHeader: Sendable, Equatable {
             }
             count = value == 0 ? nil : value
         }
-        return (String(name), signalCount, rate, count, lineNumber)
+        let time = fields.count >= 5 ? String(fields[4]) : nil
+        let date = fields.count >= 6 ? String(fields[5]) : nil
+        return (String(name), signalCount, rate, count, time, date)
     }
 }
 

@@ -82,7 +82,9 @@ public enum WFDBRecordReader {
                       gain: spec.gain, baseline: Double(spec.baseline), digitalRange: digitalRange(spec),
                       missingValue: WFDBSignalDecoder.invalidSample(format: spec.format), digital: adu[index])
         }
-        return ECGRecording(name: header.recordName, signals: signals)
+        var recording = ECGRecording(name: header.recordName, signals: signals)
+        recording.start = ECGStartTime(wfdbTime: header.baseTime, date: header.baseDate)
+        return recording
     }
 
     /// Decodes the signals a header describes, at the rate of the default lead.

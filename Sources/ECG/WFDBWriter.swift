@@ -44,7 +44,11 @@ public enum WFDBWriter {
                 }
             }
         }
-        var text = "\(name) \(signals.count) \(ECGRecording.format(frameRate)) \(frameCount)\n"
+        var text = "\(name) \(signals.count) \(ECGRecording.format(frameRate)) \(frameCount)"
+        if let start = recording.start {
+            text += " " + start.wfdb.time + (start.wfdb.date.map { " " + $0 } ?? "")
+        }
+        text += "\n"
         for (signal, count) in zip(signals, perFrame) {
             var checksum: UInt16 = 0
             for value in signal.digital { checksum &+= UInt16(bitPattern: value) }

@@ -36,6 +36,8 @@ import Testing
         #expect(recording.annotations.map(\.text) == ["Recording starts", "Recording ends"])
         #expect(recording.annotations.map(\.onset) == [0, 600])
         #expect(recording.annotations.allSatisfy { !$0.isBeat && $0.duration == nil })
+        // pyedflib getStartdatetime(): 2011-04-04 12:57:02
+        #expect(recording.start == ECGStartTime(hour: 12, minute: 57, second: 2, date: (4, 4, 2011)))
     }
 
     @Test func readsSubsecondStartInvertedRangeAndUTF8Annotations() throws {
@@ -168,6 +170,13 @@ import Testing
             #expect(a.units == b.units)
         }
         #expect(back.annotations.count == mimic.annotations.count)
+        // the start travels: WFDB "17:27:45 15/08/1994" → EDF "15.08.94", "17.27.45", "Startdate 15-AUG-1994"
+        #expect(mimic.start == ECGStartTime(hour: 17, minute: 27, second: 45, date: (15, 8, 1994)))
+        #expect(back.start == mimic.start)
+        #expect(String(decoding: bytes[168..<184], as: UTF8.self) == "15.08.9417.27.45")
+        #expect(String(decoding: bytes[88..<110], as: UTF8.self) == "Startdate 15-AUG-1994 ")
+        let mimicWFDB = try WFDBWriter.encode(back, name: "m", file: "m.hea")
+        #expect(String(decoding: mimicWFDB.header, as: UTF8.self).hasPrefix("m 3 125 75000 17:27:45 15/08/1994\n"))
         #expect(zip(back.annotations, mimic.annotations).allSatisfy { abs($0.onset - $1.onset) < 1e-6 && $0.text == $1.text })
         // 650000 samples at 360 Hz fill 1805 5/9 records of 1 s: padded, marked, cut back on reading
         let record100 = try WFDBRecordReader.readRecording(path: Fixture.mitdb100)
