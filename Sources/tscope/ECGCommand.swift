@@ -48,7 +48,10 @@ struct ECGScoreCommand: ParsableCommand {
             let detections = QRSDetector.detect(playable.samples[chosen], sampleRate: playable.sampleRate)
             let window = Int((0.150 * playable.sampleRate).rounded())
             let score = BeatScore(reference: reference, detections: detections, window: window)
-            print(ECGScoreReport(record: playable, lead: chosen, score: score).text)
+            var report = ECGScoreReport(record: playable, lead: chosen, score: score)
+            // the index as --lead counts it: in the file, not among the leads at its rate
+            report.fileLead = recording.signals.indices.filter { recording.signals[$0].sampleRate == playable.sampleRate }[chosen]
+            print(report.text)
         } catch let error as ECGError {
             printError(error.description)
             throw ExitCode.failure
@@ -61,11 +64,13 @@ struct ECGScoreReport {
     let record: ECGRecord
     let lead: Int
     let score: BeatScore
+    /// the lead's index in the file when it differs from `lead` (signals at other rates left out)
+    var fileLead: Int?
 
     var text: String {
         let percent = { (value: Double) in String(format: "%.2f %%", value * 100) }
         return """
-        record \(record.name), lead \(lead) (\(record.leadNames[lead])), \(record.frameCount) samples at \(record.sampleRate) Hz
+        record \(record.name), lead \(fileLead ?? lead) (\(record.leadNames[lead])), \(record.frameCount) samples at \(record.sampleRate) Hz
         Se  \(percent(score.sensitivity))
         +P  \(percent(score.positivePredictivity))
         TP  \(score.truePositives)

@@ -129,8 +129,9 @@ struct ECGSourceOptions: ParsableArguments {
             return try feed(PacedSource(SyntheticECG(settings: syntheticSettings)), name: "synthetic")
         }
         if sourcePath.lowercased().hasSuffix(".csv") {
-            let record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
-            return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name)
+            var record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
+            if let lead { record = record.movingLeadFirst(try LeadSelector(lead).resolve(in: record.leadNames, file: sourcePath)) }
+            return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name, chosenLead: lead != nil ? 0 : nil)
         }
         if follow {
             let source = try EDFFollowSource(path: sourcePath, lead: lead.map(LeadSelector.init))
@@ -144,8 +145,7 @@ struct ECGSourceOptions: ParsableArguments {
         var (record, chosen, _) = try recording.record(lead: lead.map(LeadSelector.init), file: sourcePath)
         if lead != nil {
             // the lead asked for comes first, so the strip layout shows it
-            record.leadNames.insert(record.leadNames.remove(at: chosen), at: 0)
-            record.samples.insert(record.samples.remove(at: chosen), at: 0)
+            record = record.movingLeadFirst(chosen)
             chosen = 0
         }
         if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {

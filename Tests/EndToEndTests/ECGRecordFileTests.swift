@@ -21,6 +21,10 @@ import Testing
         }
         let byLabel = try run(Paths.tscope, ["ecg", "score", Self.mimic, "--annotator", "gqrsh", "--lead", "MCL1"])
         #expect(byLabel.stdoutText.contains("lead 0 (MCL1)"), "\(byLabel.stdoutText)")
+        // the 125 Hz signals score at 125 Hz against the frame-clock annotations, numbered as in the file
+        let resp = try run(Paths.tscope, ["ecg", "score", Self.mimic, "--annotator", "gqrsl", "--lead", "RESP"])
+        #expect(resp.stdoutText.contains("lead 2 (RESP), 75000 samples at 125.0 Hz"), "\(resp.stdoutText)")
+        #expect(resp.stderr.contains("not scored: MCL1 (500 Hz)"), "\(resp.stderr)")
         let missing = try run(Paths.tscope, ["ecg", "score", Self.mimic, "--annotator", "gqrsh", "--lead", "EKG II"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no lead \"EKG II\": the leads are 0 \"MCL1\", 1 \"ABP\", 2 \"RESP\""), "\(missing.stderr)")
@@ -145,6 +149,10 @@ import Testing
                 #expect(result.stderr.contains(mentions), "\(command) \(path): \(result.stderr)")
             }
         }
+        // a CSV's leads are chosen the same way
+        let csv = try write("two.csv", Data("time,I,II\n0,0.1,0.2\n0.004,0.1,0.2\n0.008,0.1,0.2\n".utf8))
+        let noLead = try run(Paths.tscope, ["ecg", "watch", csv, "--lead", "III"])
+        #expect(noLead.status != 0 && noLead.stderr.contains("no lead \"III\": the leads are 0 \"I\", 1 \"II\""), "\(noLead.stderr)")
         // a truncated last record: reported, and the complete records are used
         let truncated = try write("truncated.edf", original.prefix(3328 + 4514 * 20 - 100))
         let converted = directory.appendingPathComponent("t.hea").path
