@@ -160,7 +160,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("last data record truncated: 4414 of 4514 bytes at byte 89094; the 19 complete records are used"),
                 "\(result.stderr)")
-        #expect(try String(contentsOfFile: converted, encoding: .utf8).hasPrefix("t 11 200 3800\n"))
+        #expect(try String(contentsOfFile: converted, encoding: .utf8).hasPrefix("t 11 200 3800 12:57:02 04/04/2011\n"))
     }
 
     @Test func followShowsRecordsAppendedToAGrowingEDF() throws {
