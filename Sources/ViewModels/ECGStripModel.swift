@@ -135,13 +135,7 @@ public struct ECGStripModel: Sendable {
         guard let end = history.endIndex, !annotations.isEmpty else { return }
         let length = sweepLength
         let oldest = max(end - length + gapLength, end - history.heldCount)
-        // binary search on the samples, as for the beats
-        var low = 0, high = annotations.count
-        while low < high {
-            let middle = (low + high) / 2
-            if annotations[middle].sample < oldest { low = middle + 1 } else { high = middle }
-        }
-        var index = low
+        var index = Self.firstIndex(in: annotations, atLeast: oldest) { $0.sample }
         while index < annotations.count, annotations[index].sample < end {
             body(annotations[index].sample % length, annotations[index].text)
             index += 1
@@ -152,10 +146,15 @@ public struct ECGStripModel: Sendable {
 
     /// index of the first value ≥ `bound` in ascending `values` (binary search)
     static func firstIndex(in values: [Int], atLeast bound: Int) -> Int {
+        firstIndex(in: values, atLeast: bound) { $0 }
+    }
+
+    /// index of the first element whose `key` is ≥ `bound`, the keys ascending (binary search)
+    static func firstIndex<Element>(in values: [Element], atLeast bound: Int, key: (Element) -> Int) -> Int {
         var low = 0, high = values.count
         while low < high {
             let middle = (low + high) / 2
-            if values[middle] < bound { low = middle + 1 } else { high = middle }
+            if key(values[middle]) < bound { low = middle + 1 } else { high = middle }
         }
         return low
     }
