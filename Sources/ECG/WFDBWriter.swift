@@ -62,7 +62,11 @@ public enum WFDBWriter {
             let zero = range.lowerBound + (1 << (bits - 1))
             text += "\(name).dat \(format) \(gainText(signal.gain))(\(baseline))\(units) \(bits) \(zero) \(signal.digital.first ?? 0) \(Int16(bitPattern: checksum)) 0 \(signal.label)\n"
         }
-        let annotations = recording.annotations.isEmpty ? nil : annotationBytes(recording.annotations, ticksPerSecond: frameRate)
+        // annotations count in ticks of the fastest signal, so a 500 Hz lead in 125 Hz frames keeps its beat times;
+        // the file then says so with WFDB's `## time resolution: F` note
+        let fastest = signals.map(\.sampleRate).max() ?? frameRate
+        let annotations = recording.annotations.isEmpty ? nil
+            : annotationBytes(recording.annotations, ticksPerSecond: fastest, declareResolution: fastest != frameRate)
         return (Array(text.utf8), data, annotations)
     }
 
@@ -85,14 +89,19 @@ public enum WFDBWriter {
 
     /// MIT-format annotations in ticks of `ticksPerSecond` (see `WFDBAnnotationReader`):
     /// beats by their mnemonic's code, other texts as notes with the text as AUX.
-    static func annotationBytes(_ annotations: [ECGAnnotation], ticksPerSecond: Double) -> [UInt8] {
+    static func annotationBytes(_ annotations: [ECGAnnotation], ticksPerSecond: Double, declareResolution: Bool = false) -> [UInt8] {
         var bytes = [UInt8]()
         func word(_ code: Int, _ value: Int) {
             let word = UInt16(code << 10 | (value & 0x3FF))
             bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
         }
         var time = 0
-        for annotation in annotations.sorted(by: { $0.onset < $1.onset }) {
+        var all = annotations.sorted { $0.onset < $1.onset }
+        if declareResolution {
+            all.insert(ECGAnnotation(onset: 0, text: WFDBAnnotationReader.timeResolutionPrefix + ECGRecording.format(ticksPerSecond),
+                                     isBeat: false), at: 0)
+        }
+        for annotation in all {
             // ticks fit the 32-bit SKIP; onsets outside the record clamp to its ends
             let tick = Int(min(Double(Int32.max), max(0, (annotation.onset * ticksPerSecond).rounded())))
             let delta = tick - time

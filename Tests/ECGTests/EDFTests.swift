@@ -177,6 +177,12 @@ import Testing
         #expect(String(decoding: bytes[88..<110], as: UTF8.self) == "Startdate 15-AUG-1994 ")
         let mimicWFDB = try WFDBWriter.encode(back, name: "m", file: "m.hea")
         #expect(String(decoding: mimicWFDB.header, as: UTF8.self).hasPrefix("m 3 125 75000 17:27:45 15/08/1994\n"))
+        // the 500 Hz beat times survive the 125 Hz frames: the .atr counts at 500 Hz and says so, as gqrsh did
+        let atr = try #require(mimicWFDB.annotations)
+        let written = try atr.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: "m.atr") }
+        #expect(try WFDBAnnotationReader.timeResolution(written, file: "m.atr") == 500)
+        let original = try WFDBRecordReader.readAnnotations(recordPath: WFDBMultiRateTests.mimic, annotator: "gqrsh")
+        #expect(written.filter(\.isBeat).map(\.sample) == original.filter(\.isBeat).map(\.sample))
         #expect(zip(back.annotations, mimic.annotations).allSatisfy { abs($0.onset - $1.onset) < 1e-6 && $0.text == $1.text })
         // 650000 samples at 360 Hz fill 1805 5/9 records of 1 s: padded, marked, cut back on reading
         let record100 = try WFDBRecordReader.readRecording(path: Fixture.mitdb100)
