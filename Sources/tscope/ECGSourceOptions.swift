@@ -29,7 +29,7 @@ struct ECGSourceOptions: ParsableArguments {
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     var qrsLead: Int?
 
-    @Option(help: "Lead of a record or EDF file to play and detect on: its label (exact) or index from 0; leads at another rate than it are left out.")
+    @Option(help: "Lead of a record, EDF or CSV file to detect on (shown first): its label (exact) or index from 0; leads at another rate than it are left out.")
     var lead: String?
 
     @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")

@@ -13,7 +13,7 @@ struct ECGWatchCommand: ParsableCommand {
         discussion: """
             Keys: space pause/resume, ←/→ strip length (2.5–10 s), ↑/↓ gain, v strip ↔ 12-lead, \
             l next leads, e event list (↑/↓ select, x delete), [ ] synthetic sample rate, \
-            - + refresh rate, < > replay speed, q quit. A record's .atr beats are marked ▾ above the rhythm strip.
+            - + refresh rate, < > replay speed, q quit. A record's .atr beats (an EDF+ file's beat annotations) are marked ▾ above the rhythm strip, other annotations written ◆text.
             """
     )
 
