@@ -18,4 +18,13 @@ public struct ECGRecord: Sendable {
     public var frameCount: Int { samples.first?.count ?? 0 }
     /// length [s]
     public var duration: Double { Double(frameCount) / sampleRate }
+
+    /// The same record with lead `index` moved to the front (the strip layout shows the first leads).
+    public func movingLeadFirst(_ index: Int) -> ECGRecord {
+        guard leadNames.indices.contains(index), samples.indices.contains(index) else { return self }
+        var moved = self
+        moved.leadNames.insert(moved.leadNames.remove(at: index), at: 0)
+        moved.samples.insert(moved.samples.remove(at: index), at: 0)
+        return moved
+    }
 }

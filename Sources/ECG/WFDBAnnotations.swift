@@ -1,3 +1,5 @@
+import Foundation
+
 /// One annotation of a WFDB annotation file.
 public struct WFDBAnnotation: Sendable, Equatable {
     /// sample index from the start of the record
@@ -24,6 +26,23 @@ public struct WFDBAnnotation: Sendable, Equatable {
     public static let beatCodes: Set<Int> = Set(1...13).union([25, 30, 34, 35, 38, 41])
 
     public var isBeat: Bool { Self.beatCodes.contains(code) }
+
+    /// NOTE, the code of free-text notes such as `## time resolution: 500`
+    public static let noteCode = 22
+    /// rhythm change: the aux text names the rhythm ("(AFIB")
+    public static let rhythmCode = 28
+
+    /// Mnemonics of codes 1–41 (WFDB ecgcodes.h / annot(5)), "" for unused codes.
+    static let mnemonics: [String] = [
+        "", "N", "L", "R", "a", "V", "F", "J", "A", "S", "E", "j", "/", "Q", "~", "", "|", "", "s", "T", "*",
+        "D", "\"", "=", "p", "B", "^", "t", "+", "u", "?", "!", "[", "]", "e", "n", "@", "x", "f", "(", ")", "r",
+    ]
+
+    /// the annotation as text: the aux text of a rhythm change or note, else the code's mnemonic
+    public var text: String {
+        if let aux, !aux.isEmpty, code == Self.rhythmCode || code == Self.noteCode { return aux }
+        return code < Self.mnemonics.count && !Self.mnemonics[code].isEmpty ? Self.mnemonics[code] : "code \(code)"
+    }
 }
 
 /// Reads MIT-format annotation files (`.atr`).
@@ -37,6 +56,25 @@ public struct WFDBAnnotation: Sendable, Equatable {
 /// an even length). A zero word ends the file.
 public enum WFDBAnnotationReader {
     static let skip = 59, num = 60, sub = 61, chn = 62, aux = 63
+    static let timeResolutionPrefix = "## time resolution: "
+
+    /// whether the annotation is the `## time resolution: F` note at time 0 that
+    /// declares the file's ticks per second (file metadata, not an event)
+    public static func isTimeResolutionNote(_ annotation: WFDBAnnotation) -> Bool {
+        annotation.sample == 0 && annotation.code == WFDBAnnotation.noteCode
+            && annotation.aux?.hasPrefix(timeResolutionPrefix) == true
+    }
+
+    /// The ticks per second the file's `## time resolution: F` note declares,
+    /// nil when it has none; an unreadable or non-positive F is an error.
+    public static func timeResolution(_ annotations: [WFDBAnnotation], file: String) throws -> Double? {
+        guard let note = annotations.first(where: isTimeResolutionNote), let aux = note.aux else { return nil }
+        let text = aux.dropFirst(timeResolutionPrefix.count).trimmingCharacters(in: .whitespaces)
+        guard let value = Double(text), value.isFinite, value > 0 else {
+            throw ECGError(file: file, "expected a positive rate after \"\(timeResolutionPrefix)\", found \"\(text)\"")
+        }
+        return value
+    }
 
     public static func read(_ bytes: UnsafeRawBufferPointer, file: String) throws -> [WFDBAnnotation] {
         var annotations: [WFDBAnnotation] = []

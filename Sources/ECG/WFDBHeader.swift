@@ -7,13 +7,17 @@
 /// `file format[xspf][:skew][+offset] [gain[(baseline)][/units] [adcres [adczero [init [checksum [blocksize [description]]]]]]]`.
 public struct WFDBHeader: Sendable, Equatable {
     public var recordName: String
-    /// samples per second per signal [Hz]
+    /// frames per second [Hz]: a signal's rate when it has one sample per frame
+    /// (`WFDBSignalSpec.sampleRate(frameRate:)` for the others)
     public var sampleRate: Double
-    /// samples per signal, nil when the header leaves it out (derive from the data)
+    /// frames (samples of a one-per-frame signal), nil when the header leaves it out (derive from the data)
     public var sampleCount: Int?
     public var signals: [WFDBSignalSpec]
     /// comment lines without the leading `#`
     public var comments: [String]
+    /// the record's start: base time "hh:mm:ss" and base date "dd/mm/yyyy" as written, nil when left out
+    public var baseTime: String?
+    public var baseDate: String?
 
     /// WFDB's default sampling frequency when the record line omits it [Hz]
     static let defaultSampleRate = 250.0
@@ -29,7 +33,7 @@ public struct WFDBHeader: Sendable, Equatable {
     /// Parses header text; `file` names the header in errors.
     public static func parse(_ text: String, file: String) throws -> WFDBHeader {
         var comments: [String] = []
-        var record: (name: String, signalCount: Int, rate: Double, count: Int?, line: Int)?
+        var record: (name: String, signalCount: Int, rate: Double, count: Int?, time: String?, date: String?)?
         var signals: [WFDBSignalSpec] = []
         var lineNumber = 0
         // "\r\n" is one Character in Swift, and a newline like "\n"
@@ -59,13 +63,16 @@ public struct WFDBHeader: Sendable, Equatable {
             throw ECGError(file: file, location: .line(lineNumber),
                            "record line declares \(record.signalCount) signals, found \(signals.count) signal lines")
         }
-        return WFDBHeader(recordName: record.name, sampleRate: record.rate, sampleCount: record.count,
-                          signals: signals, comments: comments)
+        var header = WFDBHeader(recordName: record.name, sampleRate: record.rate, sampleCount: record.count,
+                                signals: signals, comments: comments)
+        header.baseTime = record.time
+        header.baseDate = record.date
+        return header
     }
 
     private static func parseRecordLine(
         _ fields: [Substring], file: String, lineNumber: Int
-    ) throws -> (name: String, signalCount: Int, rate: Double, count: Int?, line: Int) {
+    ) throws -> (name: String, signalCount: Int, rate: Double, count: Int?, time: String?, date: String?) {
         let name = fields[0]
         if name.contains("/") {
             throw ECGError(file: file, location: .line(lineNumber), "multi-segment records are not supported")
@@ -92,7 +99,9 @@ public struct WFDBHeader: Sendable, Equatable {
             }
             count = value == 0 ? nil : value
         }
-        return (String(name), signalCount, rate, count, lineNumber)
+        let time = fields.count >= 5 ? String(fields[4]) : nil
+        let date = fields.count >= 6 ? String(fields[5]) : nil
+        return (String(name), signalCount, rate, count, time, date)
     }
 }
 
@@ -104,6 +113,10 @@ public struct WFDBSignalSpec: Sendable, Equatable {
     public var format: Int
     /// bytes to skip at the start of the data file
     public var byteOffset: Int
+    /// samples of this signal in each frame (`212x4`: 4 per frame, 4 × the frame rate)
+    public var samplesPerFrame: Int = 1
+    /// frames by which this signal's samples lag in the file (`:4`): sample t is stored in frame t + skew
+    public var skew: Int = 0
     /// analog-to-digital units per physical unit [adu/mV]
     public var gain: Double
     /// adu value of 0 physical units
@@ -123,6 +136,12 @@ public struct WFDBSignalSpec: Sendable, Equatable {
 
     /// WFDB's gain when a header gives none or 0 (uncalibrated) [adu/mV]
     static let defaultGain = 200.0
+    /// bounds that keep a hostile header from asking for absurd allocations
+    static let maximumSamplesPerFrame = 1 << 12
+    static let maximumSkew = 1 << 20
+
+    /// samples per second of this signal in a record of `frameRate` frames per second [Hz]
+    public func sampleRate(frameRate: Double) -> Double { frameRate * Double(samplesPerFrame) }
 
     static func parse(fields: [Substring], line: Substring, file: String, lineNumber: Int) throws -> WFDBSignalSpec {
         func fail(_ detail: String) -> ECGError { ECGError(file: file, location: .line(lineNumber), detail) }
@@ -145,9 +164,17 @@ public struct WFDBSignalSpec: Sendable, Equatable {
         }
         if let times = formatField.firstIndex(of: "x") {
             let spf = formatField[formatField.index(after: times)...].prefix(while: { $0.isASCII && $0.isNumber })
-            if let value = Int(spf), value != 1 {
-                throw fail("multiple samples per frame (\(value)) are not supported")
+            guard let value = Int(spf), (1...maximumSamplesPerFrame).contains(value) else {
+                throw fail("expected 1 to \(maximumSamplesPerFrame) samples per frame after \"x\" in \"\(formatField)\"")
             }
+            spec.samplesPerFrame = value
+        }
+        if let colon = formatField.firstIndex(of: ":") {
+            let skew = formatField[formatField.index(after: colon)...].prefix(while: { $0.isASCII && $0.isNumber })
+            guard let value = Int(skew), value <= maximumSkew else {
+                throw fail("expected a skew of 0 to \(maximumSkew) frames after \":\" in \"\(formatField)\"")
+            }
+            spec.skew = value
         }
 
         var hasBaseline = false

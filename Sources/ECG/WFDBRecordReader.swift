@@ -2,27 +2,55 @@ import Foundation
 
 /// Reads a WFDB record (header, signal files, annotations) from disk.
 public enum WFDBRecordReader {
-    /// Loads the record whose header is `path` (with or without `.hea`).
-    public static func read(path: String) throws -> ECGRecord {
+    /// Loads the record whose header is `path` (with or without `.hea`): the
+    /// signals at the rate of `lead` (nil: `ECGRecording.defaultLead`), in mV.
+    public static func read(path: String, lead: LeadSelector? = nil) throws -> ECGRecord {
+        try readRecording(path: path).record(lead: lead, file: recordBase(path) + ".hea").record
+    }
+
+    /// Loads every signal at its own rate in digital units, with the beats and
+    /// notes of `<record>.<annotator>` when that file exists.
+    public static func readRecording(path: String, annotator: String = "atr") throws -> ECGRecording {
         let base = recordBase(path)
         let headerPath = base + ".hea"
         let header = try WFDBHeader.parse(String(decoding: try contents(of: headerPath), as: UTF8.self), file: headerPath)
         let directory = (headerPath as NSString).deletingLastPathComponent
-        return try decode(header: header) { name in
+        var recording = try decodeRecording(header: header) { name in
             let dataPath = directory.isEmpty ? name : directory + "/" + name
             return (dataPath, try contents(of: dataPath))
         }
+        if FileManager.default.fileExists(atPath: base + "." + annotator) {
+            recording.annotations = try readAnnotationTimes(recordPath: path, annotator: annotator, frameRate: header.sampleRate)
+        }
+        return recording
     }
 
-    /// Loads the annotations `<record>.<annotator>` next to the record, e.g. `100.atr`.
+    /// Loads the annotations `<record>.<annotator>` next to the record, e.g. `100.atr`,
+    /// times in the file's own ticks (see `readAnnotationTimes` for seconds).
     public static func readAnnotations(recordPath: String, annotator: String = "atr") throws -> [WFDBAnnotation] {
         let path = recordBase(recordPath) + "." + annotator
         let bytes = try contents(of: path)
         return try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: path) }
     }
 
-    /// Decodes the signals a header describes; `load` returns a data file's path and bytes.
-    package static func decode(header: WFDBHeader, load: (String) throws -> (path: String, bytes: [UInt8])) throws -> ECGRecord {
+    /// Loads `<record>.<annotator>` with times in seconds. An annotation file
+    /// counts in ticks of its `## time resolution: F` note when it opens with
+    /// one (written by WFDB's high-resolution mode and other tools), else in
+    /// frames of the record (`frameRate`; read from the header when nil).
+    public static func readAnnotationTimes(recordPath: String, annotator: String = "atr",
+                                           frameRate: Double? = nil) throws -> [ECGAnnotation] {
+        let annotations = try readAnnotations(recordPath: recordPath, annotator: annotator)
+        let headerPath = recordBase(recordPath) + ".hea"
+        let ticksPerSecond = try WFDBAnnotationReader.timeResolution(annotations, file: recordBase(recordPath) + "." + annotator) ?? frameRate
+            ?? WFDBHeader.parse(String(decoding: try contents(of: headerPath), as: UTF8.self), file: headerPath).sampleRate
+        return annotations.filter { !WFDBAnnotationReader.isTimeResolutionNote($0) }.map {
+            ECGAnnotation(onset: Double($0.sample) / ticksPerSecond, text: $0.text, isBeat: $0.isBeat)
+        }
+    }
+
+    /// Decodes the signals a header describes at their rates, in digital units;
+    /// `load` returns a data file's path and bytes.
+    package static func decodeRecording(header: WFDBHeader, load: (String) throws -> (path: String, bytes: [UInt8])) throws -> ECGRecording {
         var adu = Array(repeating: [Int16](), count: header.signals.count)
         var frameCount = header.sampleCount
         for group in fileGroups(header.signals) {
@@ -31,25 +59,54 @@ public enum WFDBRecordReader {
             for index in group where header.signals[index].format != first.format {
                 throw ECGError(file: path, "signals in one file must share a format (found \(first.format) and \(header.signals[index].format))")
             }
+            let perFrame = group.map { header.signals[$0].samplesPerFrame }
             let decoded = try bytes.withUnsafeBytes {
-                try WFDBSignalDecoder.decode($0, format: first.format, signalCount: group.count,
+                try WFDBSignalDecoder.decode($0, format: first.format, samplesPerFrame: perFrame,
                                             byteOffset: first.byteOffset, frameCount: frameCount, file: path)
             }
-            if let known = frameCount, decoded[0].count != known {
-                throw ECGError(file: path, "data holds \(decoded[0].count) samples per signal, other files of the record hold \(known)")
+            let frames = decoded[0].count / perFrame[0]
+            if let known = frameCount, frames != known {
+                throw ECGError(file: path, "data holds \(frames) frames, other files of the record hold \(known)")
             }
-            frameCount = decoded[0].count
+            frameCount = frames
             for (position, index) in group.enumerated() {
-                try verifyChecksum(decoded[position], spec: header.signals[index], signal: index,
+                let spec = header.signals[index]
+                try verifyChecksum(decoded[position], spec: spec, signal: index,
                                    complete: header.sampleCount != nil, file: path)
-                adu[index] = decoded[position]
+                adu[index] = deskewed(decoded[position], spec: spec)
             }
         }
-        let samples = zip(header.signals, adu).map { spec, values in physical(values, spec: spec) }
-        let names = header.signals.enumerated().map { index, spec in
-            spec.description.isEmpty ? "signal \(index)" : spec.description
+        let signals = header.signals.enumerated().map { index, spec in
+            ECGSignal(label: spec.description.isEmpty ? "signal \(index)" : spec.description,
+                      sampleRate: spec.sampleRate(frameRate: header.sampleRate), units: spec.units,
+                      gain: spec.gain, baseline: Double(spec.baseline), digitalRange: digitalRange(spec),
+                      missingValue: WFDBSignalDecoder.invalidSample(format: spec.format), digital: adu[index])
         }
-        return ECGRecord(name: header.recordName, sampleRate: header.sampleRate, leadNames: names, samples: samples)
+        var recording = ECGRecording(name: header.recordName, signals: signals)
+        recording.start = ECGStartTime(wfdbTime: header.baseTime, date: header.baseDate)
+        return recording
+    }
+
+    /// Decodes the signals a header describes, at the rate of the default lead.
+    package static func decode(header: WFDBHeader, load: (String) throws -> (path: String, bytes: [UInt8])) throws -> ECGRecord {
+        try decodeRecording(header: header, load: load).record(lead: nil, file: header.recordName).record
+    }
+
+    /// A skewed signal's sample t sits in frame t + skew: shift it back and
+    /// mark the frames after the data ends missing.
+    static func deskewed(_ values: [Int16], spec: WFDBSignalSpec) -> [Int16] {
+        let shift = min(values.count, spec.skew * spec.samplesPerFrame)
+        guard shift > 0 else { return values }
+        return Array(values[shift...]) + Array(repeating: WFDBSignalDecoder.invalidSample(format: spec.format), count: shift)
+    }
+
+    /// the digital values the signal's ADC resolution allows, around its ADC zero
+    static func digitalRange(_ spec: WFDBSignalSpec) -> ClosedRange<Int> {
+        let bits = min(spec.adcResolution, spec.format == 212 ? 12 : 16)
+        let half = 1 << (bits - 1)
+        let low = max(spec.adcZero - half, spec.format == 212 ? -2048 : Int(Int16.min))
+        let high = min(spec.adcZero + half - 1, spec.format == 212 ? 2047 : Int(Int16.max))
+        return low <= high ? low...high : (spec.format == 212 ? -2048...2047 : Int(Int16.min)...Int(Int16.max))
     }
 
     /// Signal indices grouped by data file, in header order.
@@ -78,25 +135,8 @@ public enum WFDBRecordReader {
         }
     }
 
-    /// adu → mV: (adu − baseline) / gain, scaled from the header's units; missing samples become NaN.
-    static func physical(_ values: [Int16], spec: WFDBSignalSpec) -> [Float] {
-        let invalid = WFDBSignalDecoder.invalidSample(format: spec.format)
-        let scale = millivoltsPerUnit(spec.units) / spec.gain
-        let baseline = Double(spec.baseline)
-        return values.map { $0 == invalid ? .nan : Float((Double($0) - baseline) * scale) }
-    }
-
-    /// how many mV one of `units` is; 1 for units that are not voltages
-    static func millivoltsPerUnit(_ units: String) -> Double {
-        switch units {
-        case "uV", "µV", "microvolts": return 0.001
-        case "V": return 1000
-        default: return 1
-        }
-    }
-
     /// the record path without a `.hea` extension
-    static func recordBase(_ path: String) -> String {
+    public static func recordBase(_ path: String) -> String {
         path.hasSuffix(".hea") ? String(path.dropLast(4)) : path
     }
 

@@ -6,6 +6,9 @@
 ///   low 8 bits of the first, the low nibble of byte 1 its high 4 bits, the high
 ///   nibble of byte 1 the high 4 bits of the second, byte 2 its low 8 bits.
 ///   Pairs run over the interleaved stream, so they may straddle frames.
+///
+/// A frame holds each signal's samples in header order; a signal with `xN`
+/// in its format has N consecutive samples in every frame (N × the frame rate).
 public enum WFDBSignalDecoder {
     public static let supportedFormats: Set<Int> = [16, 212]
 
@@ -14,51 +17,72 @@ public enum WFDBSignalDecoder {
         format == 212 ? -2048 : Int16.min
     }
 
-    /// Decodes `signalCount` interleaved signals from `bytes` (a whole file).
-    /// - Parameters:
-    ///   - frameCount: samples per signal the header declares, or nil to use all data
-    ///   - file: the data file's name for errors
-    /// - Returns: one array of samples [adu] per signal
+    /// Decodes `signalCount` interleaved signals of one sample per frame from `bytes` (a whole file).
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, format: Int, signalCount: Int, byteOffset: Int,
+        frameCount: Int?, file: String
+    ) throws -> [[Int16]] {
+        try decode(bytes, format: format, samplesPerFrame: Array(repeating: 1, count: max(0, signalCount)),
+                   byteOffset: byteOffset, frameCount: frameCount, file: file)
+    }
+
+    /// Decodes interleaved signals from `bytes` (a whole file). A frame holds
+    /// `samplesPerFrame[s]` consecutive samples of signal `s`, signal after signal.
+    /// - Parameters:
+    ///   - frameCount: frames the header declares, or nil to use all data
+    ///   - file: the data file's name for errors
+    /// - Returns: one array of samples [adu] per signal, frames × its samples per frame long
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, format: Int, samplesPerFrame: [Int], byteOffset: Int,
         frameCount: Int?, file: String
     ) throws -> [[Int16]] {
         guard supportedFormats.contains(format) else {
             throw ECGError(file: file, "format \(format) not supported (supported: 16, 212)")
         }
-        guard signalCount >= 1 else { throw ECGError(file: file, "no signals to decode") }
+        guard !samplesPerFrame.isEmpty else { throw ECGError(file: file, "no signals to decode") }
+        guard samplesPerFrame.allSatisfy({ (1...WFDBSignalSpec.maximumSamplesPerFrame).contains($0) }) else {
+            throw ECGError(file: file, "samples per frame must be 1 to \(WFDBSignalSpec.maximumSamplesPerFrame)")
+        }
         guard byteOffset <= bytes.count else {
             throw ECGError(file: file, location: .byte(bytes.count),
                            "file ends before the header's byte offset \(byteOffset)")
         }
+        let frameSize = samplesPerFrame.reduce(0, +)
         let available = bytes.count - byteOffset
         // samples of all signals the data holds (complete samples only)
         let availableSamples = format == 16 ? available / 2 : (available / 3) * 2 + (available % 3 >= 2 ? 1 : 0)
-        let availableFrames = availableSamples / signalCount
+        let availableFrames = availableSamples / frameSize
+        // a record of one sample per frame counts "samples per signal", as its header does
+        let unit = frameSize == samplesPerFrame.count ? "samples per signal" : "frames"
         let frames: Int
         if let declared = frameCount {
             if declared > availableFrames {
                 throw ECGError(file: file, location: .byte(bytes.count),
-                               "data ends after \(availableFrames) of the \(declared) samples per signal the header declares")
+                               "data ends after \(availableFrames) of the \(declared) \(unit) the header declares")
             }
             if availableFrames > declared {
-                throw ECGError(file: file, location: .byte(byteOffset + byteCount(format: format, samples: declared * signalCount)),
-                               "data holds \(availableFrames) samples per signal, the header declares \(declared): wrong sample count or format in the header")
+                throw ECGError(file: file, location: .byte(byteOffset + byteCount(format: format, samples: declared * frameSize)),
+                               "data holds \(availableFrames) \(unit), the header declares \(declared): wrong sample count or format in the header")
             }
             frames = declared
         } else {
             frames = availableFrames
         }
-        var output = Array(repeating: [Int16](repeating: 0, count: frames), count: signalCount)
-        let total = frames * signalCount
+        var output = samplesPerFrame.map { [Int16](repeating: 0, count: frames * $0) }
         let base = bytes.baseAddress.map { UnsafeRawPointer($0) + byteOffset }
-        guard let base, total > 0 else { return output }
-        for signal in 0..<signalCount {
+        guard let base, frames > 0 else { return output }
+        for signal in samplesPerFrame.indices {
+            let perFrame = samplesPerFrame[signal]
+            // index of this signal's first sample in the interleaved stream
+            let first = samplesPerFrame[..<signal].reduce(0, +)
             output[signal].withUnsafeMutableBufferPointer { out in
-                var index = signal
+                var position = 0
                 for frame in 0..<frames {
-                    out[frame] = format == 16 ? sample16(base, index) : sample212(base, index)
-                    index += signalCount
+                    let start = frame * frameSize + first
+                    for index in start..<start + perFrame {
+                        out[position] = format == 16 ? sample16(base, index) : sample212(base, index)
+                        position += 1
+                    }
                 }
             }
         }

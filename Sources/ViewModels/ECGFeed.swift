@@ -22,25 +22,29 @@ public final class ECGFeed {
     public private(set) var pipeline: ECGPipeline
     /// sample-clock indices of reference beats (a WFDB record's `.atr`), ascending
     public let referenceBeats: [Int]
+    /// the record's other annotations by sample-clock index, ascending
+    public let annotations: [ECGStripAnnotation]
     /// the source has ended (a record played out, stdin closed)
     public private(set) var ended = false
     private var chunk: ECGChunk
 
     public init(source: any ECGSource, sourceName: String, qrsLead: Int = 0, mains: Double? = 50,
-                referenceBeats: [Int] = []) {
+                referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = []) {
         self.source = source
         self.sourceName = sourceName
         self.qrsLead = qrsLead
         self.mains = mains
         self.referenceBeats = referenceBeats.sorted()
+        self.annotations = annotations.sorted { $0.sample < $1.sample }
         pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
         chunk = ECGChunk(leadCount: max(1, source.leadNames.count), capacity: Self.chunkCapacity)
     }
 
-    /// A strip model sized for this source, with its reference beats.
+    /// A strip model sized for this source, with its reference beats and annotations.
     public func makeStrip(stripSeconds: Double) -> ECGStripModel {
         var strip = ECGStripModel(leadNames: source.leadNames, sampleRate: source.sampleRate, stripSeconds: stripSeconds)
         strip.referenceBeats = referenceBeats
+        strip.annotations = annotations
         return strip
     }
 

@@ -29,6 +29,9 @@ public struct ECGStripModel: Sendable {
     /// sample-clock indices of reference beats (a WFDB record's `.atr`),
     /// ascending; marked on the strip where they are on screen
     public var referenceBeats: [Int] = []
+    /// a record's other annotations (EDF+ texts, WFDB notes and rhythm changes)
+    /// by sample-clock index, ascending; written on the strip where they are on screen
+    public var annotations: [ECGStripAnnotation] = []
 
     public init(leadNames: [String], sampleRate: Double, stripSeconds: Double = 5) {
         self.leadNames = leadNames
@@ -126,14 +129,32 @@ public struct ECGStripModel: Sendable {
         }
     }
 
+    /// Calls `body` with the strip position and text of each annotation in
+    /// the current sweep, oldest first, like `forEachVisibleReferenceBeat`.
+    public func forEachVisibleAnnotation(_ body: (Int, String) -> Void) {
+        guard let end = history.endIndex, !annotations.isEmpty else { return }
+        let length = sweepLength
+        let oldest = max(end - length + gapLength, end - history.heldCount)
+        var index = Self.firstIndex(in: annotations, atLeast: oldest) { $0.sample }
+        while index < annotations.count, annotations[index].sample < end {
+            body(annotations[index].sample % length, annotations[index].text)
+            index += 1
+        }
+    }
+
     // MARK: helpers
 
     /// index of the first value ≥ `bound` in ascending `values` (binary search)
     static func firstIndex(in values: [Int], atLeast bound: Int) -> Int {
+        firstIndex(in: values, atLeast: bound) { $0 }
+    }
+
+    /// index of the first element whose `key` is ≥ `bound`, the keys ascending (binary search)
+    static func firstIndex<Element>(in values: [Element], atLeast bound: Int, key: (Element) -> Int) -> Int {
         var low = 0, high = values.count
         while low < high {
             let middle = (low + high) / 2
-            if values[middle] < bound { low = middle + 1 } else { high = middle }
+            if key(values[middle]) < bound { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -174,5 +195,16 @@ public struct ECGStripModel: Sendable {
             nearest = index
         }
         return values[min(max(nearest + steps, 0), values.count - 1)]
+    }
+}
+
+/// An annotation drawn on the strip: where (sample-clock index) and what.
+public struct ECGStripAnnotation: Sendable, Equatable {
+    public var sample: Int
+    public var text: String
+
+    public init(sample: Int, text: String) {
+        self.sample = sample
+        self.text = text
     }
 }

@@ -20,6 +20,10 @@ public final class ECGStripView {
     static let dotStyle = CellStyle(foreground: .rgb(170, 70, 80))
     /// a reference beat (the record's `.atr`) above the trace
     static let referenceBeatMark = Cell("▾", style: CellStyle(foreground: .rgb(255, 210, 60), attributes: [.bold]))
+    /// an annotation's mark and text in the band's top row
+    static let annotationStyle = CellStyle(foreground: .rgb(120, 200, 255), attributes: [.bold])
+    /// longest annotation text drawn [cells]
+    static let annotationWidth = 16
     /// narrowest rect that gets a calibration pulse [cells]
     static let minimumWidthForCalibration = 16
 
@@ -185,8 +189,8 @@ public final class ECGStripView {
         canvas.line(x0: fall, y0: base, x1: widthDots - 2, y1: base, color: color)
     }
 
-    /// A mark in the band's top row above each reference beat on screen
-    /// (the label keeps its cells).
+    /// A mark in the band's top row above each reference beat on screen, and
+    /// each annotation's text from its position (the label keeps its cells).
     private func markReferenceBeats(model: ECGStripModel, area: Rect, geometry: GridKey, into buffer: inout Buffer) {
         let traceX = area.x + geometry.calibrationColumns
         let traceWidth = area.width - geometry.calibrationColumns
@@ -197,6 +201,12 @@ public final class ECGStripView {
             let x = traceX + position * traceWidth / length
             guard x >= labelEnd, x < area.maxX else { return }
             buffer.set(x: x, y: area.y, Self.referenceBeatMark)
+        }
+        // annotations: "◆text" from their position, cut at the rect and at most annotationWidth cells
+        model.forEachVisibleAnnotation { position, text in
+            let x = traceX + position * traceWidth / length
+            guard x >= labelEnd, x < area.maxX else { return }
+            buffer.put("◆" + text, x: x, y: area.y, limit: min(x + Self.annotationWidth, area.maxX), style: Self.annotationStyle)
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import ViewModels
 
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
-/// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
+/// and `watch --ecg`: a WFDB record, EDF file or CSV file (replayed at real rate), a
 /// serial device, stdin, or the synthetic generator and its settings.
 struct ECGSourceOptions: ParsableArguments {
     enum EpisodeChoice: String, ExpressibleByArgument, CaseIterable {
@@ -28,6 +28,12 @@ struct ECGSourceOptions: ParsableArguments {
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     var qrsLead: Int?
+
+    @Option(help: "Lead of a record, EDF or CSV file to detect on (shown first): its label (exact) or index from 0; leads at another rate than it are left out.")
+    var lead: String?
+
+    @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")
+    var follow = false
 
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8).")
     var speed: Double = 1
@@ -70,6 +76,10 @@ struct ECGSourceOptions: ParsableArguments {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : "--serial") (lines carry no time)")
         }
         if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
+        if lead != nil, qrsLead != nil { throw ValidationError("--lead and --qrs-lead both choose the lead: give one") }
+        if follow, sourcePath.map({ ECGRecordFormat(path: $0) }) != .edf {
+            throw ValidationError("--follow reads an EDF file that is being written: give a SOURCE ending in .edf")
+        }
         guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
             throw ValidationError("--heart-rate \(heartRate): expected 20 to 250 beats/min")
@@ -119,31 +129,46 @@ struct ECGSourceOptions: ParsableArguments {
             return try feed(PacedSource(SyntheticECG(settings: syntheticSettings)), name: "synthetic")
         }
         if sourcePath.lowercased().hasSuffix(".csv") {
-            let record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
-            return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name)
+            var record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
+            if let lead { record = record.movingLeadFirst(try LeadSelector(lead).resolve(in: record.leadNames, file: sourcePath)) }
+            return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name, chosenLead: lead != nil ? 0 : nil)
         }
-        let record = try WFDBRecordReader.read(path: sourcePath)
+        if follow {
+            let source = try EDFFollowSource(path: sourcePath, lead: lead.map(LeadSelector.init))
+            try source.poll()
+            let name = ((sourcePath as NSString).lastPathComponent as NSString).deletingPathExtension
+            return try feed(source, name: name, referenceBeats: source.annotations.filter(\.isBeat).map { Int(($0.onset * source.sampleRate).rounded()) },
+                            chosenLead: lead != nil ? source.lead : nil, fallbackLead: source.lead)
+        }
+        // a WFDB record (its .atr beats marked) or an EDF file (its beat annotations marked)
+        let recording = try ECGRecordFormat.readRecording(path: sourcePath)
+        var (record, chosen, _) = try recording.record(lead: lead.map(LeadSelector.init), file: sourcePath)
+        if lead != nil {
+            // the lead asked for comes first, so the strip layout shows it
+            record = record.movingLeadFirst(chosen)
+            chosen = 0
+        }
         if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {
             throw ECGError(file: sourcePath, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
         }
+        for note in recording.notes { printError("\(sourcePath): \(note)") }
+        let annotations = recording.otherAnnotationSamples(atRate: record.sampleRate).map { ECGStripAnnotation(sample: $0.sample, text: $0.text) }
         return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name,
-                        referenceBeats: try referenceBeats(recordPath: sourcePath))
+                        referenceBeats: recording.beatSamples(atRate: record.sampleRate), annotations: annotations,
+                        chosenLead: lead != nil ? chosen : nil, fallbackLead: chosen)
     }
 
-    /// The `.atr` beats next to a record, or none when it has no `.atr`.
-    private func referenceBeats(recordPath: String) throws -> [Int] {
-        let base = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
-        guard FileManager.default.fileExists(atPath: base + ".atr") else { return [] }
-        return try WFDBRecordReader.readAnnotations(recordPath: recordPath).filter(\.isBeat).map(\.sample)
-    }
-
-    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = []) throws -> ECGFeed {
+    /// The detector watches `chosenLead` (picked with `--lead`), else `--qrs-lead`,
+    /// else lead II or MLII, else `fallbackLead` (a record's first ECG lead).
+    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = [],
+                      chosenLead: Int? = nil, fallbackLead: Int = 0) throws -> ECGFeed {
         guard !source.leadNames.isEmpty else { throw ECGError(file: name, "no signals to show") }
         let names = source.leadNames.map { $0.uppercased() }
-        let lead = qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? 0
+        let lead = chosenLead ?? qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? fallbackLead
         guard lead < source.leadNames.count else {
             throw ValidationError("--qrs-lead \(lead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
         }
-        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats)
+        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats,
+                       annotations: annotations)
     }
 }

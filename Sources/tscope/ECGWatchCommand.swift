@@ -13,7 +13,7 @@ struct ECGWatchCommand: ParsableCommand {
         discussion: """
             Keys: space pause/resume, ←/→ strip length (2.5–10 s), ↑/↓ gain, v strip ↔ 12-lead, \
             l next leads, e event list (↑/↓ select, x delete), [ ] synthetic sample rate, \
-            - + refresh rate, < > replay speed, q quit. A record's .atr beats are marked ▾ above the rhythm strip.
+            - + refresh rate, < > replay speed, q quit. A record's .atr beats (an EDF+ file's beat annotations) are marked ▾ above the rhythm strip, other annotations written ◆text.
             """
     )
 
@@ -22,7 +22,7 @@ struct ECGWatchCommand: ParsableCommand {
         case twelveLead = "12-lead"
     }
 
-    @Argument(help: "A WFDB record (path with or without .hea) or a CSV file to replay; \"synthetic\" or nothing for the synthetic ECG.")
+    @Argument(help: "A WFDB record (path with or without .hea), an EDF/EDF+ file (.edf) or a CSV file to replay; \"synthetic\" or nothing for the synthetic ECG.")
     var source: String?
 
     @OptionGroup var sourceOptions: ECGSourceOptions

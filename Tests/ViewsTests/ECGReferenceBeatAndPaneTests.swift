@@ -22,6 +22,23 @@ import ViewModels
         #expect(top == shown.map { traceX + ($0 % strip.sweepLength) * traceWidth / strip.sweepLength }.sorted())
     }
 
+    @Test func annotationsAreWrittenWhereTheyAreInTheCurrentSweep() throws {
+        // as above: the sweep shows 1.4 s … 6.4 s of a 5 s strip at 250 Hz
+        var strip = stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 6.4) { _, _ in 0 }
+        strip.annotations = [ECGStripAnnotation(sample: 200, text: "gone"), ECGStripAnnotation(sample: 750, text: "Lights off"),
+                             ECGStripAnnotation(sample: 1400, text: "Arousal with a very long description")]
+        var buffer = Buffer(width: 80, height: 12)
+        ECGStripView().render(model: strip, leads: 0..<1, in: buffer.area, into: &buffer)
+        let top = String((0..<80).map { Character(buffer.cell(x: $0, y: 0)?.scalar ?? " ") })
+        let traceX = try #require((0..<80).first { buffer.cell(x: $0, y: 0)?.scalar == "I" })
+        let column = { (sample: Int) in traceX + (sample % strip.sweepLength) * (80 - traceX) / strip.sweepLength }
+        #expect(!top.contains("gone"), "overwritten by this sweep: \(top)")
+        #expect(Array(top)[column(750)...].starts(with: "◆Lights off"), "\(top)")
+        // cut at 16 cells
+        #expect(Array(top)[column(1400)...].starts(with: "◆Arousal with a "), "\(top)")
+        #expect(!top.contains("very long"), "\(top)")
+    }
+
     @Test func noReferenceBeatsNoMarks() {
         let strip = stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 6.4) { _, _ in 0 }
         var buffer = Buffer(width: 80, height: 12)
