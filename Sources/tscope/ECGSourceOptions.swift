@@ -20,8 +20,14 @@ struct ECGSourceOptions: ParsableArguments {
     @Flag(help: "Read lines from standard input (needs --rate).")
     var stdin = false
 
-    @Option(help: "Sample rate [Hz]: of the synthetic ECG (50–10000, default 250); required for --serial and --stdin; for a record or CSV, the rate it must have.")
+    @Option(help: "Sample rate [Hz]: of the synthetic ECG (50–10000, default 250); required for --serial, --stdin and a CSV without a time column; for a record or a CSV with times, the rate it must have.")
     var rate: Double?
+
+    @Option(help: "ADC units per mV of a CSV, --serial or --stdin (mV = (value − baseline) / gain).")
+    var gain: Double = 1
+
+    @Option(help: "ADC value of 0 mV of a CSV, --serial or --stdin.")
+    var baseline: Double = 0
 
     @Option(help: "Leads: of the synthetic ECG (1–12, default 12), or values per line of --serial/--stdin (default 1).")
     var leads: Int?
@@ -69,6 +75,8 @@ struct ECGSourceOptions: ParsableArguments {
         if serial != nil || stdin, rate == nil {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : "--serial") (lines carry no time)")
         }
+        guard gain.isFinite, gain != 0 else { throw ValidationError("--gain \(gain): expected a non-zero number of units per mV") }
+        guard baseline.isFinite else { throw ValidationError("--baseline \(baseline): expected a number") }
         if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
         guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
@@ -107,34 +115,28 @@ struct ECGSourceOptions: ParsableArguments {
     /// the generator unless --serial or --stdin is given).
     func openFeed(sourcePath: String?) throws -> ECGFeed {
         if let serial {
-            let parser = LineSampleParser(leadCount: leads ?? 1)
+            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
             let source = try SerialPort.source(path: serial, baud: baud, sampleRate: rate ?? 0, parser: parser)
             return try feed(source, name: serial)
         }
         if stdin {
-            let source = LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: LineSampleParser(leadCount: leads ?? 1))
+            let source = LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline))
             return try feed(source, name: "stdin")
         }
         guard let sourcePath, sourcePath != "synthetic" else {
             return try feed(PacedSource(SyntheticECG(settings: syntheticSettings)), name: "synthetic")
         }
-        if sourcePath.lowercased().hasSuffix(".csv") {
-            let record = try CSVRecordReader.read(path: sourcePath, declaredRate: rate)
-            return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name)
-        }
-        let record = try WFDBRecordReader.read(path: sourcePath)
-        if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {
-            throw ECGError(file: sourcePath, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
-        }
-        return try feed(PacedSource(RecordSource(record: record), speed: speed), name: record.name,
-                        referenceBeats: try referenceBeats(recordPath: sourcePath))
+        let file = try openFile(sourcePath)
+        return try feed(PacedSource(RecordSource(record: file.record), speed: speed), name: file.record.name,
+                        referenceBeats: file.referenceBeats)
     }
 
-    /// The `.atr` beats next to a record, or none when it has no `.atr`.
-    private func referenceBeats(recordPath: String) throws -> [Int] {
-        let base = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
-        guard FileManager.default.fileExists(atPath: base + ".atr") else { return [] }
-        return try WFDBRecordReader.readAnnotations(recordPath: recordPath).filter(\.isBeat).map(\.sample)
+    /// Reads a record or CSV (`ECGFileOpening`, by extension) with these
+    /// options; what reading tolerated goes to stderr.
+    func openFile(_ path: String) throws -> ECGRecordFile {
+        let file = try ECGFileOpening.open(path, rate: rate, gain: gain, baseline: baseline)
+        for note in file.notes { printError("\(path): \(note)") }
+        return file
     }
 
     private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = []) throws -> ECGFeed {

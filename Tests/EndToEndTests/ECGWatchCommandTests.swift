@@ -103,6 +103,19 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    /// One column, no header, no time (heartpy's e0103, MIT): plays with --rate.
+    @Test func oneColumnCSVPlaysWithTheGivenRate() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        let csv = Self.fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path
+        try tmux.type("\(Paths.tscope.path) ecg watch \(csv) --rate 250 --strip 5")
+        let screen = try #require(tmux.waitFor("│ e0103", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("250 Hz │ 5 s"))
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (50...110).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
     @Test func ptbRecordPlaysInTheTwelveLeadView() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 48))
         try tmux.type("\(Paths.tscope.path) ecg watch \(Self.ptb)")
@@ -169,6 +182,8 @@ import Testing
             ([Self.mitdb100, "--rate", "250"], "360"),
             ([Self.mitdb100, "--qrs-lead", "5"], "--qrs-lead"),
             (["--stdin"], "--rate"),
+            ([Self.fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path], "e0103.csv: no time column (no header): give the sample rate with --rate"),
+            ([Self.mitdb100, "--gain", "0"], "--gain"),
         ]
         for (arguments, mentions) in cases {
             let result = try run(Paths.tscope, ["ecg", "watch"] + arguments)
