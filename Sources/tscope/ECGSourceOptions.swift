@@ -32,11 +32,11 @@ struct ECGSourceOptions: ParsableArguments {
     @Option(help: "Leads: of the synthetic ECG (1–12, default 12), or values per line of --serial/--stdin (default 1).")
     var leads: Int?
 
-    @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
+    @Option(name: [.customLong("qrs-lead"), .customLong("lead")], help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     var qrsLead: Int?
 
-    @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8).")
-    var speed: Double = 1
+    @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8; `ecg monitor` also takes max).")
+    var speed = ReplaySpeed(factor: 1)
 
     @Option(name: .customLong("heart-rate"), help: "Synthetic ECG: mean heart rate [beats/min] (20–250).")
     var heartRate: Double = 70
@@ -65,7 +65,7 @@ struct ECGSourceOptions: ParsableArguments {
     /// the synthetic ECG's default sample rate [Hz]
     static let syntheticDefaultRate = 250.0
 
-    func validate(sourcePath: String?) throws {
+    func validate(sourcePath: String?, allowsMaximumSpeed: Bool = false) throws {
         if let leads, !(1...12).contains(leads) { throw ValidationError("--leads \(leads): expected 1 to 12") }
         if let rate, !(rate.isFinite && rate >= 50 && rate <= 10_000) {
             throw ValidationError("--rate \(rate): expected 50 to 10000 Hz")
@@ -78,7 +78,13 @@ struct ECGSourceOptions: ParsableArguments {
         guard gain.isFinite, gain != 0 else { throw ValidationError("--gain \(gain): expected a non-zero number of units per mV") }
         guard baseline.isFinite else { throw ValidationError("--baseline \(baseline): expected a number") }
         if let qrsLead, qrsLead < 0 { throw ValidationError("--qrs-lead \(qrsLead): expected 0 or more") }
-        guard speed.isFinite, speed >= 0.25, speed <= 8 else { throw ValidationError("--speed \(speed): expected 0.25 to 8") }
+        if let factor = speed.factor {
+            guard factor.isFinite, factor >= 0.25, factor <= 8 else {
+                throw ValidationError("--speed \(factor): expected 0.25 to 8\(allowsMaximumSpeed ? " or max" : "")")
+            }
+        } else if !allowsMaximumSpeed {
+            throw ValidationError("--speed max: only `ecg monitor` replays as fast as it can; expected 0.25 to 8")
+        }
         guard heartRate.isFinite, heartRate >= 20, heartRate <= 250 else {
             throw ValidationError("--heart-rate \(heartRate): expected 20 to 250 beats/min")
         }
@@ -111,24 +117,44 @@ struct ECGSourceOptions: ParsableArguments {
         return settings
     }
 
-    /// Opens the source: `sourcePath` a record or CSV ("synthetic" or nil:
-    /// the generator unless --serial or --stdin is given).
-    func openFeed(sourcePath: String?) throws -> ECGFeed {
+    /// A source as opened, before pacing.
+    struct Opened {
+        var source: any ECGSource
+        var name: String
+        var referenceBeats: [Int] = []
+        /// a file read whole (replayed at its rate × --speed in the viewers)
+        var isFile = false
+        /// the generator (played in real time in the viewers)
+        var isSynthetic = false
+    }
+
+    /// Opens the source unpaced: `sourcePath` a record or CSV ("synthetic" or
+    /// nil: the generator unless --serial or --stdin is given).
+    func openSource(sourcePath: String?) throws -> Opened {
         if let serial {
             let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
-            let source = try SerialPort.source(path: serial, baud: baud, sampleRate: rate ?? 0, parser: parser)
-            return try feed(source, name: serial)
+            return Opened(source: try SerialPort.source(path: serial, baud: baud, sampleRate: rate ?? 0, parser: parser), name: serial)
         }
         if stdin {
-            let source = LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline))
-            return try feed(source, name: "stdin")
+            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
+            return Opened(source: LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: parser), name: "stdin")
         }
         guard let sourcePath, sourcePath != "synthetic" else {
-            return try feed(PacedSource(SyntheticECG(settings: syntheticSettings)), name: "synthetic")
+            return Opened(source: SyntheticECG(settings: syntheticSettings), name: "synthetic", isSynthetic: true)
         }
         let file = try openFile(sourcePath)
-        return try feed(PacedSource(RecordSource(record: file.record), speed: speed), name: file.record.name,
-                        referenceBeats: file.referenceBeats)
+        return Opened(source: RecordSource(record: file.record), name: file.record.name,
+                      referenceBeats: file.referenceBeats, isFile: true)
+    }
+
+    /// Opens the source for a viewer: files replayed at --speed, the generator in real time.
+    func openFeed(sourcePath: String?) throws -> ECGFeed {
+        let opened = try openSource(sourcePath: sourcePath)
+        let source: any ECGSource = opened.isFile ? PacedSource(opened.source, speed: speed.factor ?? 1)
+            : opened.isSynthetic ? PacedSource(opened.source) : opened.source
+        return ECGFeed(source: source, sourceName: opened.name,
+                       qrsLead: try detectionLead(opened.source.leadNames, sourceName: opened.name),
+                       mains: mains, referenceBeats: opened.referenceBeats)
     }
 
     /// Reads a record or CSV (`ECGFileOpening`, by extension) with these
@@ -139,13 +165,63 @@ struct ECGSourceOptions: ParsableArguments {
         return file
     }
 
-    private func feed(_ source: any ECGSource, name: String, referenceBeats: [Int] = []) throws -> ECGFeed {
-        guard !source.leadNames.isEmpty else { throw ECGError(file: name, "no signals to show") }
-        let names = source.leadNames.map { $0.uppercased() }
-        let lead = qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? 0
-        guard lead < source.leadNames.count else {
-            throw ValidationError("--qrs-lead \(lead): \(name) has \(source.leadNames.count) leads (0…\(source.leadNames.count - 1))")
+    /// The whole recording: a file as read; a device, stdin or the generator
+    /// read as fast as it delivers until it ends or `until` seconds have come.
+    func readWhole(sourcePath: String?, until: Double?) throws -> ECGRecordFile {
+        let opened = try openSource(sourcePath: sourcePath)
+        if let recording = opened.source as? RecordSource {
+            return ECGRecordFile(record: recording.record, referenceBeats: opened.referenceBeats, notes: [])
         }
-        return ECGFeed(source: source, sourceName: name, qrsLead: lead, mains: mains, referenceBeats: referenceBeats)
+        guard until != nil || !opened.isSynthetic else {
+            throw ValidationError("the synthetic ECG never ends: give --to SECONDS")
+        }
+        let source = opened.source
+        let limit = until.map { Int(($0 * source.sampleRate).rounded(.up)) } ?? Int.max
+        var chunk = ECGChunk(leadCount: max(1, source.leadNames.count), capacity: 4096)
+        var samples = Array(repeating: [Float](), count: source.leadNames.count)
+        reading: while (samples.first?.count ?? 0) < limit {
+            switch try source.read(into: &chunk) {
+            case .samples(let count):
+                let wanted = min(count, limit - samples[0].count)
+                for lead in samples.indices { samples[lead].append(contentsOf: chunk.leads[lead][0..<wanted]) }
+            case .waiting:
+                usleep(5_000) // a live source: wait for more
+            case .end:
+                break reading
+            }
+        }
+        let record = ECGRecord(name: opened.name, sampleRate: source.sampleRate, leadNames: source.leadNames, samples: samples)
+        return ECGRecordFile(record: record, referenceBeats: [], notes: [])
     }
+
+    /// The lead QRS detection watches: --qrs-lead, else lead II or MLII, else 0.
+    func detectionLead(_ leadNames: [String], sourceName: String) throws -> Int {
+        guard !leadNames.isEmpty else { throw ECGError(file: sourceName, "no signals to show") }
+        let names = leadNames.map { $0.uppercased() }
+        let lead = qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? 0
+        guard lead < leadNames.count else {
+            throw ValidationError("--qrs-lead \(lead): \(sourceName) has \(leadNames.count) leads (0…\(leadNames.count - 1))")
+        }
+        return lead
+    }
+}
+
+/// A replay speed: a factor of real time, or `max` (as fast as it can be read).
+struct ReplaySpeed: ExpressibleByArgument, Equatable {
+    /// × real time; nil for as fast as possible
+    var factor: Double?
+
+    init(factor: Double?) { self.factor = factor }
+
+    init?(argument: String) {
+        if argument == "max" {
+            factor = nil
+        } else if let value = Double(argument) {
+            factor = value
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String { factor.map { "\($0)" } ?? "max" }
 }
