@@ -7,7 +7,7 @@ struct ECGCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ecg",
         abstract: "ECG records, streams and the QRS detector: watch strips and the 12-lead view, score the detector.",
-        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self],
+        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self, ECGMonitorCommand.self],
         defaultSubcommand: ECGWatchCommand.self
     )
 }

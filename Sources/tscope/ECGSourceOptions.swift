@@ -17,8 +17,11 @@ struct ECGSourceOptions: ParsableArguments {
     @Option(help: "Baud rate of --serial.")
     var baud: Int = 115_200
 
-    @Flag(help: "Read lines from standard input (needs --rate).")
+    @Flag(help: "Read lines from standard input (needs --rate): numbers, or JSON Lines {\"time\":…,\"amplitude\":…}.")
     var stdin = false
+
+    @Option(help: "Listen on HOST:PORT (TCP, e.g. 127.0.0.1:7000) for one client sending lines as --stdin does (needs --rate).")
+    var listen: String?
 
     @Option(help: "Sample rate [Hz]: of the synthetic ECG (50–10000, default 250); required for --serial, --stdin and a CSV without a time column; for a record or a CSV with times, the rate it must have.")
     var rate: Double?
@@ -70,10 +73,10 @@ struct ECGSourceOptions: ParsableArguments {
         if let rate, !(rate.isFinite && rate >= 50 && rate <= 10_000) {
             throw ValidationError("--rate \(rate): expected 50 to 10000 Hz")
         }
-        let picked = [sourcePath != nil, serial != nil, stdin].filter { $0 }.count
-        guard picked <= 1 else { throw ValidationError("choose one source: a SOURCE path, --serial or --stdin") }
-        if serial != nil || stdin, rate == nil {
-            throw ValidationError("--rate is required with \(stdin ? "--stdin" : "--serial") (lines carry no time)")
+        let picked = [sourcePath != nil, serial != nil, stdin, listen != nil].filter { $0 }.count
+        guard picked <= 1 else { throw ValidationError("choose one source: a SOURCE path, --serial, --stdin or --listen") }
+        if serial != nil || stdin || listen != nil, rate == nil {
+            throw ValidationError("--rate is required with \(stdin ? "--stdin" : listen != nil ? "--listen" : "--serial") (the sample clock of a stream)")
         }
         guard gain.isFinite, gain != 0 else { throw ValidationError("--gain \(gain): expected a non-zero number of units per mV") }
         guard baseline.isFinite else { throw ValidationError("--baseline \(baseline): expected a number") }
@@ -138,6 +141,12 @@ struct ECGSourceOptions: ParsableArguments {
         if stdin {
             let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
             return Opened(source: LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: parser), name: "stdin")
+        }
+        if let listen {
+            let listener = try TCPLineListener(address: listen)
+            printError("listening on \(listener.host):\(listener.port)")
+            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
+            return Opened(source: try listener.accept(sampleRate: rate ?? 0, parser: parser), name: "\(listener.host):\(listener.port)")
         }
         guard let sourcePath, sourcePath != "synthetic" else {
             return Opened(source: SyntheticECG(settings: syntheticSettings), name: "synthetic", isSynthetic: true)

@@ -146,3 +146,32 @@ final class FakeClock: @unchecked Sendable {
         #expect(try source.read(into: &chunk) == .end)
     }
 }
+
+@Suite struct JSONLineTests {
+    @Test func jsonLinesGiveSamplesAndPacketsAndCountGarbage() {
+        var parser = LineSampleParser(leadCount: 1)
+        var rows: [[Double]] = []
+        let text = """
+            {"time": 0.0, "amplitude": 0.5}
+            {"time": 0.004, "amplitude": [0.25, -0.125, 1]}
+            {"amplitude": 2}
+            {"time": "soon", "amplitude": 1}
+            {"time": 1, "amplitude": true}
+            {"time": 1}
+            {"time": 1, "amplitude": [1, "x"]}
+            {broken
+            7
+
+            """
+        Array(text.utf8).withUnsafeBytes { parser.feed($0) { rows.append($0) } }
+        #expect(rows == [[0.5], [0.25], [-0.125], [1], [2], [7]])
+        #expect(parser.garbageLines == 5)
+        var twoLeads = LineSampleParser(leadCount: 2, gain: 2)
+        rows = []
+        Array("{\"amplitude\": [2, 4]}\n{\"amplitude\": [[2, 4], [6, 8]]}\n{\"amplitude\": [2]}\n".utf8).withUnsafeBytes {
+            twoLeads.feed($0) { rows.append($0) }
+        }
+        #expect(rows == [[1, 2], [1, 2], [3, 4]])
+        #expect(twoLeads.garbageLines == 1)
+    }
+}
