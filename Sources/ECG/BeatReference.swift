@@ -29,20 +29,12 @@ public enum BeatReference {
 
     package static func parseCSV(_ text: String, file: String, sampleRate: Double) throws -> [Int] {
         var beats: [Int] = []
-        var separator: CSVRecordReader.Separator?
         var valueColumn = 0
         var typeColumn: Int?
         var timeScale: Double?   // nil: sample indices; else seconds per unit
         var decided = false
         var rawValues: [(value: Double, line: Int)] = []
-        var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            lineNumber += 1
-            let trimmed = String(line).trimmingSpaces()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let chosen = separator ?? (trimmed.contains(";") ? .semicolon : trimmed.contains(",") ? .comma : .whitespace)
-            separator = chosen
-            let fields = CSVRecordReader.split(trimmed, chosen)
+        try CSVRecordReader.rows(text) { fields, lineNumber, chosen in
             if !decided {
                 decided = true
                 if fields.contains(where: { CSVRecordReader.number($0, chosen) == nil }) {
@@ -57,7 +49,7 @@ public enum BeatReference {
                         throw ECGError(file: file, location: .line(lineNumber),
                                        "expected a `sample` or a `time` column in the header, found \(fields.joined(separator: ","))")
                     }
-                    continue
+                    return
                 }
             }
             guard valueColumn < fields.count, let value = CSVRecordReader.number(fields[valueColumn], chosen), value.isFinite else {
@@ -68,7 +60,7 @@ public enum BeatReference {
                 guard typeColumn < fields.count else {
                     throw ECGError(file: file, location: .line(lineNumber), "expected a beat type in column \(typeColumn + 1)")
                 }
-                if !beatLabels.contains(fields[typeColumn]) { continue }
+                if !beatLabels.contains(fields[typeColumn]) { return }
             }
             rawValues.append((value, lineNumber))
         }

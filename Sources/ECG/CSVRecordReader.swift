@@ -73,8 +73,22 @@ public enum CSVRecordReader {
 
     enum Separator { case comma, semicolon, whitespace }
 
-    package static func parse(_ text: String, file: String, name: String, options: CSVReadOptions) throws -> CSVRecording {
+    /// Calls `body` with the fields of every line that is not empty or a `#`
+    /// comment, its 1-based line number and the separator guessed from the first such line.
+    static func rows(_ text: String, _ body: (_ fields: [String], _ line: Int, _ separator: Separator) throws -> Void) rethrows {
         var separator: Separator?
+        var lineNumber = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            lineNumber += 1
+            let trimmed = String(line).trimmingSpaces()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let chosen = separator ?? (trimmed.contains(";") ? .semicolon : trimmed.contains(",") ? .comma : .whitespace)
+            separator = chosen
+            try body(split(trimmed, chosen), lineNumber, chosen)
+        }
+    }
+
+    package static func parse(_ text: String, file: String, name: String, options: CSVReadOptions) throws -> CSVRecording {
         var columnCount = 0
         var names: [String]?
         var hasTime = false
@@ -83,14 +97,7 @@ public enum CSVRecordReader {
         var timeLines: [Int] = []
         var columns: [[Float]] = []
         var emptyFields = 0
-        var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            lineNumber += 1
-            let trimmed = String(line).trimmingSpaces()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let chosen = separator ?? (trimmed.contains(";") ? .semicolon : trimmed.contains(",") ? .comma : .whitespace)
-            separator = chosen
-            let fields = split(trimmed, chosen)
+        try rows(text) { fields, lineNumber, chosen in
             if columnCount == 0 {
                 columnCount = fields.count
                 if fields.contains(where: { number($0, chosen) == nil && !$0.isEmpty }) {
@@ -103,7 +110,7 @@ public enum CSVRecordReader {
                                        "expected a header `time,lead,…` with a time column and at least one lead")
                     }
                     columns = Array(repeating: [], count: fields.count - (hasTime ? 1 : 0))
-                    continue
+                    return
                 }
                 columns = Array(repeating: [], count: fields.count)
             }
