@@ -103,6 +103,28 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    /// Key t: the heart-rate trend against the .atr's rate and the target zone, then back.
+    @Test func trendKeyShowsTheRateAgainstReferenceAndTarget() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(Self.mitdb100) --layout strip --target-hr 60:100 --speed 8")
+        #expect(tmux.waitFor("│ 100", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("t")
+        let screen = try #require(tmux.waitFor("HR trend", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(screen.contains("target 60–100"), "\(screen)")
+        #expect(tmux.waitFor("reference (annotations)", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // seconds of measured rate arrive as a braille line between the labels
+        #expect(waitUntil(timeoutSeconds: 15) {
+            tmux.screen().split(separator: "\n").dropFirst(2).contains { line in
+                line.unicodeScalars.dropFirst(4).contains { $0.value > 0x2800 && $0.value <= 0x28FF } }
+        }, "\(tmux.screen())")
+        try tmux.keys("t")
+        #expect(waitUntil { !tmux.screen().contains("HR trend") && tmux.screen().contains("MLII") }, "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+        let bad = try run(Paths.tscope, ["ecg", "watch", "--target-hr", "100:60"])
+        #expect(bad.status != 0 && bad.stderr.contains("--target-hr"))
+    }
+
     /// One column, no header, no time (heartpy's e0103, MIT): plays with --rate.
     @Test func oneColumnCSVPlaysWithTheGivenRate() throws {
         let tmux = try #require(try TmuxSession(width: 120, height: 32))
