@@ -24,6 +24,7 @@ public final class ECGPipeline {
     private let detector: QRSDetector
     private let monitor: RhythmMonitor
     private var quality: SignalQualityMeter
+    /// each lead's last finite sample [mV], NaN before the first
     private var lastValues: [Float]
     private var newBeats: [Int] = []
     static let beatCapacity = 64
@@ -39,7 +40,7 @@ public final class ECGPipeline {
         monitor = RhythmMonitor(sampleRate: sampleRate)
         quality = SignalQualityMeter(sampleRate: sampleRate)
         events = RhythmEventLog()
-        lastValues = Array(repeating: 0, count: leadNames.count)
+        lastValues = Array(repeating: .nan, count: leadNames.count)
         beats.reserveCapacity(Self.beatCapacity + 8)
         newBeats.reserveCapacity(8)
     }
@@ -82,6 +83,9 @@ public final class ECGPipeline {
     }
 
     /// Replaces NaN and infinities by the lead's previous value, counting them.
+    /// Before a lead's first finite sample they stay NaN (drawn as nothing,
+    /// skipped by the filters and the detector): holding 0 there would be a
+    /// step from zero to the lead's baseline that the detector takes for a beat.
     private func holdMissing(_ samples: UnsafeMutableBufferPointer<Float>, lead: Int) {
         var last = lastValues[lead]
         for index in samples.indices {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The record file formats, told apart by extension: `.edf` is EDF/EDF+,
-/// `.csv` is CSV, anything else a WFDB record (path with or without `.hea`).
+/// `.csv`, `.txt` and `.tsv` are CSV, anything else a WFDB record (path with or without `.hea`).
 public enum ECGRecordFormat: String, Sendable, CaseIterable {
     case wfdb, edf, csv
 
     public init(path: String) {
         switch (path as NSString).pathExtension.lowercased() {
         case "edf": self = .edf
-        case "csv": self = .csv
+        case "csv", "txt", "tsv": self = .csv
         default: self = .wfdb
         }
     }

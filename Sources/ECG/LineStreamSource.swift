@@ -27,9 +27,10 @@ public final class LineStreamSource: ECGSource {
         self.parser = parser
         self.closesDescriptor = closesDescriptor
         leadNames = (1...parser.leadCount).map { "\($0)" }
-        // two seconds of samples may wait between reads before the oldest are dropped
-        pending = Array(repeating: SampleRing(capacity: max(64, Int(2 * sampleRate))), count: parser.leadCount)
-        readBuffer = Array(repeating: 0, count: 4096)
+        // two seconds of samples (and at least what one full read can carry) may
+        // wait between reads before the oldest are dropped
+        pending = Array(repeating: SampleRing(capacity: max(Self.readSize, Int(2 * sampleRate))), count: parser.leadCount)
+        readBuffer = Array(repeating: 0, count: Self.readSize)
     }
 
     /// Reads lines from stdin (`--stdin --rate R`).
@@ -63,9 +64,14 @@ public final class LineStreamSource: ECGSource {
         return .samples(count)
     }
 
-    /// Reads everything available now, without blocking.
+    /// bytes per read; a read of one-character lines carries at most half as many samples
+    static let readSize = 4096
+
+    /// Reads what is available now, without blocking, while the rings have room
+    /// for another full read: a producer faster than the consumer (a file piped
+    /// in) waits in the pipe instead of losing samples.
     private func drainDescriptor() throws {
-        while true {
+        while let ring = pending.first, ring.count <= ring.capacity - Self.readSize / 2 {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, 0)
             if ready < 0 {

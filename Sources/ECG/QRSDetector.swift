@@ -12,6 +12,17 @@ import Foundation
 /// peak above THR/2 is taken (search-back). Thresholds are learnt over the
 /// first 2 s, whose peaks are then classed with them.
 ///
+/// Nothing about the start or the baseline may fool it (issue 11): the
+/// band-pass starts settled on the first finite sample (each section on what
+/// the one before it settles to, so a constant offset never reaches the
+/// squarer), leading missing samples are skipped, and when no beat has been
+/// accepted for max(2.5 s, 2 mean RR) while the last 2 s hold prominent peaks
+/// (maximum ≥ 3 × mean of the integrated signal), the thresholds are learnt
+/// again from those 2 s and the peaks held since the last beat are classed
+/// anew. An artifact larger than any QRS (a lead attached, an electrode
+/// knocked) then costs a few seconds of beats, not the rest of the record;
+/// a flat pause (noise only, no prominent peaks) is left a pause.
+///
 /// Beats are reported at the R peak: the largest band-passed excursion in the
 /// integration window, moved back by the band-pass group delay.
 public final class QRSDetector {
@@ -28,6 +39,10 @@ public final class QRSDetector {
     private let learningLength: Int
     /// band-pass group delay near 10 Hz [samples]
     private let bandPassDelay: Int
+    /// shortest time without a beat before the thresholds are learnt again [samples] (2.5 s)
+    private let relearnAfter: Int
+    /// the integrated signal's maximum over the last 2 s must be this many times its mean to relearn
+    static let relearnProminence = 3.0
 
     // -- filter state
     private var bandPass: [Biquad]
@@ -42,6 +57,8 @@ public final class QRSDetector {
     private var bandPassed: [Double]
     private var slopes: [Double]
     private var integrated = (0.0, 0.0)
+    /// integrated signal of the last `learningLength` samples, by sample index modulo capacity
+    private var integratedHistory: [Double]
 
     // -- peak classification state
     private struct Candidate {
@@ -64,6 +81,11 @@ public final class QRSDetector {
     private var searchBackCandidate: Candidate?
     private var recentRR: [Int]
     private var recentRRCount = 0
+    /// peaks classed since the last accepted beat, oldest first (at most `heldCapacity`)
+    private var held: [Candidate] = []
+    static let heldCapacity = 32
+    /// sample index of the last relearning attempt
+    private var lastRelearn = 0
     /// samples processed since the start
     public private(set) var sampleIndex = 0
 
@@ -72,7 +94,8 @@ public final class QRSDetector {
         windowLength = max(1, Int((0.150 * sampleRate).rounded()))
         refractory = max(1, Int((0.200 * sampleRate).rounded()))
         tWaveWindow = Int((0.360 * sampleRate).rounded())
-        learningLength = Int((2.0 * sampleRate).rounded())
+        learningLength = max(1, Int((2.0 * sampleRate).rounded()))
+        relearnAfter = Int((2.5 * sampleRate).rounded())
         bandPass = [
             .highPass(cutoff: 5, sampleRate: sampleRate),
             .lowPass(cutoff: 15, sampleRate: sampleRate),
@@ -83,6 +106,8 @@ public final class QRSDetector {
         bandPassed = Array(repeating: 0, count: historyLength)
         slopes = Array(repeating: 0, count: historyLength)
         learning.reserveCapacity(64)
+        held.reserveCapacity(Self.heldCapacity)
+        integratedHistory = Array(repeating: 0, count: learningLength)
         recentRR = Array(repeating: Int(sampleRate), count: 8)
     }
 
@@ -96,7 +121,8 @@ public final class QRSDetector {
 
     private var threshold: Double { noiseLevel + 0.25 * (signalLevel - noiseLevel) }
 
-    /// Feeds samples [mV] (NaN holds the last value); appends the sample index
+    /// Feeds samples [mV] (NaN holds the last value; before the first finite
+    /// sample the detector only counts time); appends the sample index
     /// of each detected R peak to `beats`, in time order.
     public func process(_ samples: UnsafeBufferPointer<Float>, beats: inout [Int]) {
         for sample in samples {
@@ -109,14 +135,22 @@ public final class QRSDetector {
     }
 
     private func step(_ input: Double, beats: inout [Int]) {
-        let x = input.isFinite ? input : lastInput
-        lastInput = x
-        if !primed {
-            for index in bandPass.indices { bandPass[index].prime(with: x) }
-            primed = true
+        var filtered = 0.0
+        if input.isFinite || primed {
+            let x = input.isFinite ? input : lastInput
+            lastInput = x
+            if !primed {
+                // settled on x: the high-pass outputs 0, so the low-pass starts at 0, not at x
+                var settled = x
+                for index in bandPass.indices {
+                    bandPass[index].prime(with: settled)
+                    settled *= bandPass[index].dcGain
+                }
+                primed = true
+            }
+            filtered = x
+            for index in bandPass.indices { filtered = bandPass[index].process(filtered) }
         }
-        var filtered = x
-        for index in bandPass.indices { filtered = bandPass[index].process(filtered) }
 
         // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
         let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
@@ -136,6 +170,7 @@ public final class QRSDetector {
             offer(peakIndex: sampleIndex - 1, height: integrated.0, beats: &beats)
         }
         integrated = (value, integrated.0)
+        integratedHistory[sampleIndex % learningLength] = value
 
         if sampleIndex < learningLength {
             learningMaximum = max(learningMaximum, value)
@@ -146,7 +181,10 @@ public final class QRSDetector {
             classifyOrLearn(candidate, beats: &beats)
         }
         if sampleIndex == learningLength - 1 { finishLearning(beats: &beats) }
-        if sampleIndex >= learningLength { searchBackIfOverdue(beats: &beats) }
+        if sampleIndex >= learningLength {
+            searchBackIfOverdue(beats: &beats)
+            relearnIfLost(beats: &beats)
+        }
         sampleIndex += 1
     }
 
@@ -200,6 +238,12 @@ public final class QRSDetector {
     }
 
     private func classify(_ candidate: Candidate, beats: inout [Int]) {
+        if held.count == Self.heldCapacity { held.removeFirst() }
+        held.append(candidate)
+        judge(candidate, beats: &beats)
+    }
+
+    private func judge(_ candidate: Candidate, beats: inout [Int]) {
         if candidate.height > threshold {
             if let last = lastBeat, candidate.rIndex - last.rIndex < tWaveWindow, candidate.slope < 0.5 * last.slope {
                 noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
@@ -223,7 +267,32 @@ public final class QRSDetector {
         accept(candidate, beats: &beats)
     }
 
+    /// Learns the thresholds again from the last 2 s when no beat came for too
+    /// long and those 2 s hold prominent peaks; classes the peaks held since
+    /// the last beat with them.
+    private func relearnIfLost(beats: inout [Int]) {
+        let since = max(lastBeat?.peakIndex ?? 0, lastRelearn)
+        guard sampleIndex - since > max(relearnAfter, Int(2 * meanRR)) else { return }
+        lastRelearn = sampleIndex
+        var maximum = 0.0
+        var sum = 0.0
+        for value in integratedHistory {
+            maximum = max(maximum, value)
+            sum += value
+        }
+        let mean = sum / Double(integratedHistory.count)
+        guard maximum > 0, maximum >= Self.relearnProminence * mean else { return }
+        signalLevel = maximum / 3
+        noiseLevel = mean / 2
+        searchBackCandidate = nil
+        let oldest = sampleIndex - learningLength
+        let candidates = held.filter { $0.peakIndex > oldest }
+        held.removeAll(keepingCapacity: true)
+        for candidate in candidates { judge(candidate, beats: &beats) }
+    }
+
     private func accept(_ candidate: Candidate, beats: inout [Int]) {
+        held.removeAll(keepingCapacity: true)
         if let last = lastBeat {
             if candidate.rIndex <= last.rIndex { return }
             recentRR[recentRRCount % recentRR.count] = candidate.rIndex - last.rIndex

@@ -53,6 +53,14 @@ public struct BrailleCanvas: Sendable {
         colors[index] = color ?? self.color
     }
 
+    /// Removes the dots of column `x` (a sweep clears ahead of its newest point).
+    public mutating func clear(column x: Int) {
+        guard x >= 0, x < pixelWidth else { return }
+        let keep = ~(BrailleCanvas.dotBit(dx: x & 1, dy: 0) | BrailleCanvas.dotBit(dx: x & 1, dy: 1)
+            | BrailleCanvas.dotBit(dx: x & 1, dy: 2) | BrailleCanvas.dotBit(dx: x & 1, dy: 3))
+        for row in 0..<area.height { masks[row * area.width + (x >> 1)] &= keep }
+    }
+
     /// Whether the dot at (x, y) is set; false outside.
     public func isSet(x: Int, y: Int) -> Bool {
         guard x >= 0, x < pixelWidth, y >= 0, y < pixelHeight else { return false }

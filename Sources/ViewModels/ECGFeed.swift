@@ -27,6 +27,11 @@ public final class ECGFeed {
     /// the source has ended (a record played out, stdin closed)
     public private(set) var ended = false
     private var chunk: ECGChunk
+    /// reference beats at or before the pipeline's newest sample
+    private var referenceCount = 0
+    /// trend seconds appended, and how many of them before the pipeline last restarted (a rate change)
+    private var trendSeconds = 0
+    private var trendSecondsBeforeRestart = 0
 
     public init(source: any ECGSource, sourceName: String, qrsLead: Int = 0, mains: Double? = 50,
                 referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = []) {
@@ -60,6 +65,7 @@ public final class ECGFeed {
                 newest = clock()
                 if let event = pipeline.process(&chunk) { model.events.append(event) }
                 model.strip.append(chunk)
+                appendTrend(to: &model.trend)
             case .waiting:
                 return newest
             case .end:
@@ -68,6 +74,19 @@ public final class ECGFeed {
             }
         }
         return newest
+    }
+
+    /// Appends a trend point for every whole second of signal the pipeline has
+    /// passed: only what arrived since the last one.
+    private func appendTrend(to trend: inout ECGHeartRateTrend) {
+        let rate = pipeline.sampleRate
+        while Double(pipeline.sampleCount) >= Double(trendSeconds - trendSecondsBeforeRestart + 1) * rate {
+            let end = Double(trendSeconds - trendSecondsBeforeRestart + 1) * rate
+            while referenceCount < referenceBeats.count, Double(referenceBeats[referenceCount]) < end { referenceCount += 1 }
+            let reference = ECGHeartRateTrend.referenceRate(beats: referenceBeats[0..<referenceCount], sampleRate: rate)
+            trend.append(measured: pipeline.heartRate, reference: reference)
+            trendSeconds += 1
+        }
     }
 
     /// smoothed heart rate [beats/min]; nil until enough beats were seen
@@ -115,5 +134,6 @@ public final class ECGFeed {
         }
         generator.sampleRate = hz
         pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
+        trendSecondsBeforeRestart = trendSeconds
     }
 }

@@ -10,6 +10,8 @@ public enum ECGIntent: Sendable, Equatable {
     /// strip layout: show the next lead(s) of the source
     case nextLeads
     case toggleEventList
+    /// the heart-rate trend over the strips ↔ the strips
+    case toggleTrend
     /// in the event list: older (+1) / newer (−1)
     case moveEventSelection(Int)
     case deleteSelectedEvent

@@ -24,6 +24,9 @@ public struct ECGMonitorModel: Sendable {
     /// first source lead the strip layout shows
     public private(set) var firstStripLead = 0
     public var events = ECGEventListModel()
+    /// heart rate per second against the reference or the target zone (key t)
+    public var trend = ECGHeartRateTrend()
+    public private(set) var showsTrend = false
     /// frames drawn per second at most
     public private(set) var refreshRate: Double
     /// a replayed record's speed [× real time]
@@ -52,6 +55,8 @@ public struct ECGMonitorModel: Sendable {
             firstStripLead = strip.leadCount > 0 ? (firstStripLead + 1) % strip.leadCount : 0
         case .toggleEventList:
             events.toggleOpen()
+        case .toggleTrend:
+            showsTrend.toggle()
         case .moveEventSelection(let steps):
             events.moveSelection(by: steps)
         case .deleteSelectedEvent:

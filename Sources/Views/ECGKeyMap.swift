@@ -2,11 +2,11 @@ import Terminal
 import ViewModels
 
 /// Keys of the ECG viewer: space pause, ←/→ strip length, ↑/↓ gain, v
-/// strip/12-lead, l next leads, e event list, [ ] the synthetic source's
+/// strip/12-lead, l next leads, e event list, t heart-rate trend, [ ] the synthetic source's
 /// sample rate, - + the refresh rate, < > a record's replay speed, q (or Ctrl-C) quit. With the event list
 /// open, ↑/↓ select, x deletes, e or Esc close it.
 public enum ECGKeyMap {
-    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  </> speed  q quit"
+    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  t trend  [/] rate  -/+ fps  </> speed  q quit"
 
     public static func intent(for event: InputEvent, eventListOpen: Bool) -> ECGIntent? {
         guard case .key(let key) = event else { return nil }
@@ -35,6 +35,7 @@ public enum ECGKeyMap {
             case "v", "V": return .toggleLayout
             case "l", "L": return .nextLeads
             case "e", "E": return .toggleEventList
+            case "t", "T": return .toggleTrend
             case "[": return .stepSampleRate(-1)
             case "]": return .stepSampleRate(1)
             case "-", "_": return .stepRefreshRate(-1)

@@ -18,6 +18,7 @@ public final class ECGMonitorView {
     static let minimumRowsPerStrip = 6
 
     private let strips = ECGStripView()
+    private let trend = ECGTrendView()
     /// what the status line was drawn for; redrawn only when it changes
     private var drawnStatus: StatusKey?
 
@@ -53,12 +54,16 @@ public final class ECGMonitorView {
             drawnStatus = key
         }
         guard !body.isEmpty else { return }
-        switch model.layout {
+        if model.showsTrend {
+            trend.render(model.trend, in: body, into: &buffer)
+        } else {
+            switch model.layout {
         case .twelveLead:
             strips.renderTwelveLead(model: model.strip, layout: model.twelveLead, in: body, into: &buffer)
         case .strip:
             let fitting = min(Self.maximumStripLeads, max(1, body.height / Self.minimumRowsPerStrip))
             strips.render(model: model.strip, leads: model.stripLeads(fitting: fitting), in: body, into: &buffer)
+            }
         }
         if model.events.isOpen {
             ECGEventListView.render(model.events, in: body, into: &buffer)

@@ -12,7 +12,7 @@ struct ECGWatchCommand: ParsableCommand {
         abstract: "Watch ECG strips live (sweep drawing, heart rate, rhythm, events).",
         discussion: """
             Keys: space pause/resume, ←/→ strip length (2.5–10 s), ↑/↓ gain, v strip ↔ 12-lead, \
-            l next leads, e event list (↑/↓ select, x delete), [ ] synthetic sample rate, \
+            l next leads, e event list (↑/↓ select, x delete), t heart-rate trend (against the .atr or --target-hr), [ ] synthetic sample rate, \
             - + refresh rate, < > replay speed, q quit. A record's .atr beats (an EDF+ file's beat annotations) are marked ▾ above the rhythm strip, other annotations written ◆text.
             """
     )
@@ -36,12 +36,26 @@ struct ECGWatchCommand: ParsableCommand {
     @Option(help: "strip or 12-lead (default: 12-lead when the source has the leads).")
     var layout: LayoutChoice?
 
+    @Option(name: .customLong("target-hr"), help: "Target heart-rate zone A:B [beats/min] drawn in the trend (key t).")
+    var targetHeartRate: String?
+
+    /// --target-hr as a range, nil when not given
+    func targetZone() throws -> ClosedRange<Double>? {
+        guard let targetHeartRate else { return nil }
+        let parts = targetHeartRate.split(separator: ":").map { Double($0) }
+        guard parts.count == 2, let low = parts[0], let high = parts[1], low >= 20, high <= 250, low < high else {
+            throw ValidationError("--target-hr \(targetHeartRate): expected A:B beats/min with 20 ≤ A < B ≤ 250, e.g. 60:100")
+        }
+        return low...high
+    }
+
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
         guard stripSeconds.isFinite, stripSeconds >= 2.5, stripSeconds <= 10 else {
             throw ValidationError("--strip \(stripSeconds): expected 2.5 to 10 s")
         }
         guard fps.isFinite, fps >= 5, fps <= 60 else { throw ValidationError("--fps \(fps): expected 5 to 60") }
+        _ = try targetZone()
     }
 
     func run() throws {
@@ -59,8 +73,9 @@ struct ECGWatchCommand: ParsableCommand {
             throw CommandError("ecg watch needs an interactive terminal; for scoring a record use `tscope ecg score`")
         }
         let chosenLayout: ECGMonitorModel.Layout? = layout.map { $0 == .strip ? .strip : .twelveLead }
-        let model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: fps,
+        var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: fps,
                                     layout: chosenLayout)
+        model.trend.target = try targetZone()
         let session = TerminalSession(input: keyboard)
         try InteractiveView.run(session, mouse: false) { colorMode in
             try ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model), colorMode: colorMode).run()

@@ -71,7 +71,10 @@ final class FakeClock: @unchecked Sendable {
         ("time,I\n0,1\n0.004,2\n", 360.0, "e.csv: declared rate 360.0 Hz does not match the time column (250.000 Hz)"),
         ("time,I\n0,1\n0.004,x\n", nil, "e.csv:3: expected a number [mV] in column 2 (I), found \"x\""),
         ("time,I\n0,1\n0.004\n", nil, "e.csv:3: expected 2 columns as in the header, found 1"),
-        ("time,I\n0,1\n0,2\n", nil, "e.csv:3: time 0 does not increase (previous row 0.0)"),
+        ("time,I\n0,1\n0.004,2\n0.008,2\n-1,3\n", nil, "e.csv:5: time goes back by 1.008 s (more than 8 sample periods)"),
+        ("I,II\n1,2\n3,4\n", nil, "e.csv: no time column: give the sample rate with --rate"),
+        ("1\n2\n3\n", nil, "e.csv: no time column (no header): give the sample rate with --rate"),
+        ("1;2\n3\n", 250.0, "e.csv:2: expected 2 columns as in the first row, found 1"),
         ("time\n0\n", nil, "e.csv:1: expected a header `time,lead,…` with a time column and at least one lead"),
     ] as [(String, Double?, String)])
     func badCSVIsOneClearLine(text: String, rate: Double?, message: String) {
@@ -141,5 +144,34 @@ final class FakeClock: @unchecked Sendable {
         close(pipeEnds[1])
         #expect(try source.read(into: &chunk) == .samples(2))
         #expect(try source.read(into: &chunk) == .end)
+    }
+}
+
+@Suite struct JSONLineTests {
+    @Test func jsonLinesGiveSamplesAndPacketsAndCountGarbage() {
+        var parser = LineSampleParser(leadCount: 1)
+        var rows: [[Double]] = []
+        let text = """
+            {"time": 0.0, "amplitude": 0.5}
+            {"time": 0.004, "amplitude": [0.25, -0.125, 1]}
+            {"amplitude": 2}
+            {"time": "soon", "amplitude": 1}
+            {"time": 1, "amplitude": true}
+            {"time": 1}
+            {"time": 1, "amplitude": [1, "x"]}
+            {broken
+            7
+
+            """
+        Array(text.utf8).withUnsafeBytes { parser.feed($0) { rows.append($0) } }
+        #expect(rows == [[0.5], [0.25], [-0.125], [1], [2], [7]])
+        #expect(parser.garbageLines == 5)
+        var twoLeads = LineSampleParser(leadCount: 2, gain: 2)
+        rows = []
+        Array("{\"amplitude\": [2, 4]}\n{\"amplitude\": [[2, 4], [6, 8]]}\n{\"amplitude\": [2]}\n".utf8).withUnsafeBytes {
+            twoLeads.feed($0) { rows.append($0) }
+        }
+        #expect(rows == [[1, 2], [1, 2], [3, 4]])
+        #expect(twoLeads.garbageLines == 1)
     }
 }

@@ -103,6 +103,41 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    /// Key t: the heart-rate trend against the .atr's rate and the target zone, then back.
+    @Test func trendKeyShowsTheRateAgainstReferenceAndTarget() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(Self.mitdb100) --layout strip --target-hr 60:100 --speed 8")
+        #expect(tmux.waitFor("│ 100", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("t")
+        let screen = try #require(tmux.waitFor("HR trend", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(screen.contains("target 60–100"), "\(screen)")
+        #expect(tmux.waitFor("reference (annotations)", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // seconds of measured rate arrive as a braille line between the labels
+        #expect(waitUntil(timeoutSeconds: 15) {
+            tmux.screen().split(separator: "\n").dropFirst(2).contains { line in
+                line.unicodeScalars.dropFirst(4).contains { $0.value > 0x2800 && $0.value <= 0x28FF } }
+        }, "\(tmux.screen())")
+        try tmux.keys("t")
+        #expect(waitUntil { !tmux.screen().contains("HR trend") && tmux.screen().contains("MLII") }, "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+        let bad = try run(Paths.tscope, ["ecg", "watch", "--target-hr", "100:60"])
+        #expect(bad.status != 0 && bad.stderr.contains("--target-hr"))
+    }
+
+    /// One column, no header, no time (heartpy's e0103, MIT): plays with --rate.
+    @Test func oneColumnCSVPlaysWithTheGivenRate() throws {
+        let tmux = try #require(try TmuxSession(width: 120, height: 32))
+        let csv = Self.fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path
+        try tmux.type("\(Paths.tscope.path) ecg watch \(csv) --rate 250 --strip 5")
+        let screen = try #require(tmux.waitFor("│ e0103", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("250 Hz │ 5 s"))
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (50...110).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
     @Test func ptbRecordPlaysInTheTwelveLeadView() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 48))
         try tmux.type("\(Paths.tscope.path) ecg watch \(Self.ptb)")
@@ -169,6 +204,8 @@ import Testing
             ([Self.mitdb100, "--rate", "250"], "360"),
             ([Self.mitdb100, "--qrs-lead", "5"], "--qrs-lead"),
             (["--stdin"], "--rate"),
+            ([Self.fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path], "e0103.csv: no time column (no header): give the sample rate with --rate"),
+            ([Self.mitdb100, "--gain", "0"], "--gain"),
         ]
         for (arguments, mentions) in cases {
             let result = try run(Paths.tscope, ["ecg", "watch"] + arguments)

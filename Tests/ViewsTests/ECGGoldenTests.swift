@@ -69,7 +69,7 @@ import ViewModels
         "",
         "      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  · ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·",
         "",
-        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+",
+        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  t trend  [/] r",
     ]
     static let expectedTwelveLead: [String] = [
         " HR 60  Normal 60 bpm  500 Hz │ 10 s │ 10 mm/mV │ latency p99 1.2 ms │ 30 fps │ events 2 │ test",
@@ -119,6 +119,6 @@ import ViewModels
         "",
         "",
         "",
-        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  [/] rate  -/+ fps  </> speed  q quit",
+        " space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  t trend  [/] rate  -/+ fps  </> speed  q quit",
     ]
 }

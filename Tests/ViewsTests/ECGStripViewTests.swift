@@ -171,6 +171,7 @@ import ViewModels
         #expect(intent([0x76]) == .toggleLayout)                         // v
         #expect(intent([0x6C]) == .nextLeads)                            // l
         #expect(intent([0x65]) == .toggleEventList)                      // e
+        #expect(intent([0x74]) == .toggleTrend)                          // t
         #expect(intent([0x5B]) == .stepSampleRate(-1))                   // [
         #expect(intent([0x5D]) == .stepSampleRate(1))                    // ]
         #expect(intent([0x2D]) == .stepRefreshRate(-1))                  // -

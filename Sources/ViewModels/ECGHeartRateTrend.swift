@@ -1,0 +1,48 @@
+/// Heart rate once per second of signal, measured by the detector and, where
+/// the source has reference beats, from those; plus an optional target zone.
+/// A fixed ring of `capacity` seconds: memory does not grow with run time.
+public struct ECGHeartRateTrend: Sendable, Equatable {
+    /// seconds kept (30 min)
+    public static let capacity = 1800
+    /// beats/min by second index modulo `capacity`; NaN where unknown
+    private var measured: [Float]
+    private var reference: [Float]
+    /// seconds appended so far (the newest is `seconds - 1`)
+    public private(set) var seconds = 0
+    /// the rate the user aims for [beats/min] (`--target-hr A:B`)
+    public var target: ClosedRange<Double>?
+    /// whether any reference rate was appended
+    public private(set) var hasReference = false
+
+    public init(target: ClosedRange<Double>? = nil) {
+        self.target = target
+        measured = Array(repeating: .nan, count: Self.capacity)
+        reference = Array(repeating: .nan, count: Self.capacity)
+    }
+
+    /// Appends the rates of the next second [beats/min].
+    public mutating func append(measured rate: Double?, reference referenceRate: Double?) {
+        let slot = seconds % Self.capacity
+        measured[slot] = rate.map(Float.init) ?? .nan
+        reference[slot] = referenceRate.map(Float.init) ?? .nan
+        if referenceRate != nil { hasReference = true }
+        seconds += 1
+    }
+
+    /// The rates of `second` [beats/min], NaN where unknown or no longer kept.
+    public func rates(at second: Int) -> (measured: Float, reference: Float) {
+        guard second >= 0, second < seconds, second >= seconds - Self.capacity else { return (.nan, .nan) }
+        return (measured[second % Self.capacity], reference[second % Self.capacity])
+    }
+
+    /// Heart rate from reference beats at or before `sample`: 60 / the median of
+    /// their last five RR intervals, as the rhythm monitor measures [beats/min].
+    public static func referenceRate(beats: ArraySlice<Int>, sampleRate: Double) -> Double? {
+        let recent = beats.suffix(6)
+        guard recent.count >= 2 else { return nil }
+        var intervals = zip(recent.dropFirst(), recent).map { $0 - $1 }
+        intervals.sort()
+        let median = intervals[intervals.count / 2]
+        return median > 0 ? 60 * sampleRate / Double(median) : nil
+    }
+}

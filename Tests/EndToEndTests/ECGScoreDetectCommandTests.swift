@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `tscope ecg score` and `ecg detect` on real records (Tests/ECGTests/Fixtures, provenance there).
+@Suite struct ECGScoreDetectCommandTests {
+    static let fixtures = Paths.packageRoot.appendingPathComponent("Tests/ECGTests/Fixtures")
+    static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
+    static let excerpt105 = fixtures.appendingPathComponent("mitdb-105-250hz-excerpt")
+    static let e0103 = fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path
+    static let polar = fixtures.appendingPathComponent("polar-h10-csv/ecg-excerpt.csv").path
+
+    /// "TP  2272" → 2272
+    static func figure(_ name: String, in text: String) -> Int? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.dropFirst(name.count).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test func scoresRecord100AgainstItsAtr() throws {
+        let result = try run(Paths.tscope, ["ecg", "score", Self.mitdb100])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText == """
+            record 100, lead 0 (MLII), 650000 samples at 360.0 Hz
+            Se  99.96 %
+            +P  100.00 %
+            TP  2272
+            FP  0
+            FN  1
+
+            """)
+    }
+
+    /// The offset regression end to end: record 105 (noisy, 250 Hz) with its header's
+    /// ADC zero moved by 1600 adu (+8 mV on every sample) scores exactly as the original.
+    @Test func aRecordShiftedByEightMillivoltsScoresAsTheOriginal() throws {
+        let directory = try Paths.temporaryDirectory("ecg-shift")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["105.dat", "105.atr"] {
+            try FileManager.default.copyItem(at: Self.excerpt105.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        let header = try String(contentsOf: Self.excerpt105.appendingPathComponent("105.hea"), encoding: .utf8)
+        #expect(header.contains("200.0(1024)/mV"))
+        try header.replacingOccurrences(of: "200.0(1024)/mV", with: "200.0(-576)/mV")
+            .write(to: directory.appendingPathComponent("105.hea"), atomically: true, encoding: .utf8)
+        let plain = try run(Paths.tscope, ["ecg", "score", Self.excerpt105.appendingPathComponent("105").path])
+        let shifted = try run(Paths.tscope, ["ecg", "score", directory.appendingPathComponent("105").path])
+        #expect(plain.status == 0 && shifted.status == 0, "\(plain.stderr) \(shifted.stderr)")
+        #expect(shifted.stdoutText == plain.stdoutText)
+        #expect((Self.figure("TP", in: plain.stdoutText) ?? 0) >= 410, "\(plain.stdoutText)")
+    }
+
+    /// A CSV of raw ADC values, one column, no header, no times (105 written out
+    /// by the test) with --rate/--gain/--baseline scores as the WFDB record, against its .atr.
+    @Test func headerlessADCColumnScoresAsTheRecord() throws {
+        let directory = try Paths.temporaryDirectory("ecg-csv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = try Data(contentsOf: Self.excerpt105.appendingPathComponent("105.dat"))
+        var text = ""
+        for index in stride(from: 0, to: bytes.count, by: 2) {
+            text += "\(Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8))\n"
+        }
+        let csv = directory.appendingPathComponent("105.csv").path
+        try text.write(toFile: csv, atomically: true, encoding: .utf8)
+        let atr = Self.excerpt105.appendingPathComponent("105.atr").path
+        let fromCSV = try run(Paths.tscope, ["ecg", "score", csv, "--rate", "250", "--gain", "200", "--baseline", "1024", "--reference", atr])
+        let fromRecord = try run(Paths.tscope, ["ecg", "score", Self.excerpt105.appendingPathComponent("105").path])
+        #expect(fromCSV.status == 0, "\(fromCSV.stderr)")
+        for name in ["TP", "FP", "FN"] {
+            #expect(Self.figure(name, in: fromCSV.stdoutText) == Self.figure(name, in: fromRecord.stdoutText), "\(name): \(fromCSV.stdoutText)")
+        }
+        #expect(fromCSV.stdoutText.hasPrefix("record 105, lead 0 (1), 75000 samples at 250.0 Hz"))
+        // no --rate: one line saying what is missing
+        let noRate = try run(Paths.tscope, ["ecg", "score", csv, "--reference", atr])
+        #expect(noRate.status == 1 && noRate.stderr.contains("105.csv: no time column (no header): give the sample rate with --rate"), "\(noRate.stderr)")
+    }
+
+    /// detect → WFDB annotation file → score --reference reads every beat back;
+    /// the CSV (sample,time,type) and a headerless CSV of times do too.
+    @Test func detectedBeatsReadBackAsAReference() throws {
+        let directory = try Paths.temporaryDirectory("ecg-detect")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let qrs = directory.appendingPathComponent("100.qrs").path
+        let detect = try run(Paths.tscope, ["ecg", "detect", Self.mitdb100, "--out", qrs])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        #expect(detect.stderr.contains("2272 beats on lead 0 (MLII)"), "\(detect.stderr)")
+        let words = try [UInt8](Data(contentsOf: URL(fileURLWithPath: qrs)))
+        // first beat: code 1 (N) in the top 6 bits, its sample (< 1024) in the low 10; a zero word ends the file
+        #expect(words.count >= 2 * 2273 && words.suffix(2) == [0, 0])
+        #expect(Int(words[1]) >> 2 == 1)
+        let againstQRS = try run(Paths.tscope, ["ecg", "score", Self.mitdb100, "--reference", qrs])
+        #expect(Self.figure("TP", in: againstQRS.stdoutText) == 2272 && Self.figure("FN", in: againstQRS.stdoutText) == 0,
+                "\(againstQRS.stdoutText)\(againstQRS.stderr)")
+
+        let csv = directory.appendingPathComponent("100.csv").path
+        #expect(try run(Paths.tscope, ["ecg", "detect", Self.mitdb100, "--out", csv]).status == 0)
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "sample,time,type" && rows.count == 2273)
+        let againstCSV = try run(Paths.tscope, ["ecg", "score", Self.mitdb100, "--reference", csv, "--window", "20"])
+        #expect(Self.figure("TP", in: againstCSV.stdoutText) == 2272 && Self.figure("FP", in: againstCSV.stdoutText) == 0)
+
+        let times = directory.appendingPathComponent("times.csv").path
+        try rows.dropFirst().map { $0.split(separator: ",")[1] }.joined(separator: "\n").write(toFile: times, atomically: true, encoding: .utf8)
+        let againstTimes = try run(Paths.tscope, ["ecg", "score", Self.mitdb100, "--reference", times, "--from", "60", "--to", "180"])
+        #expect(againstTimes.stdoutText.hasPrefix("record 100, lead 0 (MLII), 650000 samples at 360.0 Hz, excerpt 60.000–180.000 s"))
+        #expect((Self.figure("TP", in: againstTimes.stdoutText) ?? 0) >= 145 && Self.figure("FP", in: againstTimes.stdoutText) == 0,
+                "\(againstTimes.stdoutText)")
+    }
+
+    /// Issue 16 points 4–5: the Polar H10 strap's jittery µV CSV and heartpy's e0103 column.
+    @Test func realCSVExportsGiveBeats() throws {
+        let directory = try Paths.temporaryDirectory("ecg-csv-real")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let polarOut = directory.appendingPathComponent("polar.csv").path
+        let polar = try run(Paths.tscope, ["ecg", "detect", Self.polar, "--out", polarOut])
+        #expect(polar.status == 0, "\(polar.stderr)")
+        #expect(polar.stderr.contains("7 timestamps went back (at most 15 ms): kept in file order on the 130 Hz grid"), "\(polar.stderr)")
+        let polarBeats = try String(contentsOfFile: polarOut, encoding: .utf8).split(separator: "\n").count - 1
+        #expect((8...17).contains(polarBeats), "\(polarBeats) beats in 9 s")
+
+        let e0103Out = directory.appendingPathComponent("e0103.qrs").path
+        let e0103 = try run(Paths.tscope, ["ecg", "detect", Self.e0103, "--rate", "250", "--out", e0103Out])
+        #expect(e0103.status == 0, "\(e0103.stderr)")
+        // "tscope: e0103: 140 beats on lead 0 (1) → …"
+        let words = e0103.stderr.split(separator: " ")
+        let count = words.firstIndex(of: "beats").flatMap { Int(words[$0 - 1]) } ?? 0
+        #expect((100...220).contains(count), "\(e0103.stderr)")
+    }
+
+    @Test func badRequestsGiveOneLine() throws {
+        let cases: [(arguments: [String], mentions: String)] = [
+            (["score", Self.e0103, "--rate", "250"], "no reference beats: give --reference FILE"),
+            (["score", Self.mitdb100, "--reference", "/nonexistent/x.atr"], "x.atr: no such file"),
+            (["score", Self.mitdb100, "--from", "5000"], "past the end"),
+            (["score", Self.mitdb100, "--from", "20", "--to", "10"], "--to"),
+            (["score", Self.mitdb100, "--window", "0"], "--window"),
+            (["score", "synthetic"], "--to"),
+            (["detect", Self.mitdb100, "--out", "/nonexistent/dir/x.qrs"], "cannot write"),
+            (["detect", Self.mitdb100], "--out"),
+        ]
+        for (arguments, mentions) in cases {
+            let result = try run(Paths.tscope, ["ecg"] + arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains(mentions), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 || result.stderr.contains("Usage"), "\(arguments): \(result.stderr)")
+        }
+    }
+}

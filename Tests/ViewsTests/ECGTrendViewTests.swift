@@ -1,0 +1,59 @@
+import Terminal
+import Testing
+import ViewModels
+@testable import Views
+
+@Suite struct ECGTrendViewTests {
+    static func trend(seconds: Int, target: ClosedRange<Double>? = 60...100) -> ECGHeartRateTrend {
+        var trend = ECGHeartRateTrend(target: target)
+        for second in 0..<seconds {
+            trend.append(measured: second < 3 ? nil : 70 + Double(second % 20), reference: 75)
+        }
+        return trend
+    }
+
+    @Test func drawsTheMeasuredLineTheReferenceAndTheTarget() {
+        var buffer = Buffer(width: 60, height: 14)
+        let view = ECGTrendView()
+        view.render(Self.trend(seconds: 90), in: Rect(x: 0, y: 0, width: 60, height: 14), into: &buffer)
+        let lines = buffer.lines
+        #expect(lines[0].hasPrefix("HR trend, 1 min │ reference (annotations) │ target 60–100"), "\(lines[0])")
+        #expect(lines.contains { $0.hasPrefix("80 ") || $0.hasPrefix("80") })
+        // 112 dot columns: seconds 0…89 are in columns 0…44 of the plot, nothing beyond the sweep
+        let braille = { (column: Int) in (1..<14).contains { row in
+            buffer.cell(x: column, y: row).map { $0.scalar.value > 0x2800 && $0.scalar.value <= 0x28FF } ?? false } }
+        #expect(braille(4) && braille(4 + 44))
+        #expect(!braille(4 + 47))
+        // the reference colour is drawn (75 beats/min) as is the measured one
+        let colours = Set((1..<14).flatMap { row in (4..<60).compactMap { buffer.cell(x: $0, y: row)?.foreground } })
+        #expect(colours.contains(ECGTrendView.referenceColor) && colours.contains(ECGTrendView.measuredColor))
+    }
+
+    /// Drawing second by second gives the same screen as drawing all at once,
+    /// also once the sweep has wrapped past its start.
+    @Test func incrementalDrawingEqualsAFullDraw() {
+        let rect = Rect(x: 0, y: 0, width: 40, height: 10)
+        let incremental = ECGTrendView()
+        var buffer = Buffer(width: 40, height: 10)
+        var trend = ECGHeartRateTrend(target: 50...90)
+        for second in 0..<150 {
+            trend.append(measured: 60 + Double(second % 30), reference: nil)
+            incremental.render(trend, in: rect, into: &buffer)
+        }
+        var fresh = Buffer(width: 40, height: 10)
+        ECGTrendView().render(trend, in: rect, into: &fresh)
+        #expect(buffer.lines == fresh.lines)
+        #expect(!buffer.lines[0].contains("reference"))
+    }
+
+    @Test func feedAppendsOnePointPerSecondWithTheReferenceRate() throws {
+        // 10 s at 100 Hz of reference beats every 0.8 s (75 beats/min)
+        var trend = ECGHeartRateTrend()
+        trend.append(measured: nil, reference: ECGHeartRateTrend.referenceRate(beats: [0, 80, 160, 240][...], sampleRate: 100))
+        #expect(trend.rates(at: 0).reference == 75)
+        #expect(trend.rates(at: 0).measured.isNaN && trend.rates(at: 1).reference.isNaN)
+        for _ in 0..<ECGHeartRateTrend.capacity { trend.append(measured: 60, reference: nil) }
+        #expect(trend.rates(at: 0).measured.isNaN, "older than the ring is gone")
+        #expect(trend.rates(at: ECGHeartRateTrend.capacity).measured == 60)
+    }
+}
