@@ -22,6 +22,11 @@ struct RecordValues {
         return finite
     }
 
+    /// Calls `body` with the first `count` decoded values.
+    func withValues<T>(count: Int, _ body: (UnsafeBufferPointer<Float>) -> T) -> T {
+        values.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+    }
+
     /// Places the first `count` decoded values at the bins from `lowHz` on.
     func place(count: Int, lowHz: Double, into assembler: inout SweepAssembler) {
         values.withUnsafeBufferPointer { all in

@@ -36,7 +36,7 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         records = RecordReader(input: input)
-        state = SweepReaderState(format: "soapy_power_bin", strict: options.strict)
+        state = SweepReaderState(format: .soapyPowerBin, strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {

@@ -51,7 +51,7 @@ struct ConvertCommand: ParsableCommand {
         var frames = 0
         do {
             while try reader.next(into: &frame) {
-                try writer.write(frame)
+                try writer.write(frame, readBy: reader)
                 frames += 1
                 if frames & 63 == 0 { progress.update(done: reader.progress.done, total: reader.progress.total) }
             }
@@ -70,6 +70,9 @@ struct ConvertCommand: ParsableCommand {
 
 /// Warns once about damage a reader skipped.
 func reportSkips(_ reader: SpectrumFrameReader) {
+    if let missing = (reader as? MissingValueReporting)?.missingValues, missing > 0 {
+        printError("note: \(missing) value(s) written as nan (not measured) kept as missing: no data")
+    }
     guard reader.skipped > 0 else { return }
     let first = (reader as? DamageReporting)?.firstSkipped.map { " (first: \($0))" } ?? ""
     printError("warning: skipped \(reader.skipped) damaged line(s) or record(s)\(first); --strict makes this fatal")
