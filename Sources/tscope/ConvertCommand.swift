@@ -71,7 +71,7 @@ struct ConvertCommand: ParsableCommand {
 /// Warns once about damage a reader skipped.
 func reportSkips(_ reader: SpectrumFrameReader) {
     if let missing = (reader as? MissingValueReporting)?.missingValues, missing > 0 {
-        printError("note: \(missing) value(s) written as nan (not measured) kept as missing: no data")
+        printError("note: \(missing) value(s) were nan (not measured): kept as no data")
     }
     guard reader.skipped > 0 else { return }
     let first = (reader as? DamageReporting)?.firstSkipped.map { " (first: \($0))" } ?? ""

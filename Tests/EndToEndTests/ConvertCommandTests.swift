@@ -118,7 +118,7 @@ let osakaCapture = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/
         let table = directory.appendingPathComponent("t.csv").path
         let result = try run(Paths.tscope, ["convert", input, table, "--format", "csv"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("11 value(s) written as nan"), "\(result.stderr)")
+        #expect(result.stderr.contains("11 value(s) were nan"), "\(result.stderr)")
         #expect(result.stderr.contains("2 frames"))
         #expect(!result.stderr.contains("skipped"))
     }
