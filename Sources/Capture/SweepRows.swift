@@ -13,6 +13,9 @@ public struct SweepRow: Sendable, Equatable {
     public var samples: Int64
     /// the row's printed time [µs since the Unix epoch, UTC]
     public var timeMicros: Int64
+    /// soapy_power_bin: the record's time_start and time_stop [s since the epoch], exact
+    public var timeStart: Double
+    public var timeStop: Double
     /// the row's values are frame bins `firstBin ..< firstBin + binCount`
     public var firstBin: Int
     public var binCount: Int
@@ -24,12 +27,15 @@ public struct SweepRow: Sendable, Equatable {
     public var ownValuesAt: Int?
 
     public init(lowHz: Double, highHz: Double, stepHz: Double, samples: Int64, timeMicros: Int64,
-                firstBin: Int, binCount: Int, repeatsLast: Bool = false, ownValuesAt: Int? = nil) {
+                firstBin: Int, binCount: Int, repeatsLast: Bool = false, ownValuesAt: Int? = nil,
+                timeStart: Double = 0, timeStop: Double = 0) {
         self.lowHz = lowHz
         self.highHz = highHz
         self.stepHz = stepHz
         self.samples = samples
         self.timeMicros = timeMicros
+        self.timeStart = timeStart
+        self.timeStop = timeStop
         self.firstBin = firstBin
         self.binCount = binCount
         self.repeatsLast = repeatsLast
@@ -101,7 +107,7 @@ public enum NonFiniteSpelling: Sendable, Equatable {
 
 /// The rows one frame was read from, in the order the file held them.
 public struct SweepRowLayout: Sendable, Equatable {
-    /// the format whose rows these are (rtl_power, hackrf_sweep, hackrf_sweep_binary)
+    /// the format whose rows these are (rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin)
     public var format: CaptureFormat
     public var spelling: NonFiniteSpelling
     public var rows: [SweepRow]

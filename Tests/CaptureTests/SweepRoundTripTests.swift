@@ -103,6 +103,34 @@ import Testing
             """, .hackrfSweep)
     }
 
+    @Test func soapyPowerBinRecordsComeBackByteForByte() throws {
+        var file: [UInt8] = []
+        func record(_ timeStart: Double, _ timeStop: Double, _ start: Double, _ step: Double, _ samples: UInt64,
+                    _ values: [Float]) {
+            file += Array("SDRFF".utf8) + [2]
+            for double in [timeStart, timeStop, start, start + step * Double(values.count), step] {
+                withUnsafeBytes(of: double.bitPattern.littleEndian) { file += $0 }
+            }
+            withUnsafeBytes(of: samples.littleEndian) { file += $0 }
+            withUnsafeBytes(of: UInt64(values.count * 4).littleEndian) { file += $0 }
+            file += [0, 0]
+            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { file += $0 } }
+        }
+        // three hops per sweep with a step of 87290.5 Hz, times with fractions, samples per record
+        for sweep in 0..<2 {
+            let t = 1_718_639_705.363_982 + Double(sweep) * 0.7
+            record(t, t + 0.01, 24e6, 87290.5, 1024, [-1.5, -2.25, -.infinity])
+            record(t + 0.02, t + 0.03, 24e6 + 3 * 87290.5, 87290.5, 1000 + UInt64(sweep), [-4, -5, -6.125])
+            record(t + 0.04, t + 0.05, 24e6 + 6 * 87290.5, 87290.5, 7, [-7, -8, -9])
+        }
+        let directory = try TemporaryDirectory("soapy")
+        defer { directory.remove() }
+        let path = directory.path("in.sdrff")
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        #expect(try convertBack(path, .soapyPowerBin, viaStore: false) == file)
+        #expect(try convertBack(path, .soapyPowerBin, viaStore: true) == file)
+    }
+
     @Test func randomMicrosecondsComeBackExactly() throws {
         var random = SeededRandom(seed: 16)
         var micros = 1_718_639_705_000_000 as Int64

@@ -1,19 +1,19 @@
 /// The `frame_rows.layout` blob: the rows one frame was imported from
 /// (`SweepRowLayout`), little-endian, documented in Firmware-Notes/capture-format.md.
 ///
-///     u8 version (1), u8 format (1 rtl_power, 2 hackrf_sweep, 3 hackrf_sweep_binary),
+///     u8 version (1), u8 format (1 rtl_power, 2 hackrf_sweep, 3 hackrf_sweep_binary, 4 soapy_power_bin),
 ///     u8 spelling (0 C, 1…8 Microsoft runtime at that many decimals), u8 0,
 ///     u32 rows, u32 own values,
 ///     per row: f64 low Hz, f64 high Hz, f64 step Hz, i64 samples, i64 time [µs],
 ///              u32 first bin, u32 bins, u8 flags (1 repeats last, 2 own values), 3 × u8 0,
-///              u32 own values offset (0 unless flag 2);
+///              u32 own values offset (0 unless flag 2), f64 time_start [s], f64 time_stop [s];
 ///     own values: f32 each.
 enum SweepRowCoding {
     static let version: UInt8 = 1
     static let headerBytes = 12
-    static let rowBytes = 5 * 8 + 4 + 4 + 4 + 4
+    static let rowBytes = 5 * 8 + 4 + 4 + 4 + 4 + 2 * 8
 
-    private static let formats: [CaptureFormat] = [.rtlPower, .hackrfSweep, .hackrfSweepBinary]
+    private static let formats: [CaptureFormat] = [.rtlPower, .hackrfSweep, .hackrfSweepBinary, .soapyPowerBin]
 
     /// Encodes `layout` into `bytes` (replacing what it held, reusing its storage).
     static func encode(_ layout: SweepRowLayout, into bytes: inout [UInt8]) {
@@ -35,6 +35,8 @@ enum SweepRowCoding {
             let flags: UInt8 = (row.repeatsLast ? 1 : 0) | (row.ownValuesAt != nil ? 2 : 0)
             bytes += [flags, 0, 0, 0]
             append(UInt32(clamping: row.ownValuesAt ?? 0), to: &bytes)
+            append(row.timeStart.bitPattern, to: &bytes)
+            append(row.timeStop.bitPattern, to: &bytes)
         }
         for value in layout.ownValues { append(value.bitPattern, to: &bytes) }
     }
@@ -62,7 +64,9 @@ enum SweepRowCoding {
                 timeMicros: Int64(bitPattern: load(UInt64.self, bytes, at + 32)),
                 firstBin: Int(load(UInt32.self, bytes, at + 40)), binCount: Int(load(UInt32.self, bytes, at + 44)),
                 repeatsLast: flags & 1 != 0,
-                ownValuesAt: flags & 2 != 0 ? Int(load(UInt32.self, bytes, at + 52)) : nil))
+                ownValuesAt: flags & 2 != 0 ? Int(load(UInt32.self, bytes, at + 52)) : nil,
+                timeStart: Double(bitPattern: load(UInt64.self, bytes, at + 56)),
+                timeStop: Double(bitPattern: load(UInt64.self, bytes, at + 64))))
         }
         let valuesAt = headerBytes + rowCount * rowBytes
         for i in 0..<ownCount {
