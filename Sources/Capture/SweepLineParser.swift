@@ -182,9 +182,17 @@ final class SweepLineParser {
         }
         var i = 0
         if field.first == UInt8(ascii: "-") || field.first == UInt8(ascii: "+") { i = 1 }
-        let word = String(decoding: UnsafeBufferPointer(rebasing: field[i...]), as: UTF8.self).lowercased()
-        guard word == "nan" || word == "inf" || word == "infinity" else { return nil }
-        let magnitude: Float = word == "nan" ? .nan : .infinity
+        let rest = UnsafeBufferPointer(rebasing: field[i...])
+        /// the rest of the field is `word`, in any case
+        func spells(_ word: StaticString) -> Bool {
+            rest.count == word.utf8CodeUnitCount
+                && zip(rest, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+                    .allSatisfy { $0 | 0x20 == $1 }
+        }
+        let magnitude: Float
+        if spells("nan") { magnitude = .nan } else if spells("inf") || spells("infinity") { magnitude = .infinity } else {
+            return nil
+        }
         return (field.first == UInt8(ascii: "-") ? -magnitude : magnitude, .c)
     }
 

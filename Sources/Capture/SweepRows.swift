@@ -59,15 +59,14 @@ public enum NonFiniteSpelling: Sendable, Equatable {
         (Array("#SNAN".utf8), .nan),
     ]
 
-    /// The Microsoft runtime's fraction text for a word at `decimals` digits:
-    /// the word padded with zeros, cut to `decimals` characters, and the last
-    /// one raised by one when the next is '5' or above (as it rounds digits).
-    static func msvcFraction(_ word: [UInt8], decimals: Int) -> [UInt8] {
-        var padded = word
-        while padded.count <= decimals { padded.append(UInt8(ascii: "0")) }
-        var kept = Array(padded[0..<decimals])
-        if padded[decimals] >= UInt8(ascii: "5"), !kept.isEmpty { kept[decimals - 1] &+= 1 }
-        return kept
+    /// Character `index` of the Microsoft runtime's fraction text for a word
+    /// at `decimals` digits: the word padded with zeros, cut to `decimals`
+    /// characters, the last raised by one when the next is '5' or above (it
+    /// rounds them as if they were digits).
+    static func msvcCharacter(_ word: [UInt8], decimals: Int, at index: Int) -> UInt8 {
+        func padded(_ i: Int) -> UInt8 { i < word.count ? word[i] : UInt8(ascii: "0") }
+        guard index == decimals - 1 else { return padded(index) }
+        return padded(index) &+ (padded(decimals) >= UInt8(ascii: "5") ? 1 : 0)
     }
 
     /// Reads a Microsoft runtime spelling (`-1.#J`, `-1.#INF`, `1.#QNAN`,
@@ -79,10 +78,12 @@ public enum NonFiniteSpelling: Sendable, Equatable {
         let negative = field.first == UInt8(ascii: "-")
         if negative || field.first == UInt8(ascii: "+") { i = 1 }
         guard field.count >= i + 3, field[i] == UInt8(ascii: "1"), field[i + 1] == UInt8(ascii: ".") else { return nil }
-        let fraction = Array(field[(i + 2)...])
-        guard fraction.count <= 8 else { return nil }
-        for (word, value) in msvcWords where msvcFraction(word, decimals: fraction.count) == fraction {
-            return (negative ? -value : value, fraction.count)
+        let start = i + 2
+        let decimals = field.count - start
+        guard decimals <= 8 else { return nil }
+        for (word, value) in msvcWords
+        where (0..<decimals).allSatisfy({ field[start + $0] == msvcCharacter(word, decimals: decimals, at: $0) }) {
+            return (negative ? -value : value, decimals)
         }
         return nil
     }
@@ -97,11 +98,8 @@ public enum NonFiniteSpelling: Sendable, Equatable {
         n += 2
         let word = value.isNaN ? (value.sign == .minus ? Self.msvcWords[1].word : Self.msvcWords[2].word)
             : Self.msvcWords[0].word
-        for byte in Self.msvcFraction(word, decimals: decimals) {
-            out[n] = byte
-            n += 1
-        }
-        return n
+        for index in 0..<decimals { out[n + index] = Self.msvcCharacter(word, decimals: decimals, at: index) }
+        return n + decimals
     }
 }
 
