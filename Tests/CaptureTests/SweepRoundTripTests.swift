@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Signals
 import Testing
 @testable import Capture
@@ -250,6 +251,29 @@ import Testing
         }
         #expect(PrintableTime.microseconds(1_718_639_705.999_999_7) == (1_718_639_706, 0))
         #expect(PrintableTime.split(micros: -1) == (-1, 999_999))
+    }
+
+    @Test func aDamagedRowLayoutLeavesTheFrameReadable() throws {
+        let directory = try TemporaryDirectory("rows-damaged")
+        defer { directory.remove() }
+        let input = Fixtures.path("excerpts/rtl_power-test5-excerpt.csv")
+        let store = directory.path("x.tscope")
+        let reader = try RTLPowerCSVReader(path: input)
+        try copy(reader, into: try CaptureFormat.tscope.openWriter(path: store, metadata: reader.metadata))
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM frame_rows") == 2)
+            try db.execute(sql: "UPDATE frame_rows SET layout = x'0102' WHERE frame_id = 1")
+        }
+        try queue.close()
+        let stored = try CaptureStoreReader(path: store)
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        #expect(try stored.next(into: &frame))
+        #expect(stored.rows == nil)
+        #expect(frame.powerDB.count == 320)
+        #expect(try stored.next(into: &frame))
+        #expect(stored.rows?.rows.count == 10)
+        #expect(stored.skipped == 0)
     }
 
     @Test func rowBlobsDecodeToWhatWasEncoded() {
