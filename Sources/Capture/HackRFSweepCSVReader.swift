@@ -62,7 +62,7 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting, S
                                       timestamp: line.timestamp)
             }
             if let spelling = parser.spelling { state.rows.setSpelling(spelling) }
-            let row = line.row()
+            let row = line.row(text)
             let problem = parser.withValues(count: line.valueCount) { state.place(row, values: $0) }
             if let problem {
                 try state.damage.record(lines.error(at: text, problem))

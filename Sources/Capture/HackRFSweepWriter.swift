@@ -70,7 +70,8 @@ public final class HackRFSweepWriter {
     /// Writes one row as a file had it: a text line with its own step
     /// (`%.2f`), num_samples and spellings of −inf/NaN, or a `-B` record.
     public func writeRow(lowHz: UInt64, highHz: UInt64, stepHz: Double, samples: Int64, seconds: Int,
-                         microseconds: Int, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling) throws {
+                         microseconds: Int, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
+                         lineEnd: LineEnd = .lf) throws {
         switch layout {
         case .binary:
             try writeRecord(low: lowHz, high: highHz, values: values)
@@ -80,7 +81,8 @@ public final class HackRFSweepWriter {
                 rowStepText = Array(String(format: "%.2f", stepHz).utf8)
             }
             try writeLine(seconds: seconds, microseconds: microseconds, low: lowHz, high: highHz,
-                          stepText: rowStepText, samples: UInt64(clamping: samples), values: values, spelling: spelling)
+                          stepText: rowStepText, samples: UInt64(clamping: samples), values: values, spelling: spelling,
+                          lineEnd: lineEnd)
         }
     }
 
@@ -98,11 +100,12 @@ public final class HackRFSweepWriter {
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64,
                            values: UnsafeBufferPointer<Float>) throws {
         try writeLine(seconds: seconds, microseconds: microseconds, low: low, high: high, stepText: binWidthText,
-                      samples: UInt64(fftSize), values: values, spelling: .c)
+                      samples: UInt64(fftSize), values: values, spelling: .c, lineEnd: .lf)
     }
 
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64, stepText: [UInt8],
-                           samples: UInt64, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling) throws {
+                           samples: UInt64, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
+                           lineEnd: LineEnd) throws {
         // worst case per value: ", " + sign + 39 digits + ".dd"; header < 120
         let out = try sink.reserveLine(120 + values.count * 48, values: values.count)
         var n = dateTime.write(seconds, to: out)
@@ -120,7 +123,7 @@ public final class HackRFSweepWriter {
             n += FixedPointFormat.writeCommaSpace(to: out + n)
             n += FixedPointFormat.writeTwoDecimals(value, spelling: spelling, to: out + n)
         }
-        out[n] = UInt8(ascii: "\n"); n += 1
+        n += lineEnd.write(to: out + n)
         sink.commit(bytes: n)
     }
 }

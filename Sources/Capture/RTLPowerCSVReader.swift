@@ -84,7 +84,7 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting, Swee
                 hopIndex = 0
             }
             if let spelling = parser.spelling { state.rows.setSpelling(spelling) }
-            let row = line.row(repeatsLast: bins < line.valueCount)
+            let row = line.row(text, repeatsLast: bins < line.valueCount)
             let problem = parser.withValues(count: bins) { state.place(row, values: $0) }
             if let problem {
                 try state.damage.record(lines.error(at: text, problem))

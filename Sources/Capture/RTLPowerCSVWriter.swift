@@ -32,9 +32,10 @@ public final class RTLPowerCSVWriter {
     ///   - values: the hop's kept bins [dB], lowest frequency first (at least one)
     ///   - repeatLast: print the last value once more, as rtl_power does
     ///   - spelling: how −inf and NaN are printed (`-inf`/`nan`, or `-1.#J` as rtl_power built on Windows does)
+    ///   - lineEnd: "\n" (rtl_power's), or as the row being written back had it
     public func writeHop(seconds: Int, lowHz: Int, highHz: Int, stepHz: Double, samples: Int,
                          values: UnsafeBufferPointer<Float>, repeatLast: Bool = true,
-                         spelling: NonFiniteSpelling = .c) throws {
+                         spelling: NonFiniteSpelling = .c, lineEnd: LineEnd = .lf) throws {
         guard let last = values.last else { return }
         // per value ", " + sign + up to 45 characters; header < 120
         let out = try sink.reserveLine(120 + (values.count + 1) * 48, values: values.count)
@@ -60,8 +61,7 @@ public final class RTLPowerCSVWriter {
             n += FixedPointFormat.writeCommaSpace(to: out + n)
             n += FixedPointFormat.writeTwoDecimals(last, spelling: spelling, to: out + n)
         }
-        out[n] = UInt8(ascii: "\n")
-        n += 1
+        n += lineEnd.write(to: out + n)
         sink.commit(bytes: n)
     }
 

@@ -45,7 +45,7 @@ public final class RTLPowerFrameWriter: SpectrumFrameWriter, SweepRowWriting {
             try writer.writeHop(seconds: PrintableTime.split(micros: row.timeMicros).seconds,
                                 lowHz: Int(saturating: row.lowHz), highHz: Int(saturating: row.highHz),
                                 stepHz: row.stepHz, samples: Int(row.samples), values: values,
-                                repeatLast: row.repeatsLast, spelling: rows.spelling)
+                                repeatLast: row.repeatsLast, spelling: rows.spelling, lineEnd: row.lineEnd)
         }
     }
 

@@ -18,10 +18,11 @@ struct SweepLine {
 }
 
 extension SweepLine {
-    /// The line as a row (`firstBin` and `binCount` are set when it is placed).
-    func row(repeatsLast: Bool = false) -> SweepRow {
+    /// The line (`text`) as a row (`firstBin` and `binCount` are set when it is placed).
+    func row(_ text: LineReader.Line, repeatsLast: Bool = false) -> SweepRow {
         SweepRow(lowHz: lowHz, highHz: highHz, stepHz: stepHz, samples: Int64(samples), timeMicros: timeMicros,
-                 firstBin: 0, binCount: 0, repeatsLast: repeatsLast)
+                 firstBin: 0, binCount: 0, repeatsLast: repeatsLast,
+                 lineEnd: !text.terminated ? .none : text.crlf ? .crlf : .lf)
     }
 }
 

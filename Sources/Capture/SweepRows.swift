@@ -21,6 +21,8 @@ public struct SweepRow: Sendable, Equatable {
     public var binCount: Int
     /// rtl_power printed the last value once more
     public var repeatsLast: Bool
+    /// how the text line ended
+    public var lineEnd: LineEnd
     /// where the row's values start in `SweepRowLayout.ownValues` when a later
     /// row of the frame overwrote some of its bins (overlapping hops); nil if
     /// the frame's bins hold them
@@ -28,7 +30,7 @@ public struct SweepRow: Sendable, Equatable {
 
     public init(lowHz: Double, highHz: Double, stepHz: Double, samples: Int64, timeMicros: Int64,
                 firstBin: Int, binCount: Int, repeatsLast: Bool = false, ownValuesAt: Int? = nil,
-                timeStart: Double = 0, timeStop: Double = 0) {
+                timeStart: Double = 0, timeStop: Double = 0, lineEnd: LineEnd = .lf) {
         self.lowHz = lowHz
         self.highHz = highHz
         self.stepHz = stepHz
@@ -39,7 +41,23 @@ public struct SweepRow: Sendable, Equatable {
         self.firstBin = firstBin
         self.binCount = binCount
         self.repeatsLast = repeatsLast
+        self.lineEnd = lineEnd
         self.ownValuesAt = ownValuesAt
+    }
+}
+
+/// How a text row ended: "\n", "\r\n" (a file written on Windows in text
+/// mode), or not at all (a last line without a newline).
+public enum LineEnd: UInt8, Sendable, Equatable {
+    case lf, crlf, none
+
+    /// Writes the ending; returns bytes written (≤ 2).
+    func write(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        switch self {
+        case .lf: out[0] = UInt8(ascii: "\n"); return 1
+        case .crlf: out[0] = UInt8(ascii: "\r"); out[1] = UInt8(ascii: "\n"); return 2
+        case .none: return 0
+        }
     }
 }
 

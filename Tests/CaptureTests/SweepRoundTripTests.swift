@@ -89,6 +89,16 @@ import Testing
             """, .rtlPower)
     }
 
+    @Test func windowsLineEndsAndALastLineWithoutNewlineComeBack() throws {
+        try expectRoundTrip("2016-11-15, 22:11:14, 88000000, 88312500, 78125.00, 5120, -1.#J, -8.69, -1.#J, -10.84, -10.84\r\n"
+            + "2016-11-15, 22:11:14, 88312500, 88625000, 78125.00, 5120, -1.00, -2.00, 1.#R, -1.#J, -1.#J\r\n"
+            + "2016-11-15, 22:11:24, 88000000, 88312500, 78125.00, 5376, -1.#J, -8.00, -1.#J, -10.00, -10.00\r\n"
+            + "2016-11-15, 22:11:24, 88312500, 88625000, 78125.00, 5376, -1.50, -2.50, -3.50, -4.50, -4.50", .rtlPower)
+        try expectRoundTrip("2024-06-17, 15:55:05.945471, 0, 5000000, 1000000.00, 20, -75.39, -67.84, -60.39, -61.46, -58.52\r\n"
+            + "2024-06-17, 15:55:05.945472, 10000000, 15000000, 1000000.00, 20, -56.71, -60.30, -63.95, -62.53, -65.35",
+            .hackrfSweep)
+    }
+
     @Test func generatedHackRFSweepLayoutsComeBackByteForByte() throws {
         // hops out of order (0, 10, 5, 15 and an odd fifth), steps with decimals, a time per line,
         // a last sweep cut short
@@ -279,8 +289,9 @@ import Testing
     @Test func rowBlobsDecodeToWhatWasEncoded() {
         let layout = SweepRowLayout(format: .hackrfSweep, spelling: .msvc(decimals: 2), rows: [
             SweepRow(lowHz: 0, highHz: 5e6, stepHz: 87290.5, samples: 20, timeMicros: 1_718_639_705_363_982,
-                     firstBin: 10, binCount: 5, repeatsLast: true, ownValuesAt: 1),
-            SweepRow(lowHz: 10e6, highHz: 15e6, stepHz: 1e6, samples: -3, timeMicros: -7, firstBin: 0, binCount: 5),
+                     firstBin: 10, binCount: 5, repeatsLast: true, ownValuesAt: 1, lineEnd: .crlf),
+            SweepRow(lowHz: 10e6, highHz: 15e6, stepHz: 1e6, samples: -3, timeMicros: -7, firstBin: 0, binCount: 5,
+                     timeStart: 1.25, timeStop: -2, lineEnd: .none),
         ], ownValues: [1, -.infinity, .nan, 4, 5, 6])
         var bytes: [UInt8] = []
         SweepRowCoding.encode(layout, into: &bytes)

@@ -5,7 +5,8 @@
 ///     u8 spelling (0 C, 1…8 Microsoft runtime at that many decimals), u8 0,
 ///     u32 rows, u32 own values,
 ///     per row: f64 low Hz, f64 high Hz, f64 step Hz, i64 samples, i64 time [µs],
-///              u32 first bin, u32 bins, u8 flags (1 repeats last, 2 own values), 3 × u8 0,
+///              u32 first bin, u32 bins, u8 flags (1 repeats last, 2 own values, 4 line ends "\r\n",
+///              8 line ends without a newline), 3 × u8 0,
 ///              u32 own values offset (0 unless flag 2), f64 time_start [s], f64 time_stop [s];
 ///     own values: f32 each.
 enum SweepRowCoding {
@@ -33,6 +34,7 @@ enum SweepRowCoding {
             append(UInt32(clamping: row.firstBin), to: &bytes)
             append(UInt32(clamping: row.binCount), to: &bytes)
             let flags: UInt8 = (row.repeatsLast ? 1 : 0) | (row.ownValuesAt != nil ? 2 : 0)
+                | (row.lineEnd == .crlf ? 4 : 0) | (row.lineEnd == .none ? 8 : 0)
             bytes += [flags, 0, 0, 0]
             append(UInt32(clamping: row.ownValuesAt ?? 0), to: &bytes)
             append(row.timeStart.bitPattern, to: &bytes)
@@ -66,7 +68,8 @@ enum SweepRowCoding {
                 repeatsLast: flags & 1 != 0,
                 ownValuesAt: flags & 2 != 0 ? Int(load(UInt32.self, bytes, at + 52)) : nil,
                 timeStart: Double(bitPattern: load(UInt64.self, bytes, at + 56)),
-                timeStop: Double(bitPattern: load(UInt64.self, bytes, at + 64))))
+                timeStop: Double(bitPattern: load(UInt64.self, bytes, at + 64)),
+                lineEnd: flags & 4 != 0 ? .crlf : flags & 8 != 0 ? .none : .lf))
         }
         let valuesAt = headerBytes + rowCount * rowBytes
         for i in 0..<ownCount {
