@@ -38,9 +38,11 @@ enum PrintableTime {
         return micros >= 1_000_000 ? (Int(whole) + 1, micros - 1_000_000) : (Int(whole), micros)
     }
 
-    /// A row's time in µs as (seconds, microseconds) for printing.
+    /// A row's time in µs as (seconds, microseconds) for printing, clamped
+    /// into the printable years (a damaged store can hold any value).
     static func split(micros: Int64) -> (seconds: Int, micros: Int) {
-        let seconds = micros >= 0 ? micros / 1_000_000 : -((-micros + 999_999) / 1_000_000)
-        return (Int(seconds), Int(micros - seconds * 1_000_000))
+        let time = min(max(micros, Int64(earliest) * 1_000_000), Int64(latest) * 1_000_000 + 999_999)
+        let seconds = time >= 0 ? time / 1_000_000 : -((-time + 999_999) / 1_000_000)
+        return (Int(seconds), Int(time - seconds * 1_000_000))
     }
 }

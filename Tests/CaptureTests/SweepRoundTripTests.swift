@@ -261,6 +261,8 @@ import Testing
         }
         #expect(PrintableTime.microseconds(1_718_639_705.999_999_7) == (1_718_639_706, 0))
         #expect(PrintableTime.split(micros: -1) == (-1, 999_999))
+        #expect(PrintableTime.split(micros: .min) == (Int(PrintableTime.earliest), 0))
+        #expect(PrintableTime.split(micros: .max) == (Int(PrintableTime.latest), 999_999))
     }
 
     @Test func aDamagedRowLayoutLeavesTheFrameReadable() throws {
