@@ -39,7 +39,7 @@ import Testing
         ("excerpts/rtl_power-test5-excerpt.csv", .rtlPower),
         ("excerpts/rtl_power-fm_stations-excerpt.csv", .rtlPower),
         ("excerpts/rtl_power-filename_jackie-excerpt.csv", .rtlPower),
-        ("excerpts/hackrf_sweep-sweep-excerpt.csv", .hackrfSweep),
+        ("excerpts/hackrf_sweep-html-sdr-sweep-head64.csv", .hackrfSweep),
         ("excerpts/hackrf_sweep-tst-excerpt.bin", .hackrfSweepBinary),
     ]
 

@@ -87,7 +87,7 @@ let osakaCapture = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/
         ("excerpts/rtl_power-test5-excerpt.csv", "rtl_power", "csv"),
         ("excerpts/rtl_power-fm_stations-excerpt.csv", "rtl_power", "csv"),
         ("excerpts/rtl_power-filename_jackie-excerpt.csv", "rtl_power", "csv"),
-        ("excerpts/hackrf_sweep-sweep-excerpt.csv", "hackrf_sweep", "csv"),
+        ("excerpts/hackrf_sweep-html-sdr-sweep-head64.csv", "hackrf_sweep", "csv"),
         ("excerpts/hackrf_sweep-tst-excerpt.bin", "hackrf_sweep_binary", "bin"),
     ]
 
