@@ -105,3 +105,12 @@ public final class AtomicFrameWriter: SpectrumFrameWriter {
         output?.discard()
     }
 }
+
+extension AtomicFrameWriter: SweepRowWriting {
+    /// Passes a frame's rows on to the writer inside (a byte-identical round trip needs them).
+    public func write(_ frame: SpectrumFrame, rows: SweepRowLayout?) throws {
+        do {
+            if let rowWriter = writer as? SweepRowWriting { try rowWriter.write(frame, rows: rows) } else { try writer.write(frame) }
+        } catch { throw output?.naming(error) ?? error }
+    }
+}

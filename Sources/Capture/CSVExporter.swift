@@ -98,11 +98,7 @@ public final class CSVExporter: SpectrumFrameWriter {
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` of a Unix time into `timeField`.
     private func formatTime(_ unclamped: Double) {
-        let timestamp = PrintableTime.clamped(unclamped)
-        let seconds = timestamp.rounded(.down)
-        var micros = Int(saturating: ((timestamp - seconds) * 1e6).rounded())
-        let whole = Int(saturating: seconds)
-        if micros >= 1_000_000 { micros = 999_999 }
+        let (whole, micros) = PrintableTime.microseconds(unclamped)
         timeField.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
             _ = dateTime.write(whole, to: out)

@@ -41,6 +41,13 @@ enum FixedPointFormat {
         return position + 3
     }
 
+    /// `writeTwoDecimals`, with −inf and NaN in `spelling`; returns bytes written (≤ 48).
+    @inline(__always)
+    static func writeTwoDecimals(_ value: Float, spelling: NonFiniteSpelling,
+                                 to out: UnsafeMutablePointer<UInt8>) -> Int {
+        value.isFinite ? writeTwoDecimals(value, to: out) : spelling.write(value, to: out)
+    }
+
     /// Writes an unsigned integer in decimal; returns bytes written (≤ 20).
     @inline(__always)
     static func writeDecimal(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {

@@ -6,8 +6,9 @@ import Signals
 /// float32 dB. Slices are assembled into sweeps like the text reader's; the
 /// format carries no time, so frame k is stamped k seconds after
 /// `CaptureReadOptions.iq.startTime` (0 if not given).
-public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting {
+public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting, SweepRowReporting {
     public var metadata: CaptureMetadata { state.metadata }
+    public var rows: SweepRowLayout? { state.rows.emitted }
     public var skipped: Int { state.damage.skipped }
     public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (records.offset, records.input.totalBytes) }
@@ -23,11 +24,18 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
     private var sliceShape: (values: Int, binWidthHz: Double)?
     private let startTime: Double
     /// a slice read ahead that starts the next sweep
-    private var pending: (lowHz: Double, count: Int)?
+    private var pending: Slice?
+
+    /// one record's edges [Hz] and value count (values in `values`)
+    private struct Slice {
+        var lowHz: Double
+        var highHz: Double
+        var count: Int
+    }
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         records = RecordReader(input: input)
-        state = SweepReaderState(format: "hackrf_sweep_binary", strict: options.strict)
+        state = SweepReaderState(format: .hackrfSweepBinary, strict: options.strict)
         startTime = options.iq.startTime ?? 0
     }
 
@@ -58,16 +66,20 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
     }
 
     private func begin() {
-        state.assembler.begin(startHz: sweepStartHz ?? 0, binWidthHz: sliceShape?.binWidthHz ?? 1,
+        state.begin(startHz: sweepStartHz ?? 0, binWidthHz: sliceShape?.binWidthHz ?? 1,
                               timestamp: startTime + Double(state.framesRead))
     }
 
-    private func place(_ slice: (lowHz: Double, count: Int)) {
-        values.place(count: slice.count, lowHz: slice.lowHz, into: &state.assembler)
+    private func place(_ slice: Slice) {
+        // the format has no time, step or FFT size: the row keeps edges and order
+        let row = SweepRow(lowHz: slice.lowHz, highHz: slice.highHz,
+                           stepHz: (slice.highHz - slice.lowHz) / Double(slice.count), samples: 0, timeMicros: 0,
+                           firstBin: 0, binCount: 0)
+        values.withValues(count: slice.count) { _ = state.place(row, values: $0) }
     }
 
     /// The next well-formed slice (values in `values`), nil at the end.
-    private func readSlice() throws -> (lowHz: Double, count: Int)? {
+    private func readSlice() throws -> Slice? {
         while try !records.isAtEnd() {
             let offset = records.offset
             let header = try records.take(20)
@@ -122,7 +134,7 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
                 try state.damage.record(error(at: offset, "slice at \(low) Hz lies beyond the band of the first sweep"))
                 continue
             }
-            return (Double(low), count)
+            return Slice(lowHz: Double(low), highHz: Double(high), count: count)
         }
         return nil
     }

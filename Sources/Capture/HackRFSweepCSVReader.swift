@@ -8,8 +8,11 @@ import Signals
 /// ending when a slice starts again at the first slice's frequency. The
 /// frame's time is its last slice's. The bin width is (hz_high − hz_low)/values,
 /// exact where the printed hz_bin_width is rounded to 0.01 Hz.
-public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
+public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting, SweepRowReporting,
+    MissingValueReporting {
     public var metadata: CaptureMetadata { state.metadata }
+    public var rows: SweepRowLayout? { state.rows.emitted }
+    public var missingValues: Int { state.missingValues }
     public var skipped: Int { state.damage.skipped }
     public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (lines.consumedBytes, lines.input.totalBytes) }
@@ -27,7 +30,7 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         lines = LineReader(input: input)
         parser = SweepLineParser(timeZone: options.timeZone)
-        state = SweepReaderState(format: "hackrf_sweep", strict: options.strict)
+        state = SweepReaderState(format: .hackrfSweep, strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -55,10 +58,12 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting {
                         "expected a sweep to start at \(Int(saturating: startHz)) Hz, found \(Int(saturating: line.lowHz)) Hz"))
                     continue
                 }
-                state.assembler.begin(startHz: startHz, binWidthHz: sliceShape?.binWidthHz ?? binWidth(),
+                state.begin(startHz: startHz, binWidthHz: sliceShape?.binWidthHz ?? binWidth(),
                                       timestamp: line.timestamp)
             }
-            let problem = parser.withValues(count: line.valueCount) { state.assembler.place(lowHz: line.lowHz, values: $0) }
+            if let spelling = parser.spelling { state.rows.setSpelling(spelling) }
+            let row = line.row(text)
+            let problem = parser.withValues(count: line.valueCount) { state.place(row, values: $0) }
             if let problem {
                 try state.damage.record(lines.error(at: text, problem))
                 continue

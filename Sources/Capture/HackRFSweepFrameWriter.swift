@@ -5,7 +5,12 @@ import Signals
 /// `HackRFSweepWriter`: each frame is cut into 5 MHz slices of N/4 bins when
 /// its width allows (as hackrf_sweep prints them), else written as one slice.
 /// Slices with no data at all (NaN: gaps between sweep ranges) are left out.
-public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
+///
+/// A frame read from the same layout comes with its rows (`SweepRowLayout`):
+/// then each line or record is written as the file had it (sweep order such
+/// as 0, 10, 5, 15 MHz, edges, step, num_samples, each line's µs time), so
+/// the output is the input.
+public final class HackRFSweepFrameWriter: SpectrumFrameWriter, SweepRowWriting {
     /// hackrf_sweep's slice width: a quarter of its 20 MHz sample rate [Hz]
     static let sliceWidthHz = 5_000_000.0
 
@@ -13,6 +18,8 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
     private let layout: HackRFSweepWriter.Layout
     private var writer: HackRFSweepWriter?
     private var sliceBins = 0
+    /// prints rows with their own step and num_samples (frames with rows)
+    private var rowWriter: HackRFSweepWriter?
 
     public init(sink: OutputSink, layout: HackRFSweepWriter.Layout) {
         self.sink = sink
@@ -31,9 +38,7 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
             writer = HackRFSweepWriter(sink: sink, layout: layout, fftSize: fftSize, sampleRateHz: sampleRate)
         }
         guard let writer else { return }
-        let timestamp = PrintableTime.clamped(frame.timestamp)
-        let seconds = timestamp.rounded(.down)
-        let microseconds = min(999_999, Int(saturating: ((timestamp - seconds) * 1e6).rounded(.down)))
+        let (seconds, microseconds) = PrintableTime.microseconds(frame.timestamp)
         try frame.powerDB.withUnsafeBufferPointer { all in
             var first = 0
             while first < bins {
@@ -42,10 +47,23 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter {
                     let low = frame.startHz + Double(first) * frame.binWidthHz
                     let high = low + Double(sliceBins) * frame.binWidthHz
                     try writer.writeSlice(lowHz: Self.hertz(low), highHz: Self.hertz(high),
-                                          seconds: Int(saturating: seconds), microseconds: microseconds, values: slice)
+                                          seconds: seconds, microseconds: microseconds, values: slice)
                 }
                 first += sliceBins
             }
+        }
+    }
+
+    public func write(_ frame: SpectrumFrame, rows: SweepRowLayout?) throws {
+        let own: CaptureFormat = layout == .text ? .hackrfSweep : .hackrfSweepBinary
+        guard let rows, rows.format == own, rows.fits(binCount: frame.powerDB.count) else { return try write(frame) }
+        let rowWriter = self.rowWriter ?? HackRFSweepWriter(sink: sink, layout: layout, fftSize: 4)
+        self.rowWriter = rowWriter
+        try rows.forEachRow(of: frame) { row, values in
+            let (seconds, microseconds) = PrintableTime.split(micros: row.timeMicros)
+            try rowWriter.writeRow(lowHz: Self.hertz(row.lowHz), highHz: Self.hertz(row.highHz), stepHz: row.stepHz,
+                                   samples: row.samples, seconds: seconds, microseconds: microseconds, values: values,
+                                   spelling: rows.spelling, lineEnd: row.lineEnd)
         }
     }
 

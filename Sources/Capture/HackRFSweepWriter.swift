@@ -22,6 +22,9 @@ public final class HackRFSweepWriter {
     private let binWidthText: [UInt8]
     /// strftime("%Y-%m-%d, %H:%M:%S") of localtime, as hackrf_sweep prints it
     private var dateTime = CachedDateTime(zone: .local, separator: ", ")
+    /// `%.2f` of the last row's step (`writeRow`), formatted again only when it changes
+    private var rowStepText: [UInt8] = []
+    private var cachedRowStep = Double.nan
 
     public init(sink: OutputSink, layout: Layout, fftSize: Int, sampleRateHz: UInt64 = 20_000_000) {
         self.sink = sink
@@ -64,6 +67,25 @@ public final class HackRFSweepWriter {
         }
     }
 
+    /// Writes one row as a file had it: a text line with its own step
+    /// (`%.2f`), num_samples and spellings of −inf/NaN, or a `-B` record.
+    public func writeRow(lowHz: UInt64, highHz: UInt64, stepHz: Double, samples: Int64, seconds: Int,
+                         microseconds: Int, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
+                         lineEnd: LineEnd = .lf) throws {
+        switch layout {
+        case .binary:
+            try writeRecord(low: lowHz, high: highHz, values: values)
+        case .text:
+            if stepHz != cachedRowStep {
+                cachedRowStep = stepHz
+                rowStepText = Array(String(format: "%.2f", stepHz).utf8)
+            }
+            try writeLine(seconds: seconds, microseconds: microseconds, low: lowHz, high: highHz,
+                          stepText: rowStepText, samples: UInt64(clamping: samples), values: values, spelling: spelling,
+                          lineEnd: lineEnd)
+        }
+    }
+
     public func flush() throws { try sink.flush() }
 
     private func writeRecord(low: UInt64, high: UInt64, values: UnsafeBufferPointer<Float>) throws {
@@ -77,6 +99,13 @@ public final class HackRFSweepWriter {
 
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64,
                            values: UnsafeBufferPointer<Float>) throws {
+        try writeLine(seconds: seconds, microseconds: microseconds, low: low, high: high, stepText: binWidthText,
+                      samples: UInt64(fftSize), values: values, spelling: .c, lineEnd: .lf)
+    }
+
+    private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64, stepText: [UInt8],
+                           samples: UInt64, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
+                           lineEnd: LineEnd) throws {
         // worst case per value: ", " + sign + 39 digits + ".dd"; header < 120
         let out = try sink.reserveLine(120 + values.count * 48, values: values.count)
         var n = dateTime.write(seconds, to: out)
@@ -87,14 +116,14 @@ public final class HackRFSweepWriter {
         n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeDecimal(high, to: out + n)
         n += FixedPointFormat.writeCommaSpace(to: out + n)
-        n += FixedPointFormat.writeBytes(binWidthText, to: out + n)
+        n += FixedPointFormat.writeBytes(stepText, to: out + n)
         n += FixedPointFormat.writeCommaSpace(to: out + n)
-        n += FixedPointFormat.writeDecimal(UInt64(fftSize), to: out + n)
+        n += FixedPointFormat.writeDecimal(samples, to: out + n)
         for value in values {
             n += FixedPointFormat.writeCommaSpace(to: out + n)
-            n += FixedPointFormat.writeTwoDecimals(value, to: out + n)
+            n += FixedPointFormat.writeTwoDecimals(value, spelling: spelling, to: out + n)
         }
-        out[n] = UInt8(ascii: "\n"); n += 1
+        n += lineEnd.write(to: out + n)
         sink.commit(bytes: n)
     }
 }

@@ -14,6 +14,8 @@ final class LineReader {
         var offset: Int
         /// false for a last line cut off without "\n" (a truncated file)
         var terminated: Bool
+        /// ended by "\r\n"
+        var crlf = false
     }
 
     let input: ByteInput
@@ -63,8 +65,9 @@ final class LineReader {
         while true {
             if let newline = findNewline() {
                 var length = newline - start
-                if length > 0 && buffer[start + length - 1] == UInt8(ascii: "\r") { length -= 1 }
-                return emit(length: length, consumed: newline + 1 - start, terminated: true)
+                let crlf = length > 0 && buffer[start + length - 1] == UInt8(ascii: "\r")
+                if crlf { length -= 1 }
+                return emit(length: length, consumed: newline + 1 - start, terminated: true, crlf: crlf)
             }
             if atEnd {
                 guard end > start else { return nil }
@@ -81,10 +84,10 @@ final class LineReader {
         return UnsafeMutableRawPointer(hit).assumingMemoryBound(to: UInt8.self) - buffer
     }
 
-    private func emit(length: Int, consumed: Int, terminated: Bool) -> Line {
+    private func emit(length: Int, consumed: Int, terminated: Bool, crlf: Bool = false) -> Line {
         lineNumber += 1
         let line = Line(bytes: UnsafeBufferPointer(start: buffer + start, count: length),
-                        number: lineNumber, offset: bufferOffset + start, terminated: terminated)
+                        number: lineNumber, offset: bufferOffset + start, terminated: terminated, crlf: crlf)
         start += consumed
         last = line
         return line

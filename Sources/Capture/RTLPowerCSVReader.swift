@@ -16,8 +16,11 @@ import Signals
 /// - The first sweep fixes the hop layout; a later hop with another edge or
 ///   value count, another bin width, a time going backwards or a malformed
 ///   line is damage: skipped and counted, or fatal when strict.
-public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
+public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting, SweepRowReporting,
+    MissingValueReporting {
     public var metadata: CaptureMetadata { state.metadata }
+    public var rows: SweepRowLayout? { state.rows.emitted }
+    public var missingValues: Int { state.missingValues }
     public var skipped: Int { state.damage.skipped }
     public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (lines.consumedBytes, lines.input.totalBytes) }
@@ -38,7 +41,7 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         lines = LineReader(input: input)
         parser = SweepLineParser(timeZone: options.timeZone)
-        state = SweepReaderState(format: "rtl_power", strict: options.strict)
+        state = SweepReaderState(format: .rtlPower, strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -77,10 +80,12 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
                 continue
             }
             if !state.assembler.inProgress {
-                state.assembler.begin(startHz: line.lowHz, binWidthHz: line.stepHz, timestamp: line.timestamp)
+                state.begin(startHz: line.lowHz, binWidthHz: line.stepHz, timestamp: line.timestamp)
                 hopIndex = 0
             }
-            let problem = parser.withValues(count: bins) { state.assembler.place(lowHz: line.lowHz, values: $0) }
+            if let spelling = parser.spelling { state.rows.setSpelling(spelling) }
+            let row = line.row(text, repeatsLast: bins < line.valueCount)
+            let problem = parser.withValues(count: bins) { state.place(row, values: $0) }
             if let problem {
                 try state.damage.record(lines.error(at: text, problem))
                 continue
@@ -100,7 +105,8 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting {
     private func hopBins() -> Int? {
         let span = (line.highHz - line.lowHz) / line.stepHz
         let count = line.valueCount
-        let repeated = count >= 2 && parser.withValues(count: count) { $0[count - 1] == $0[count - 2] }
+        // bit for bit: a repeated `nan` is a repeat too
+        let repeated = count >= 2 && parser.withValues(count: count) { $0[count - 1].bitPattern == $0[count - 2].bitPattern }
         if repeated && abs(Double(count - 1) - span) <= Self.hopWidthTolerance { return count - 1 }
         if abs(Double(count) - span) <= Self.hopWidthTolerance { return count }
         return nil

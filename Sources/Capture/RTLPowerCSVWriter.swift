@@ -30,8 +30,12 @@ public final class RTLPowerCSVWriter {
     ///   - stepHz: bin width [Hz]
     ///   - samples: FFTs integrated (rtl_power's "samples")
     ///   - values: the hop's kept bins [dB], lowest frequency first (at least one)
+    ///   - repeatLast: print the last value once more, as rtl_power does
+    ///   - spelling: how −inf and NaN are printed (`-inf`/`nan`, or `-1.#J` as rtl_power built on Windows does)
+    ///   - lineEnd: "\n" (rtl_power's), or as the row being written back had it
     public func writeHop(seconds: Int, lowHz: Int, highHz: Int, stepHz: Double, samples: Int,
-                         values: UnsafeBufferPointer<Float>) throws {
+                         values: UnsafeBufferPointer<Float>, repeatLast: Bool = true,
+                         spelling: NonFiniteSpelling = .c, lineEnd: LineEnd = .lf) throws {
         guard let last = values.last else { return }
         // per value ", " + sign + up to 45 characters; header < 120
         let out = try sink.reserveLine(120 + (values.count + 1) * 48, values: values.count)
@@ -50,13 +54,14 @@ public final class RTLPowerCSVWriter {
         n += Self.writeInteger(samples, to: out + n)
         for value in values {
             n += FixedPointFormat.writeCommaSpace(to: out + n)
-            n += FixedPointFormat.writeTwoDecimals(value, to: out + n)
+            n += FixedPointFormat.writeTwoDecimals(value, spelling: spelling, to: out + n)
         }
-        // rtl_power prints the last bin once more
-        n += FixedPointFormat.writeCommaSpace(to: out + n)
-        n += FixedPointFormat.writeTwoDecimals(last, to: out + n)
-        out[n] = UInt8(ascii: "\n")
-        n += 1
+        if repeatLast {
+            // rtl_power prints the last bin once more
+            n += FixedPointFormat.writeCommaSpace(to: out + n)
+            n += FixedPointFormat.writeTwoDecimals(last, spelling: spelling, to: out + n)
+        }
+        n += lineEnd.write(to: out + n)
         sink.commit(bytes: n)
     }
 

@@ -5,7 +5,11 @@ import Signals
 /// one line each, every hop of a frame stamped with the frame's second, as
 /// rtl_power stamps the hops of one sweep. Hops whose bins are all NaN (never
 /// measured) are left out; rtl_power has no way to say "no value".
-public final class RTLPowerFrameWriter: SpectrumFrameWriter {
+///
+/// A frame read from rtl_power comes with its rows (`SweepRowLayout`): then
+/// each hop is printed as the file had it (order, edges, step, samples,
+/// repeated last value, `nan`/`-1.#J` spellings), so the output is the input.
+public final class RTLPowerFrameWriter: SpectrumFrameWriter, SweepRowWriting {
     /// bins per line: rtl_power's own hops are at most a few thousand bins
     public static let maxBinsPerHop = 4096
 
@@ -30,6 +34,18 @@ public final class RTLPowerFrameWriter: SpectrumFrameWriter {
                 }
                 first += count
             }
+        }
+    }
+
+    public func write(_ frame: SpectrumFrame, rows: SweepRowLayout?) throws {
+        guard let rows, rows.format == .rtlPower, rows.fits(binCount: frame.powerDB.count) else {
+            return try write(frame)
+        }
+        try rows.forEachRow(of: frame) { row, values in
+            try writer.writeHop(seconds: PrintableTime.split(micros: row.timeMicros).seconds,
+                                lowHz: Int(saturating: row.lowHz), highHz: Int(saturating: row.highHz),
+                                stepHz: row.stepHz, samples: Int(row.samples), values: values,
+                                repeatLast: row.repeatsLast, spelling: rows.spelling, lineEnd: row.lineEnd)
         }
     }
 

@@ -22,10 +22,8 @@ struct RecordValues {
         return finite
     }
 
-    /// Places the first `count` decoded values at the bins from `lowHz` on.
-    func place(count: Int, lowHz: Double, into assembler: inout SweepAssembler) {
-        values.withUnsafeBufferPointer { all in
-            _ = assembler.place(lowHz: lowHz, values: UnsafeBufferPointer(rebasing: all[0..<count]))
-        }
+    /// Calls `body` with the first `count` decoded values.
+    func withValues<T>(count: Int, _ body: (UnsafeBufferPointer<Float>) -> T) -> T {
+        values.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 }

@@ -117,11 +117,10 @@ public final class SigMFWriter {
 
     /// `2026-11-21T10:15:00.123456Z`
     static func isoDateTime(_ time: Double) -> String {
-        let whole = time.rounded(.down)
+        let (whole, micros) = PrintableTime.microseconds(time)
         var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        let micros = min(999_999, Int(((time - whole) * 1e6).rounded()))
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), micros)
     }

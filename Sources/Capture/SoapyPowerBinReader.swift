@@ -7,8 +7,9 @@ import Signals
 /// little-endian float32 dB. Hops ascend in frequency; they are assembled
 /// into one frame per sweep (a sweep ends when the frequency starts again),
 /// stamped with its last hop's time_stop.
-public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
+public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting, SweepRowReporting {
     public var metadata: CaptureMetadata { state.metadata }
+    public var rows: SweepRowLayout? { state.rows.emitted }
     public var skipped: Int { state.damage.skipped }
     public var firstSkipped: CaptureError? { state.damage.first }
     public var progress: (done: Int, total: Int?) { (records.offset, records.input.totalBytes) }
@@ -19,9 +20,12 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
     static let maxPayloadBytes = 1 << 26
 
     private struct Hop {
+        var timeStart = 0.0
         var timeStop = 0.0
         var startHz = 0.0
+        var stopHz = 0.0
         var stepHz = 0.0
+        var samples: UInt64 = 0
         var count = 0
     }
 
@@ -36,7 +40,7 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
 
     public init(input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) {
         records = RecordReader(input: input)
-        state = SweepReaderState(format: "soapy_power_bin", strict: options.strict)
+        state = SweepReaderState(format: .soapyPowerBin, strict: options.strict)
     }
 
     public convenience init(path: String, options: CaptureReadOptions = CaptureReadOptions()) throws {
@@ -62,11 +66,15 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
     }
 
     private func begin(_ hop: Hop) {
-        state.assembler.begin(startHz: hop.startHz, binWidthHz: hop.stepHz, timestamp: hop.timeStop)
+        state.begin(startHz: hop.startHz, binWidthHz: hop.stepHz, timestamp: hop.timeStop)
     }
 
     private func place(_ hop: Hop) {
-        values.place(count: hop.count, lowHz: hop.startHz, into: &state.assembler)
+        // every header field, for writing the record back as it was
+        let row = SweepRow(lowHz: hop.startHz, highHz: hop.stopHz, stepHz: hop.stepHz,
+                           samples: Int64(bitPattern: hop.samples), timeMicros: 0, firstBin: 0, binCount: 0,
+                           timeStart: hop.timeStart, timeStop: hop.timeStop)
+        values.withValues(count: hop.count) { _ = state.place(row, values: $0) }
         state.assembler.timestamp = hop.timeStop
         lastHopStartHz = hop.startHz
         lastTime = hop.timeStop
@@ -102,9 +110,10 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting {
                                               "truncated record: expected \(size) bytes of values, found \(body.count)"))
                 return nil
             }
-            let hop = Hop(timeStop: double(14), startHz: double(22), stepHz: double(38), count: count)
-            let stopHz = double(30)
-            if let problem = check(hop, stopHz: stopHz) {
+            let hop = Hop(timeStart: double(6), timeStop: double(14), startHz: double(22), stopHz: double(30),
+                          stepHz: double(38), samples: header.loadUnaligned(fromByteOffset: 46, as: UInt64.self).littleEndian,
+                          count: count)
+            if let problem = check(hop, stopHz: hop.stopHz) {
                 try state.damage.record(error(at: offset, problem))
                 continue
             }

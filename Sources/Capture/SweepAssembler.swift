@@ -49,14 +49,9 @@ struct SweepAssembler {
 
     /// Puts `values` at the bins starting nearest `lowHz`; returns why not if it cannot.
     mutating func place(lowHz: Double, values: UnsafeBufferPointer<Float>) -> String? {
-        guard let first = binIndex(lowHz) else {
-            return "slice at \(lowHz) Hz lies below the sweep start \(startHz) Hz"
-        }
+        if let problem = problem(placing: lowHz, count: values.count) { return problem }
+        guard let first = binIndex(lowHz) else { return nil }
         let end = first + values.count
-        if let lockedCount, end > lockedCount {
-            return "slice at \(lowHz) Hz ends beyond the band of the first sweep (\(lockedCount) bins)"
-        }
-        guard end <= maxBins else { return "sweep wider than \(maxBins) bins" }
         if end > bins.count { bins.append(contentsOf: repeatElement(Float.nan, count: end - bins.count)) }
         bins.withUnsafeMutableBufferPointer { buffer in
             if end > binCount {
@@ -66,6 +61,24 @@ struct SweepAssembler {
             for i in 0..<values.count { buffer[first + i] = values[i] }
         }
         return nil
+    }
+
+    /// Why `count` values cannot go at the bins from `lowHz` on; nil if they can.
+    func problem(placing lowHz: Double, count: Int) -> String? {
+        guard let first = binIndex(lowHz) else {
+            return "slice at \(lowHz) Hz lies below the sweep start \(startHz) Hz"
+        }
+        let end = first + count
+        if let lockedCount, end > lockedCount {
+            return "slice at \(lowHz) Hz ends beyond the band of the first sweep (\(lockedCount) bins)"
+        }
+        guard end <= maxBins else { return "sweep wider than \(maxBins) bins" }
+        return nil
+    }
+
+    /// Appends bins `first ..< first + count` of the frame being built to `values`.
+    func appendBins(_ first: Int, count: Int, to values: inout [Float]) {
+        values.append(contentsOf: bins[first..<(first + count)])
     }
 
     /// Copies the finished frame into `frame` (reusing its storage) and locks the width.

@@ -3,6 +3,8 @@
 struct SweepLine {
     /// [s since the Unix epoch]
     var timestamp = 0.0
+    /// the printed time [µs since the Unix epoch], exact
+    var timeMicros: Int64 = 0
     /// [Hz]
     var lowHz = 0.0
     /// [Hz]
@@ -15,12 +17,23 @@ struct SweepLine {
     var valueCount = 0
 }
 
+extension SweepLine {
+    /// The line (`text`) as a row (`firstBin` and `binCount` are set when it is placed).
+    func row(_ text: LineReader.Line, repeatsLast: Bool = false) -> SweepRow {
+        SweepRow(lowHz: lowHz, highHz: highHz, stepHz: stepHz, samples: Int64(samples), timeMicros: timeMicros,
+                 firstBin: 0, binCount: 0, repeatsLast: repeatsLast,
+                 lineEnd: !text.terminated ? .none : text.crlf ? .crlf : .lf)
+    }
+}
+
 /// Parses sweep lines into reused storage; says what is wrong with a bad one.
 final class SweepLineParser {
     /// dB values of the last parsed line (first `SweepLine.valueCount` valid)
     private var storage: UnsafeMutablePointer<Float>
     private var capacity = 1024
     var clock: WallClockParser
+    /// how the file spells −inf and NaN, from the first such value; nil before one is seen
+    private(set) var spelling: NonFiniteSpelling?
 
     init(timeZone: CaptureReadOptions.TimeZoneRule) {
         clock = WallClockParser(rule: timeZone)
@@ -60,10 +73,11 @@ final class SweepLineParser {
         guard let date = fields.next(), let time = fields.next() else {
             return "expected 'date, time, Hz low, Hz high, Hz step, samples, dB, …', found no commas"
         }
-        guard let timestamp = clock.parse(date: date, time: time) else {
+        guard let micros = clock.parseMicros(date: date, time: time) else {
             return "expected a date YYYY-MM-DD and a time HH:MM:SS in the first two columns"
         }
-        line.timestamp = timestamp
+        line.timeMicros = micros
+        line.timestamp = Double(micros) / 1e6
         guard let low = fields.next(), let high = fields.next(), let step = fields.next(), let samples = fields.next()
         else { return "expected 7 or more columns (date, time, Hz low, Hz high, Hz step, samples, dB…)" }
         guard let lowHz = DecimalParser.double(low), let highHz = DecimalParser.double(high),
@@ -139,16 +153,18 @@ final class SweepLineParser {
                     var fieldEnd = p
                     while fieldEnd > fieldStart && (fieldEnd - 1).pointee == space { fieldEnd -= 1 }
                     let field = UnsafeBufferPointer(start: fieldStart, count: fieldEnd - fieldStart)
-                    guard let parsed = DecimalParser.float(field) else {
+                    guard let parsed = Self.nonFinite(field) ?? DecimalParser.float(field).map({ ($0, .c) }) else {
                         problem = field.isEmpty ? "column \(count + 7) is empty, expected a dB value"
                             : "column \(count + 7): expected a dB value, found '\(String(decoding: field.prefix(24), as: UTF8.self))'"
                         return nil
                     }
-                    guard parsed == -.infinity || parsed.isFinite else {
-                        problem = "column \(count + 7): \(parsed) is not a power (only finite values and -inf are)"
+                    guard parsed.value != .infinity else {
+                        problem = "column \(count + 7): \(parsed.value) is not a power (finite values, -inf and nan are)"
                         return nil
                     }
-                    value = parsed
+                    // NaN: the tool could not measure the bin ("no data"); −inf: zero power
+                    if !parsed.value.isFinite && spelling == nil { spelling = parsed.spelling }
+                    value = parsed.value
                 }
                 if count == capacity { grow() }
                 storage[count] = value
@@ -157,6 +173,28 @@ final class SweepLineParser {
                 p += 1  // the comma
             }
         }
+    }
+
+    /// A value that is not a number, as C (`nan`, `-nan`, `-inf`) or the old
+    /// Microsoft runtime (`-1.#J`, `1.#QNAN`, …) prints it; nil for anything else.
+    static func nonFinite(_ field: UnsafeBufferPointer<UInt8>) -> (value: Float, spelling: NonFiniteSpelling)? {
+        if field.contains(UInt8(ascii: "#")) || field.contains(UInt8(ascii: "$")) {
+            return NonFiniteSpelling.parseMSVC(field).map { ($0.value, .msvc(decimals: $0.decimals)) }
+        }
+        var i = 0
+        if field.first == UInt8(ascii: "-") || field.first == UInt8(ascii: "+") { i = 1 }
+        let rest = UnsafeBufferPointer(rebasing: field[i...])
+        /// the rest of the field is `word`, in any case
+        func spells(_ word: StaticString) -> Bool {
+            rest.count == word.utf8CodeUnitCount
+                && zip(rest, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+                    .allSatisfy { $0 | 0x20 == $1 }
+        }
+        let magnitude: Float
+        if spells("nan") { magnitude = .nan } else if spells("inf") || spells("infinity") { magnitude = .infinity } else {
+            return nil
+        }
+        return (field.first == UInt8(ascii: "-") ? -magnitude : magnitude, .c)
     }
 
     /// Doubles the value storage (only while the widest line so far is read).

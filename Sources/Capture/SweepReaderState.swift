@@ -10,16 +10,41 @@ struct SweepReaderState {
     private(set) var framesRead = 0
     /// time of the last frame emitted [s since the Unix epoch]
     private(set) var lastFrameTimestamp = -Double.infinity
+    /// the rows each frame was read from, for writing it back as it was
+    var rows: SweepRowRecorder
+    /// values read as NaN ("no data") in rows kept so far
+    var missingValues = 0
 
-    init(format: String, strict: Bool) {
-        metadata = CaptureMetadata(format: format)
+    init(format: CaptureFormat, strict: Bool) {
+        metadata = CaptureMetadata(format: format.rawValue)
         damage = DamageCounter(strict: strict)
+        rows = SweepRowRecorder(format: format)
+    }
+
+    /// Starts a frame (assembler and rows).
+    mutating func begin(startHz: Double, binWidthHz: Double, timestamp: Double) {
+        assembler.begin(startHz: startHz, binWidthHz: binWidthHz, timestamp: timestamp)
+        rows.begin()
+    }
+
+    /// Places one row's values in the frame being built and records the row
+    /// (its `firstBin` and `binCount` are set here); returns why not if it cannot.
+    mutating func place(_ row: SweepRow, values: UnsafeBufferPointer<Float>) -> String? {
+        if let problem = assembler.problem(placing: row.lowHz, count: values.count) { return problem }
+        guard let first = assembler.binIndex(row.lowHz) else { return nil }
+        var row = row
+        row.firstBin = first
+        row.binCount = values.count
+        rows.add(row, assembler: assembler)
+        for value in values where value.isNaN { missingValues += 1 }
+        return assembler.place(lowHz: row.lowHz, values: values)
     }
 
     /// Finishes the frame being built into `frame`; the first one fixes the
     /// capture's bin width, span and (text formats) UTC offset. Returns true.
     mutating func emit(into frame: inout SpectrumFrame, utcOffsetSeconds: Int? = nil) -> Bool {
         assembler.finish(into: &frame)
+        rows.emit()
         lastFrameTimestamp = frame.timestamp
         framesRead += 1
         if framesRead == 1 {

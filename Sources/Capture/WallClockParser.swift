@@ -21,6 +21,23 @@ struct WallClockParser {
 
     /// Unix time [s], or nil unless both fields are well-formed.
     mutating func parse(date: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let (seconds, fraction, places) = parseParts(date: date, time: time) else { return nil }
+        return Double(seconds) + Double(fraction) / DecimalParser.powersOfTen[places]
+    }
+
+    /// Unix time [µs], exact for times printed to the microsecond (more
+    /// fraction digits are rounded to the nearest µs), or nil unless both
+    /// fields are well-formed.
+    mutating func parseMicros(date: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let (seconds, fraction, places) = parseParts(date: date, time: time) else { return nil }
+        let micros = places <= 6 ? fraction * Int(DecimalParser.powersOfTen[6 - places])
+            : (fraction + Int(DecimalParser.powersOfTen[places - 6]) / 2) / Int(DecimalParser.powersOfTen[places - 6])
+        return Int64(seconds) * 1_000_000 + Int64(micros)
+    }
+
+    /// Whole Unix seconds, the fraction's digits as an integer and how many there are (0…9).
+    private mutating func parseParts(date: UnsafeBufferPointer<UInt8>,
+                                     time: UnsafeBufferPointer<UInt8>) -> (seconds: Int, fraction: Int, places: Int)? {
         guard date.count == 10, time.count >= 8, let d = date.baseAddress, let t = time.baseAddress,
               d[4] == UInt8(ascii: "-"), d[7] == UInt8(ascii: "-"),
               t[2] == UInt8(ascii: ":"), t[5] == UInt8(ascii: ":"),
@@ -28,15 +45,17 @@ struct WallClockParser {
               let hour = Self.digits(t, 0, 2), let minute = Self.digits(t, 3, 2), let second = Self.digits(t, 6, 2),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
-        var fraction = 0.0
+        var fraction = 0
+        var places = 0
         if time.count > 8 {
-            guard t[8] == UInt8(ascii: "."), time.count > 9, time.count <= 18,
-                  let digits = Self.digits(t, 9, time.count - 9) else { return nil }
-            fraction = Double(digits) / DecimalParser.powersOfTen[time.count - 9]
+            places = time.count - 9
+            guard t[8] == UInt8(ascii: "."), places > 0, places <= 9,
+                  let digits = Self.digits(t, 9, places) else { return nil }
+            fraction = digits
         }
         let civil = Self.daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second
-        return Double(civil - offset(civilSeconds: civil)) + fraction
+        return (civil - offset(civilSeconds: civil), fraction, places)
     }
 
     /// offset from UTC [s] in effect at a local civil time

@@ -63,7 +63,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             while try reader.next(into: &frame) {
                 if interrupted.isSet { throw CommandError("interrupted: \(output) left as it was") }
-                try writer.write(frame)
+                try writer.write(frame, readBy: reader)
                 frames += 1
                 if frames & 63 == 0 { progress.update(done: reader.progress.done, total: reader.progress.total) }
             }
@@ -98,6 +98,9 @@ final class InterruptFlag: Sendable {
 
 /// Warns once about damage a reader skipped.
 func reportSkips(_ reader: SpectrumFrameReader) {
+    if let missing = (reader as? MissingValueReporting)?.missingValues, missing > 0 {
+        printError("note: \(missing) value(s) were nan (not measured): kept as no data")
+    }
     guard reader.skipped > 0 else { return }
     let first = (reader as? DamageReporting)?.firstSkipped.map { " (first: \($0))" } ?? ""
     printError("warning: skipped \(reader.skipped) damaged line(s) or record(s)\(first); --strict makes this fatal")

@@ -80,4 +80,46 @@ let osakaCapture = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/
         #expect(!result.stderr.contains("["))
         #expect(!result.stderr.contains("\r"))
     }
+
+    /// Excerpts of real files (provenance in Tests/CaptureTests/Fixtures/README.md) and their formats.
+    static let realSweepFiles = [
+        ("rtl_power-fm-osaka/cocolo3.csv", "rtl_power", "csv"),
+        ("excerpts/rtl_power-test5-excerpt.csv", "rtl_power", "csv"),
+        ("excerpts/rtl_power-fm_stations-excerpt.csv", "rtl_power", "csv"),
+        ("excerpts/rtl_power-filename_jackie-excerpt.csv", "rtl_power", "csv"),
+        ("excerpts/hackrf_sweep-html-sdr-sweep-head64.csv", "hackrf_sweep", "csv"),
+        ("excerpts/hackrf_sweep-tst-excerpt.bin", "hackrf_sweep_binary", "bin"),
+    ]
+
+    @Test(arguments: realSweepFiles)
+    func aSweepFileConvertsBackToTheSameBytes(_ file: (String, String, String)) throws {
+        let directory = try Paths.temporaryDirectory("convert-back")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/Fixtures/\(file.0)").path
+        let store = directory.appendingPathComponent("x.tscope").path
+        let back = directory.appendingPathComponent("y.\(file.2)").path
+        let direct = directory.appendingPathComponent("z.\(file.2)").path
+        // a machine in another zone prints the same local times it reads
+        let env = ["TZ": "America/New_York"]
+        for arguments in [["convert", input, store], ["convert", store, back, "--format", file.1],
+                          ["convert", input, direct, "--format", file.1]] {
+            let result = try run(Paths.tscope, arguments, environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: input))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: direct)) == original)
+    }
+
+    @Test func nanValuesAreCountedOnStderrAndKept() throws {
+        let directory = try Paths.temporaryDirectory("convert-nan")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/Fixtures/excerpts/rtl_power-test5-excerpt.csv").path
+        let table = directory.appendingPathComponent("t.csv").path
+        let result = try run(Paths.tscope, ["convert", input, table, "--format", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("11 value(s) were nan"), "\(result.stderr)")
+        #expect(result.stderr.contains("2 frames"))
+        #expect(!result.stderr.contains("skipped"))
+    }
 }

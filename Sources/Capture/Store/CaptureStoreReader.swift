@@ -11,7 +11,7 @@ import Signals
 ///
 /// A file left by a crashed recording (WAL beside it, session without a
 /// stop time) opens with everything committed before the crash.
-public final class CaptureStoreReader: SeekableSpectrumFrameReader {
+public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowReporting {
     public let path: String
     public let metadata: CaptureMetadata
     public let sessions: [CaptureSessionInfo]
@@ -21,12 +21,18 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
     public let gaps: [CaptureGap]
     /// frames skipped as damaged (a blob whose size contradicts its bin count)
     public private(set) var skipped = 0
+    /// the rows the last frame was imported from (nil for recorded frames)
+    public var rows: SweepRowLayout? { hasFrameRows ? lastRows : nil }
 
     private let strict: Bool
     private let database: DatabaseQueue
     private let fileSize: Int
     /// (timestamp, row id) of the last frame returned; nil = before the first
     private var position: (timestamp: Double, id: Int64)?
+    /// the file has a `frame_rows` table (imported frames)
+    private let fileHasRows: Bool
+    private var hasFrameRows = false
+    private var lastRows = SweepRowLayout(format: .rtlPower)
 
     /// - Parameter strict: a damaged frame is an error instead of skipped and counted
     public init(path: String, strict: Bool = false) throws(CaptureError) {
@@ -58,9 +64,9 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
                 let gaps = try db.tableExists("gaps")
                     ? try Row.fetchAll(db, sql: "SELECT * FROM gaps ORDER BY from_ts").map(Self.gap) : []
                 return (CaptureStoreSchema.metadata(from: values), sessions, count,
-                        low.flatMap { l in high.map { l...$0 } }, gaps)
+                        low.flatMap { l in high.map { l...$0 } }, gaps, try db.tableExists("frame_rows"))
             }
-            (metadata, sessions, frameCount, timeRange, gaps) = loaded
+            (metadata, sessions, frameCount, timeRange, gaps, fileHasRows) = loaded
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
@@ -108,16 +114,25 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
 
     private static let columns = "id, timestamp, start_hz, bin_width_hz, bin_count, power"
 
+    /// the frames query (after a position or from the start), with each
+    /// frame's rows where the file keeps them
+    private func frameQuery(after: Bool) -> String {
+        let condition = after ? "WHERE (timestamp, id) > (?, ?) " : ""
+        guard fileHasRows else { return "SELECT \(Self.columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1" }
+        return """
+            SELECT f.*, (SELECT layout FROM frame_rows WHERE frame_id = f.id) FROM
+            (SELECT \(Self.columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1) AS f
+            """
+    }
+
     private func readNext(_ db: Database, into frame: inout SpectrumFrame) throws -> ReadOutcome {
         let statement: Statement
         let arguments: StatementArguments
         if let position {
-            statement = try db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM frames WHERE (timestamp, id) > (?, ?) ORDER BY timestamp, id LIMIT 1
-                """)
+            statement = try db.cachedStatement(sql: frameQuery(after: true))
             arguments = [position.timestamp, position.id]
         } else {
-            statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM frames ORDER BY timestamp, id LIMIT 1")
+            statement = try db.cachedStatement(sql: frameQuery(after: false))
             arguments = []
         }
         let rows = try Row.fetchCursor(statement, arguments: arguments)
@@ -143,6 +158,13 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader {
         frame.startHz = startHz
         frame.binWidthHz = binWidthHz
         frame.timestamp = timestamp
+        hasFrameRows = false
+        if fileHasRows {
+            hasFrameRows = try row.withUnsafeData(atIndex: 6) { data -> Bool in
+                guard let data else { return false }
+                return data.withUnsafeBytes { SweepRowCoding.decode($0, into: &lastRows) }
+            } && lastRows.fits(binCount: binCount)
+        }
         return .frame
     }
 

@@ -48,6 +48,7 @@ enum CaptureStoreSchema {
         );
         CREATE INDEX frames_by_time ON frames(timestamp);
         \(gapsTable)
+        \(rowsTable)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
@@ -61,6 +62,18 @@ enum CaptureStoreSchema {
             from_ts REAL NOT NULL,               -- last frame before the gap, Unix time [s, UTC]
             to_ts REAL NOT NULL,                 -- first frame after it
             reason TEXT NOT NULL
+        );
+        """
+
+    /// The rows a frame was imported from (rtl_power hops, hackrf_sweep lines
+    /// or `-B` records: order, edges, step, samples, per-row times), so that
+    /// converting it back gives the file it came from (`SweepRowCoding`).
+    /// Frames recorded from a device have none. Created also in older files
+    /// when they are appended to; readers that do not know it ignore it.
+    static let rowsTable = """
+        CREATE TABLE IF NOT EXISTS frame_rows (
+            frame_id INTEGER PRIMARY KEY REFERENCES frames(id),
+            layout BLOB NOT NULL                 -- SweepRowCoding
         );
         """
 

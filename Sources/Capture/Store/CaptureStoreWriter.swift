@@ -17,7 +17,7 @@ import Signals
 ///
 /// Opening an existing capture appends a new session to it; its metadata is
 /// kept, fields it lacks are filled in.
-public final class CaptureStoreWriter: SpectrumFrameWriter {
+public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     public struct Options: Sendable {
         /// longest time frames wait uncommitted [s]
         public var commitInterval: Double
@@ -56,6 +56,8 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// when a frame has more bins than any before it
     private var scratch: UnsafeMutableRawBufferPointer
     private var finished = false
+    /// the encoded rows of the frame being written (reused)
+    private var rowBytes: [UInt8] = []
 
     /// Creates `path` (or appends a session to an existing capture there).
     public init(path: String, metadata: CaptureMetadata, session: CaptureSessionInfo,
@@ -84,6 +86,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                 func addSession() throws {
                     if exists {
                         try db.execute(sql: CaptureStoreSchema.gapsTable)
+                        try db.execute(sql: CaptureStoreSchema.rowsTable)
                     } else {
                         try db.execute(sql: CaptureStoreSchema.createStatements)
                     }
@@ -126,6 +129,12 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
 
     /// Adds one frame (committed within `commitInterval`).
     public func write(_ frame: SpectrumFrame) throws {
+        try write(frame, rows: nil)
+    }
+
+    /// Adds one frame and the rows it was read from (kept for converting it
+    /// back to its source format byte for byte).
+    public func write(_ frame: SpectrumFrame, rows: SweepRowLayout?) throws {
         guard !finished else { throw CaptureError(file: path, "write after finish") }
         let count = frame.powerDB.count
         guard count > 0 else { throw CaptureError(file: path, "frame at \(frame.timestamp) has no bins") }
@@ -148,6 +157,15 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                     """)
                 try insert.execute(arguments: [sessionID, frame.timestamp, frame.startHz, frame.binWidthHz,
                                                count, blob])
+                if let rows, rows.fits(binCount: count) {
+                    SweepRowCoding.encode(rows, into: &rowBytes)
+                    let layout = try db.cachedStatement(sql: "INSERT INTO frame_rows(frame_id, layout) VALUES (?, ?)")
+                    try rowBytes.withUnsafeBytes { raw in
+                        let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!),
+                                        count: raw.count, deallocator: .none)
+                        try layout.execute(arguments: [db.lastInsertedRowID, data])
+                    }
+                }
             }
         } catch {
             throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
