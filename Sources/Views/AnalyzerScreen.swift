@@ -56,7 +56,7 @@ public final class AnalyzerScreen {
         let plot = model.plot
         var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand,
                                       periodSeconds: model.waterfall.periodSeconds,
-                                      deviceLimits: plot.deviceLimits, handle: layout.handle)
+                                      sliderRange: model.sliderRange, handle: layout.handle)
         switch model.mode {
         case .plot:
             plotView.render(model: plot, frame: frame, unit: status.powerUnit, in: layout.main, into: &buffer)
@@ -64,7 +64,8 @@ public final class AnalyzerScreen {
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
-                                 topDB: plot.referenceLevelDB, now: now, in: layout.main, into: &buffer)
+                                 topDB: plot.referenceLevelDB, now: now, detector: model.waterfallDetector,
+                                 unit: status.powerUnit, in: layout.main, into: &buffer)
             geometry.data = WaterfallView.dataRect(in: layout.main)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:

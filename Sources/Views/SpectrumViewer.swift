@@ -79,6 +79,8 @@ public final class SpectrumViewer {
     private var incomingFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     private var hasFrame = false
     private var needsAutoscale = true
+    /// floor and peak of the shown frame, for autoscale and auto mode
+    private let levels = LevelStatistics()
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
@@ -148,7 +150,11 @@ public final class SpectrumViewer {
         frameRate.record(at: now)
         // every sweep since the last drawn frame, averaged in linear power
         if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
-        if needsAutoscale { autoscale(to: shownFrame) }
+        if needsAutoscale {
+            autoscale(to: shownFrame)
+        } else if model.autoLevels, let measured = measure(shownFrame) {
+            model.plot.followLevels(floorDB: measured.floorDB, peakDB: measured.peakDB)
+        }
     }
 
     private enum Handled { case handled, quit }
@@ -236,10 +242,21 @@ public final class SpectrumViewer {
         feed.mailbox.clear()
     }
 
+    /// Floor and peak of the part of `frame` in the visible band.
+    private func measure(_ frame: SpectrumFrame) -> (floorDB: Double, peakDB: Double)? {
+        let band = model.plot.visibleBand
+        guard frame.binWidthHz > 0 else { return nil }
+        let first = max(0, Int(((band.lowerHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
+        let end = min(frame.powerDB.count, Int(((band.upperHz - frame.startHz) / frame.binWidthHz).rounded(.up)))
+        guard first < end else { return nil }
+        return frame.powerDB.withUnsafeBufferPointer {
+            levels.measure(UnsafeBufferPointer(rebasing: $0[first..<end]))
+        }
+    }
+
     private func autoscale(to frame: SpectrumFrame) {
-        let finite = frame.powerDB.filter { $0.isFinite }.sorted()
-        guard let peak = finite.last else { return }
-        model.plot.autoscale(floorDB: Double(finite[finite.count / 2]), peakDB: Double(peak))
+        guard let measured = measure(frame) else { return }
+        model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
         needsAutoscale = false
     }
 

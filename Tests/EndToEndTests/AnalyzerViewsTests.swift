@@ -33,7 +33,7 @@ import Testing
         #expect(drawer.contains("band start MHz"))
         #expect(drawer.contains("88.00"))
         try tmux.keys("Down", "Down")
-        for key in ["9", "0", "Enter"] { try tmux.keys(key) }
+        for key in ["Enter", "9", "0", "Enter"] { try tmux.keys(key) }
         #expect(tmux.waitFor("meter band 90 MHz–108 MHz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         try tmux.keys("Escape")
         usleep(300_000)  // past the Escape timeout, so the next key is not read as alt+key
