@@ -81,6 +81,12 @@ public final class SpectrumViewer {
     private var needsAutoscale = true
     /// floor and peak of the shown frame, for autoscale and auto mode
     private let levels = LevelStatistics()
+    /// after an autoscale the window keeps widening to the strongest peak
+    /// seen until this time [s, monotonic]: one frame may have caught no burst
+    private var settleUntil = -Double.infinity
+    private var settlePeakDB = -Double.infinity
+    /// how long an autoscale keeps collecting peaks [s]
+    static let settleSeconds = 2.0
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
@@ -151,7 +157,10 @@ public final class SpectrumViewer {
         // every sweep since the last drawn frame, averaged in linear power
         if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
         if needsAutoscale {
-            autoscale(to: shownFrame)
+            autoscale(to: shownFrame, now: now)
+        } else if now < settleUntil, let measured = measure(shownFrame) {
+            settlePeakDB = max(settlePeakDB, measured.peakDB)
+            model.plot.followLevels(floorDB: measured.floorDB, peakDB: settlePeakDB)
         } else if model.autoLevels, let measured = measure(shownFrame) {
             model.plot.followLevels(floorDB: measured.floorDB, peakDB: measured.peakDB)
         }
@@ -179,7 +188,8 @@ public final class SpectrumViewer {
                 } else {
                     viewerMessage = "nothing to record here: recording is for live analyzers (tscope watch)"
                 }
-            case .autoscale: if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
+            case .autoscale:
+                if hasFrame { autoscale(to: shownFrame, now: monotonicSeconds()) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused
             case .resumed: feed.mailbox.clear()
             case .paused, .none: break
@@ -254,10 +264,12 @@ public final class SpectrumViewer {
         }
     }
 
-    private func autoscale(to frame: SpectrumFrame) {
+    private func autoscale(to frame: SpectrumFrame, now: Double) {
         guard let measured = measure(frame) else { return }
         model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
         needsAutoscale = false
+        settleUntil = now + Self.settleSeconds
+        settlePeakDB = measured.peakDB
     }
 
     private func draw(now: Double) throws {
