@@ -114,11 +114,16 @@ public final class AnalyzerModel {
         case .plot(.quit): return .quit
         case .plot(.autoscale): return .autoscale
         case .plot(.togglePause) where replay != nil:
-            // in a replay, pausing stops the playhead (the waterfall stops too)
+            // in a replay, pausing stops the playhead (the waterfall stops too);
+            // resuming shows now, as live
+            if replay?.isPaused == true { waterfall.scrollToNow() }
             return .replay(.togglePause)
         case .plot(.togglePause):
             plot.togglePause()
-            return plot.isPaused ? .paused : .resumed
+            guard !plot.isPaused else { return .paused }
+            // resume jumps to now in every view: the waterfall back to live too
+            waterfall.scrollToNow()
+            return .resumed
         case .plot(let other):
             // a level set by hand ends auto mode
             if other == .increaseDisplayGain || other == .decreaseDisplayGain { autoLevels = false }

@@ -22,6 +22,21 @@ import Testing
         #expect(analyzer.mode == .waterfall)
     }
 
+    @Test func resumeJumpsTheWaterfallToNow() {
+        let analyzer = model()
+        analyzer.apply(.show(.waterfall), now: 0)
+        for t in stride(from: 0.0, to: 60, by: 0.5) {
+            analyzer.waterfall.add(SpectrumFrame(startHz: 88e6, binWidthHz: 1e6, timestamp: t,
+                                                 powerDB: [Float](repeating: -50, count: 20)))
+        }
+        analyzer.apply(.scrollTime(seconds: 10), now: 60)
+        #expect(analyzer.waterfall.offsetSeconds == 10)
+        #expect(analyzer.apply(.plot(.togglePause), now: 60) == .paused)
+        #expect(analyzer.waterfall.offsetSeconds == 10)
+        #expect(analyzer.apply(.plot(.togglePause), now: 60) == .resumed)
+        #expect(analyzer.waterfall.offsetSeconds == 0)
+    }
+
     @Test func pauseAndResumeReportTheirEffect() {
         let analyzer = model()
         #expect(analyzer.apply(.plot(.togglePause), now: 0) == .paused)

@@ -123,6 +123,34 @@ enum Golden {
         #expect(buffer.cell(x: plot.x + 1, y: plot.y)?.foreground == .rgb(floor.red, floor.green, floor.blue))
     }
 
+    @Test func theColourBarShowsTheWindowInDBWithItsUnit() throws {
+        let model = Scene.model(width: 80, height: 24, mode: .waterfall)
+        let buffer = Scene.render(width: 80, height: 24, model: model)
+        let layout = WaterfallView.layout(in: ScreenLayout(width: 80, height: 24, drawerOpen: false).main)
+        let legend = layout.legend
+        #expect(legend.x == layout.plot.maxX && legend.width == PlotLayout.legendWidth)
+        // top of the bar: the window's top colour; bottom: its floor colour
+        let top = PowerColorMap.color(normalized: Float(1 - 0.5 / Double(legend.height * 2)))
+        let bottom = PowerColorMap.color(normalized: Float(0.5 / Double(legend.height * 2)))
+        #expect(buffer.cell(x: legend.x + 1, y: legend.y)?.foreground == .rgb(top.red, top.green, top.blue))
+        #expect(buffer.cell(x: legend.x + 2, y: legend.maxY - 1)?.background
+            == .rgb(bottom.red, bottom.green, bottom.blue))
+        // labelled with the window's levels and the unit under it
+        let text = buffer.description.split(separator: "\n", omittingEmptySubsequences: false)
+        let labels = text[legend.y..<legend.maxY].map { String($0.dropFirst(legend.x + 3)).trimmingCharacters(in: .whitespaces) }
+        #expect(labels.contains("0") && labels.contains("-100") == false && labels.contains("-80"), "\(labels)")
+        #expect(String(text[legend.maxY + 1]).contains("dB"))
+    }
+
+    @Test func scrolledBackTheTopTimeLabelSaysHowFar() throws {
+        let model = Scene.model(width: 80, height: 24, mode: .waterfall)
+        model.apply(.scrollTime(seconds: 7), now: Scene.now)
+        let buffer = Scene.render(width: 80, height: 24, model: model)
+        let layout = WaterfallView.layout(in: ScreenLayout(width: 80, height: 24, drawerOpen: false).main)
+        let text = buffer.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(text[layout.plot.y].hasPrefix("   7s┤"), "\(text[layout.plot.y])")
+    }
+
     @Test func theOneFrameBurstIsOnScreenAtItsTime() throws {
         let model = Scene.model(width: 160, height: 48, mode: .waterfall)
         let buffer = Scene.render(width: 160, height: 48, model: model)
