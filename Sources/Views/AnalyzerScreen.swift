@@ -69,14 +69,7 @@ public final class AnalyzerScreen {
             geometry.data = WaterfallView.dataRect(in: layout.main)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:
-            // The plot's dB window is per bin; a band sums about span ÷ bin width
-            // bins, so the bar's window is raised by that many: a flat spectrum
-            // fills the bar as far as its level fills the plot.
-            let binWidth = frame?.binWidthHz ?? status.binWidthHz
-            let bins = binWidth > 0 ? max(1, model.meterBand.spanHz / binWidth) : 1
-            let raise = Units.decibels(power: bins)
-            meterView.render(meter: model.meter, band: model.meterBand, bottomDB: plot.bottomLevelDB + raise,
-                             topDB: plot.referenceLevelDB + raise, unit: status.powerUnit, in: layout.main,
+            meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit, in: layout.main,
                              into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
         }

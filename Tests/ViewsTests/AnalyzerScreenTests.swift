@@ -212,3 +212,56 @@ enum Golden {
         #expect(writer.output.isEmpty)
     }
 }
+
+@Suite struct BigMeterTests {
+    /// Rows holding a lit digit cell, and the meter's screen as text lines.
+    func render(width: Int, height: Int) -> (digitRows: Int, lines: [String], buffer: Buffer) {
+        let model = Scene.model(width: width, height: height, mode: .meter)
+        let buffer = Scene.render(width: width, height: height, model: model)
+        let lines = buffer.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
+        let layout = PowerMeterView.Layout(area: main)
+        let rows = (layout.readout.y..<layout.readout.maxY).filter { y in
+            (0..<width).contains { x in ["█", "▀", "▄"].contains(buffer.cell(x: x, y: y)?.scalar) }
+        }
+        return (rows.count, Array(lines.prefix(height)), buffer)
+    }
+
+    @Test(arguments: [(80, 24), (160, 48), (240, 70)])
+    func digitsTakeAThirdOfTheHeightWithTheUnitBeside(width: Int, height: Int) {
+        let (rows, lines, _) = render(width: width, height: height)
+        #expect(Double(rows) >= Double(height) / 3, "\(rows) rows of digits at \(width)×\(height)")
+        let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
+        let layout = PowerMeterView.Layout(area: main)
+        // the unit on the digits' bottom row, right of them
+        let bottomRow = lines[layout.readout.maxY - 1]
+        #expect(bottomRow.range(of: "[█▀▄] +dB", options: .regularExpression) != nil, "\(bottomRow)")
+    }
+
+    @Test func theBarScaleIsTheSameAtEveryWidth() {
+        // the scale's labels, read under the bar: identical at every size
+        func labels(_ width: Int, _ height: Int) -> [String] {
+            let (_, lines, _) = render(width: width, height: height)
+            let layout = PowerMeterView.Layout(area: ScreenLayout(width: width, height: height, drawerOpen: false).main)
+            return lines[layout.ticks.y + 1].split(separator: " ").map(String.init)
+        }
+        let small = labels(80, 24)
+        #expect(small.last == "dB")
+        // the scene's first reading, −42.5 dB, set the scale to −80…−20 dB
+        #expect(small.first == "-80" && small.contains("-20"), "\(small)")
+        #expect(labels(160, 48) == small)
+        #expect(labels(240, 70) == small)
+    }
+
+    @Test func theScaleMovesOnlyWhenAReadingLeavesIt() {
+        var meter = PowerMeterModel()
+        meter.record(-37.25, at: 0)
+        #expect(meter.scaleTopDB == -10)
+        #expect(meter.scaleBottomDB == -70)
+        meter.record(-60, at: 1)
+        meter.record(-12, at: 2)
+        #expect(meter.scaleTopDB == -10)
+        meter.record(-5, at: 3)
+        #expect(meter.scaleTopDB == 20)
+    }
+}
