@@ -277,14 +277,8 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        if let replay = model.replay {
-            status.extra = replay.badge
-            if let entry = model.timeEntry {
-                status.message = "go to: \(entry)▏ (seconds, m:ss or h:mm:ss; Enter goes, Esc cancels)"
-            } else if let notice = model.timeEntryNotice {
-                status.message = notice
-            }
-        }
+        // the "go to" prompt has a line of its own (AnalyzerScreen)
+        if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }
         screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: timelineNow(),
                       into: &buffer)

@@ -265,3 +265,32 @@ enum Golden {
         #expect(meter.scaleTopDB == 20)
     }
 }
+
+@Suite struct ReplayPromptTests {
+    @Test(arguments: [AnalyzerMode.plot, .waterfall, .meter])
+    func theGoToPromptHasALineOfItsOwnInEveryView(mode: AnalyzerMode) {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let model = Scene.model(width: width, height: height, mode: mode)
+            model.replay = ReplayState(speed: 1, isPaused: false, position: 10, duration: 600, isFinished: false)
+            model.apply(.timeEntry(.begin), now: Scene.now)
+            for c in "12:3" { model.apply(.timeEntry(.type(c)), now: Scene.now) }
+            let screen = AnalyzerScreen()
+            var buffer = Buffer(width: width, height: height)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            let lines = buffer.lines
+            #expect(lines[height - 1].hasPrefix(" go to: 12:3▏"), "\(mode) \(width)×\(height): \(lines[height - 1])")
+            #expect(!lines[0].contains("go to"))
+            // Esc: the key help is back
+            model.apply(.timeEntry(.cancel), now: Scene.now)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            #expect(buffer.lines[height - 1].hasPrefix(" 1/2/3 view"))
+            // a refused time says so on the same line
+            model.apply(.timeEntry(.begin), now: Scene.now)
+            model.apply(.timeEntry(.type(":")), now: Scene.now)
+            model.apply(.timeEntry(.type(":")), now: Scene.now)
+            model.apply(.timeEntry(.commit), now: Scene.now)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            #expect(buffer.lines[height - 1].contains("expected seconds"), "\(buffer.lines[height - 1])")
+        }
+    }
+}
