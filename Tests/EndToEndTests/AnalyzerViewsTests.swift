@@ -121,3 +121,29 @@ import Testing
         }
     }
 }
+
+/// Colours as the environment asks (no-color.org, COLORTERM), through the
+/// real binary in tmux: 24-bit with COLORTERM=truecolor, the 256-colour
+/// palette otherwise, none with NO_COLOR.
+@Suite(.serialized) struct ColorModeEndToEndTests {
+    func colors(_ environment: String) throws -> String {
+        let tmux = try #require(try TmuxSession(width: 100, height: 30))
+        try tmux.type("env -u COLORTERM -u NO_COLOR \(environment) \(Paths.tscope.path) watch --device demo --view waterfall")
+        #expect(tmux.waitFor("period 30 s", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        usleep(1_500_000)
+        let screen = tmux.screenWithColors()
+        try tmux.keys("q")
+        _ = tmux.waitFor("READY$", timeoutSeconds: 10)
+        return screen
+    }
+
+    @Test func truecolorWhenCOLORTERMSaysSoPaletteOtherwiseNoneWithNOCOLOR() throws {
+        let truecolor = try colors("COLORTERM=truecolor")
+        #expect(truecolor.contains("38;2;") || truecolor.contains("48;2;"))
+        let palette = try colors("")
+        #expect(palette.contains("38;5;") || palette.contains("48;5;"))
+        #expect(!palette.contains("38;2;"))
+        let none = try colors("NO_COLOR=1 COLORTERM=truecolor")
+        #expect(!none.contains("38;2;") && !none.contains("38;5;") && !none.contains("48;5;"))
+    }
+}
