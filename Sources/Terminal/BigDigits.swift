@@ -1,5 +1,6 @@
 /// Digits five cells tall for readouts legible at a distance (the power
-/// meter): 0–9, '-', '+', '.', and space, drawn with full blocks. Each glyph
+/// meter): 0–9, '-', '+', '.', space and the unit letters d, B, m, drawn
+/// with full blocks. Each glyph
 /// is three cells wide ('.' one), with one blank column between glyphs.
 public enum BigDigits {
     /// rows of every glyph [cells]
@@ -22,6 +23,10 @@ public enum BigDigits {
         case "+": return (0b000, 0b010, 0b111, 0b010, 0b000)
         case " ": return (0b000, 0b000, 0b000, 0b000, 0b000)
         case ".": return (0b000, 0b000, 0b000, 0b000, 0b001)
+        // the letters of the units beside a readout: dB, dBm
+        case "d": return (0b001, 0b001, 0b111, 0b101, 0b111)
+        case "B": return (0b110, 0b101, 0b110, 0b101, 0b110)
+        case "m": return (0b000, 0b000, 0b111, 0b111, 0b101)
         default: return nil
         }
     }

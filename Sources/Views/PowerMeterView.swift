@@ -19,8 +19,9 @@ public final class PowerMeterView {
     /// the colour map from blue (1/6) to red (5/6): higher is brighter,
     /// more saturated and nearer red; the map's white top would read as less saturated
     static let colorRange: ClosedRange<Float> = (1.0 / 6)...(5.0 / 6)
-    /// the widest reading the digits are sized for, so they keep their size
-    static let widestReading = "-100.0"
+    /// the reading the digits are sized for, so they keep their size; a
+    /// wider one (−100 dB and below) is drawn a step smaller
+    static let typicalReading = "-88.8"
 
     public init() {}
 
@@ -36,13 +37,14 @@ public final class PowerMeterView {
         /// tick row and label row, under the bar
         var ticks: Rect
 
-        init(area: Rect) {
+        init(area: Rect, unit: String = "dB") {
             info = Rect(x: area.x, y: area.y, width: area.width, height: min(1, area.height))
             // the largest digits that fit 45 % of the height and the width with the unit
             var chosen = 0
             var candidate = 1
             while BigDigits.height(scale: candidate) <= area.height * 45 / 100,
-                  BigDigits.width(of: PowerMeterView.widestReading, scale: candidate) + 5 <= area.width - 2 {
+                  PowerMeterView.readoutWidth(PowerMeterView.typicalReading, unit: unit, scale: candidate)
+                    <= area.width - 2 {
                 chosen = candidate
                 candidate += 1
             }
@@ -75,7 +77,7 @@ public final class PowerMeterView {
     public func render(meter: PowerMeterModel, band: FrequencyRange, unit: String = "dB", in area: Rect,
                        into buffer: inout Buffer) {
         buffer.fill(area, with: .blank)
-        let layout = Layout(area: area)
+        let layout = Layout(area: area, unit: unit)
         var info = " band \(band)"
         if let minimum = meter.minimum, let maximum = meter.maximum {
             info += "   min \(Self.decibels(minimum))   max \(Self.decibels(maximum))"
@@ -88,15 +90,26 @@ public final class PowerMeterView {
         let style = CellStyle(foreground: color, attributes: [.bold])
         let text = meter.reading.map { Self.decibels($0) } ?? "---"
         if layout.scale > 0 {
-            let scale = layout.scale
-            let width = BigDigits.width(of: text, scale: scale) + scale + unit.count
+            // the unit beside the digits, half their size, on their baseline
+            var scale = layout.scale
+            while scale > 1, Self.readoutWidth(text, unit: unit, scale: scale) > layout.readout.width - 2 { scale -= 1 }
+            let unitScale = max(1, scale / 2)
+            let width = Self.readoutWidth(text, unit: unit, scale: scale)
             let x = layout.readout.x + max(0, (layout.readout.width - width) / 2)
-            let end = BigDigits.draw(text, x: x, y: layout.readout.y, scale: scale, style: style, into: &buffer)
-            _ = buffer.put(unit, x: end + scale, y: layout.readout.maxY - 1, style: style)
+            let end = BigDigits.draw(text, x: x, y: layout.readout.maxY - BigDigits.height(scale: scale), scale: scale,
+                                     style: style, into: &buffer)
+            let unitY = layout.readout.maxY - BigDigits.height(scale: unitScale)
+            BigDigits.draw(unit, x: end + scale, y: unitY, scale: unitScale, style: style, into: &buffer)
         } else if layout.readout.height == 1 {
             _ = buffer.put(" \(text) \(unit)", x: layout.readout.x, y: layout.readout.y, style: style)
         }
         drawBar(meter: meter, color: color, unit: unit, layout: layout, into: &buffer)
+    }
+
+    /// Cells the reading `text` and its unit take at `scale` (the unit at half
+    /// the scale, one digit pixel apart).
+    static func readoutWidth(_ text: String, unit: String, scale: Int) -> Int {
+        BigDigits.width(of: text, scale: scale) + scale + BigDigits.width(of: unit, scale: max(1, scale / 2))
     }
 
     /// "-23.4": one decimal

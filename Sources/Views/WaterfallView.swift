@@ -8,10 +8,12 @@ import ViewModels
 /// `PowerColorMap` over the plot's dB window, two pixel rows per cell
 /// (half blocks), and a time axis on the left in seconds before now.
 ///
-/// Each history row is reduced to pixel columns once (peak detector) and
-/// kept in a cache beside the ring, refreshed only when the row changes or
-/// the band or width does; a redraw then combines cached columns by max per
-/// pixel row and paints. Storage is allocated when the layout changes, so a
+/// A colour bar at the right edge shows the dB window the colours span.
+///
+/// Each history row is reduced to pixel columns once (peak or average
+/// detector, from the drawer) and kept in a cache beside the ring, refreshed
+/// only when the row changes or the band, width or detector does; a redraw
+/// then combines cached columns per pixel row (max, or the mean) and paints. Storage is allocated when the layout changes, so a
 /// steady redraw allocates nothing.
 public final class WaterfallView {
     static let axisStyle = FrequencyAxis.style

@@ -233,9 +233,23 @@ enum Golden {
         #expect(Double(rows) >= Double(height) / 3, "\(rows) rows of digits at \(width)×\(height)")
         let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
         let layout = PowerMeterView.Layout(area: main)
-        // the unit on the digits' bottom row, right of them
-        let bottomRow = lines[layout.readout.maxY - 1]
-        #expect(bottomRow.range(of: "[█▀▄] +dB", options: .regularExpression) != nil, "\(bottomRow)")
+        // the unit right of the digits, in big letters half their size, on their baseline
+        let buffer = Scene.render(width: width, height: height, model: Scene.model(width: width, height: height, mode: .meter))
+        let unitScale = max(1, layout.scale / 2)
+        let unitWidth = BigDigits.width(of: "dB", scale: unitScale), unitHeight = BigDigits.height(scale: unitScale)
+        let lit = (layout.readout.y..<layout.readout.maxY).flatMap { y in
+            (0..<width).filter { ["█", "▀", "▄"].contains(buffer.cell(x: $0, y: y)?.scalar) }
+        }
+        let right = lit.max() ?? 0
+        var reference = Buffer(width: unitWidth, height: unitHeight)
+        BigDigits.draw("dB", x: 0, y: 0, scale: unitScale, style: .plain, into: &reference)
+        for dy in 0..<unitHeight {
+            for dx in 0..<unitWidth {
+                let cell = buffer.cell(x: right - unitWidth + 1 + dx, y: layout.readout.maxY - unitHeight + dy)
+                #expect(cell?.scalar == reference.cell(x: dx, y: dy)?.scalar, "unit cell \(dx),\(dy) at \(width)×\(height)")
+            }
+        }
+        _ = lines
     }
 
     @Test func theBarScaleIsTheSameAtEveryWidth() {
