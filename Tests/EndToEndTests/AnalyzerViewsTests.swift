@@ -147,3 +147,50 @@ import Testing
         #expect(!none.contains("38;2;") && !none.contains("38;5;") && !none.contains("48;5;"))
     }
 }
+
+/// A real rtl_power capture (Tests/CaptureTests/Fixtures/rtl_power-fm-osaka,
+/// provenance there) replayed: the dB window comes from the data, at any
+/// terminal size — its noise floor near the bottom, its strongest level near
+/// the top.
+@Suite(.serialized) struct LevelsFromTheDataTests {
+    static let csv = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/Fixtures/rtl_power-fm-osaka/fm802-3.csv")
+
+    /// The level axis' tick values, top first.
+    func ticks(_ screen: String) -> [Double] {
+        screen.split(separator: "\n").compactMap { line in
+            let scalars = Array(line.unicodeScalars)
+            guard scalars.count > 6, scalars[5] == "┤" else { return nil }
+            return Double(String(String.UnicodeScalarView(scalars[0..<5])).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    @Test(arguments: [(80, 24), (160, 48)])
+    func aReplayOpensWithTheFloorNearTheBottomAndThePeakNearTheTop(width: Int, height: Int) throws {
+        let directory = try Paths.temporaryDirectory("levels")
+        let capture = directory.appendingPathComponent("fm802.tscope").path
+        let converted = try run(Paths.tscope, ["convert", Self.csv.path, capture])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        // the file's levels: floor (20th percentile) and peak over its first 10 s
+        var levels: [Double] = []
+        for line in try String(contentsOf: Self.csv, encoding: .utf8).split(separator: "\n").prefix(10) {
+            levels += line.split(separator: ",").dropFirst(6).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        levels.sort()
+        let floor = levels[levels.count / 5], peak = levels[levels.count - 1]
+
+        let tmux = try #require(try TmuxSession(width: width, height: height))
+        try tmux.type("\(Paths.tscope.path) replay \(capture)")
+        #expect(tmux.waitFor("REPLAY", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        usleep(3_000_000)
+        let screen = tmux.screen()
+        let values = ticks(screen)
+        try #require(values.count >= 2, "\(screen)")
+        let top = values[0], bottom = values[values.count - 1]
+        let step = values[0] - values[1]
+        // ticks lie inside the window: the top tick within a step (and the
+        // headroom) of the peak, the bottom tick within a step of the floor
+        #expect(top >= peak - step - 2 && top <= peak + 0.15 * (top - bottom) + step, "\(values) peak \(peak)")
+        #expect(bottom <= floor + step && bottom >= floor - step - 0.2 * (top - bottom), "\(values) floor \(floor)")
+        try tmux.keys("q")
+    }
+}
