@@ -194,3 +194,22 @@ import Testing
         try tmux.keys("q")
     }
 }
+
+/// `tscope screenshot`: a saved screen drawn as a PNG (the README's pictures).
+@Suite struct ScreenshotCommandTests {
+    @Test func aSavedScreenBecomesAPNGAndAMissingOneIsOneLine() throws {
+        let directory = try Paths.temporaryDirectory("screenshot")
+        let screen = directory.appendingPathComponent("screen.ansi")
+        try Data("\u{1B}[38;2;255;214;10mMHz ▀⠿\u{1B}[0m\n│ -20 dB\n".utf8).write(to: screen)
+        let png = directory.appendingPathComponent("screen.png").path
+        let made = try run(Paths.tscope, ["screenshot", screen.path, png, "--width", "20", "--height", "3"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let bytes = try #require(FileManager.default.contents(atPath: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let missing = try run(Paths.tscope, ["screenshot", directory.appendingPathComponent("none").path, png,
+                                             "--width", "20", "--height", "3"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("cannot read the screen"))
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+    }
+}
