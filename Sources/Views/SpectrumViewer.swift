@@ -81,12 +81,18 @@ public final class SpectrumViewer {
     private var needsAutoscale = true
     /// floor and peak of the shown frame, for autoscale and auto mode
     private let levels = LevelStatistics()
-    /// after an autoscale the window keeps widening to the strongest peak
-    /// seen until this time [s, monotonic]: one frame may have caught no burst
+    /// after an autoscale the window keeps following the held peak until
+    /// this time [s, monotonic]: one frame may have caught no burst
     private var settleUntil = -Double.infinity
-    private var settlePeakDB = -Double.infinity
-    /// how long an autoscale keeps collecting peaks [s]
+    /// the strongest level seen, falling by `peakDecayDBPerSecond` [dB]: what
+    /// the settling and continuous auto levels put near the top, so a band of
+    /// bursts keeps a steady window between them
+    private var heldPeakDB = -Double.infinity
+    private var heldPeakTime = 0.0
+    /// how long an autoscale keeps following the held peak [s]
     static let settleSeconds = 2.0
+    /// how fast the held peak falls back [dB/s]
+    static let peakDecayDBPerSecond = 1.0
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
@@ -158,11 +164,8 @@ public final class SpectrumViewer {
         if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
         if needsAutoscale {
             autoscale(to: shownFrame, now: now)
-        } else if now < settleUntil, let measured = measure(shownFrame) {
-            settlePeakDB = max(settlePeakDB, measured.peakDB)
-            model.plot.followLevels(floorDB: measured.floorDB, peakDB: settlePeakDB)
-        } else if model.autoLevels, let measured = measure(shownFrame) {
-            model.plot.followLevels(floorDB: measured.floorDB, peakDB: measured.peakDB)
+        } else if now < settleUntil || model.autoLevels, let measured = measure(shownFrame) {
+            model.plot.followLevels(floorDB: measured.floorDB, peakDB: holdPeak(measured.peakDB, now: now))
         }
     }
 
@@ -269,7 +272,16 @@ public final class SpectrumViewer {
         model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
         needsAutoscale = false
         settleUntil = now + Self.settleSeconds
-        settlePeakDB = measured.peakDB
+        heldPeakDB = measured.peakDB
+        heldPeakTime = now
+    }
+
+    /// The held peak after a frame whose peak is `peakDB` at `now` [s].
+    private func holdPeak(_ peakDB: Double, now: Double) -> Double {
+        let fallen = heldPeakDB - Self.peakDecayDBPerSecond * max(0, now - heldPeakTime)
+        heldPeakDB = max(peakDB, fallen)
+        heldPeakTime = now
+        return heldPeakDB
     }
 
     private func draw(now: Double) throws {
