@@ -79,7 +79,9 @@ public final class ECGPipeline {
             beats.append(beat)
         }
         let status = monitor.update(now: sampleCount - 1, quality: quality.quality)
-        return events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate)
+        let pause = status.code == .pause ? monitor.secondsSinceLastBeat(now: sampleCount - 1) : nil
+        return events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate,
+                              duration: pause)
     }
 
     /// Replaces NaN and infinities by the lead's previous value, counting them.

@@ -15,15 +15,21 @@ public struct RhythmEventLog: Sendable, Equatable {
     /// Notes the current status; logs an event only on a change into an abnormal
     /// state (normal → pause, or bradycardia → tachycardia), never for a repeat.
     /// - Returns: the new event, if one was logged
+    /// A pause goes on: its event's `durationSeconds` follows `duration`.
     @discardableResult
-    public mutating func observe(_ code: RhythmCode, time: Double, heartRate: Double?) -> RhythmEvent? {
+    public mutating func observe(_ code: RhythmCode, time: Double, heartRate: Double?,
+                                 duration: Double? = nil) -> RhythmEvent? {
         defer { lastCode = code }
+        if code == .pause, lastCode == .pause, let last = events.indices.last, events[last].code == .pause {
+            events[last].durationSeconds = duration
+        }
         guard code != lastCode, code.isAbnormal else { return nil }
         if events.count == capacity {
             events.removeFirst()
             selection = selection.map { max(0, $0 - 1) }
         }
-        let event = RhythmEvent(time: time, code: code, heartRateBPM: heartRate)
+        let event = RhythmEvent(time: time, code: code, heartRateBPM: heartRate,
+                                durationSeconds: code == .pause ? duration : nil)
         events.append(event)
         if selection == nil { selection = events.count - 1 }
         return event

@@ -32,6 +32,11 @@ public final class RhythmMonitor {
         scratch.reserveCapacity(5)
     }
 
+    /// Time since the last beat at sample `now` [s]; nil before the first beat.
+    public func secondsSinceLastBeat(now: Int) -> Double? {
+        lastBeat.map { Double(now - $0) / sampleRate }
+    }
+
     /// Records a beat at `sample` (R peak index).
     public func beat(at sample: Int) {
         if let last = lastBeat, sample > last {

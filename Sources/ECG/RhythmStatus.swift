@@ -37,10 +37,13 @@ public struct RhythmEvent: Sendable, Equatable {
     public var code: RhythmCode
     /// smoothed heart rate at the onset [beats/min], if known
     public var heartRateBPM: Double?
+    /// a pause: the time without a beat so far, or in all once it ended [s]
+    public var durationSeconds: Double?
 
-    public init(time: Double, code: RhythmCode, heartRateBPM: Double?) {
+    public init(time: Double, code: RhythmCode, heartRateBPM: Double?, durationSeconds: Double? = nil) {
         self.time = time
         self.code = code
         self.heartRateBPM = heartRateBPM
+        self.durationSeconds = durationSeconds
     }
 }

@@ -76,6 +76,8 @@ public enum DrawerIntent: Sendable, Equatable {
     /// a typed character for the numeric field
     case type(Character)
     case erase
+    /// start typing into the focused field (a choice field switches instead)
+    case edit
     /// apply the typed value
     case commit
     /// drop the typed value, or close when there is none

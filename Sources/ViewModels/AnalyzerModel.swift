@@ -1,3 +1,4 @@
+import DSP
 import Signals
 
 /// What the viewer must do after an intent beyond redrawing.
@@ -35,6 +36,10 @@ public final class AnalyzerModel {
     public private(set) var notice: String?
     /// set by the viewer while a file is replayed; nil for a live analyzer
     public var replay: ReplayState?
+    /// continuous auto levels: the dB window follows every drawn frame
+    public private(set) var autoLevels = false
+    /// how the waterfall combines bins into columns and frames into rows
+    public private(set) var waterfallDetector: ColumnDetector = .peak
     /// the replay's "go to" text being typed; nil when not typing
     public private(set) var timeEntry: String?
     /// a one-line complaint about the last typed time, for the status line
@@ -64,6 +69,25 @@ public final class AnalyzerModel {
     /// The band the meter measures now.
     public var meterBand: FrequencyRange { meter.measuredBand(visible: plot.visibleBand) }
 
+    /// spans the drawer's slider covers, smallest first [Hz]
+    static let sliderSpans: [Double] = [1e6, 2e6, 5e6, 10e6, 20e6, 50e6, 100e6, 200e6, 500e6, 1e9, 2e9, 5e9]
+
+    /// The band the drawer's slider covers: the smallest span from
+    /// `sliderSpans` at least four times the visible span, on a grid of a
+    /// tenth of it around the band, inside the device. The thumbs then sit
+    /// apart for any span, and the range stays put while the band moves a
+    /// little (as it does under a dragged thumb).
+    public var sliderRange: FrequencyRange {
+        let limits = plot.deviceLimits
+        let band = plot.visibleBand
+        let wanted = Self.sliderSpans.first { $0 >= 4 * band.spanHz } ?? limits.spanHz
+        let span = min(wanted, limits.spanHz)
+        let grid = span / 10
+        let lower = ((band.centerHz - span / 2) / grid).rounded() * grid
+        let clamped = min(max(lower, limits.lowerHz), limits.upperHz - span)
+        return FrequencyRange(lowerHz: clamped, upperHz: clamped + span) ?? limits
+    }
+
     /// The drawer's fields in the current view.
     public var drawerFields: [DrawerField] { DrawerField.fields(for: mode) }
 
@@ -76,6 +100,8 @@ public final class AnalyzerModel {
         case .period: return waterfall.periodSeconds
         case .bandStart: return meterBand.lowerHz / 1e6
         case .bandStop: return meterBand.upperHz / 1e6
+        case .autoLevels: return autoLevels ? 1 : 0
+        case .detector: return waterfallDetector == .peak ? 1 : 0
         }
     }
 
@@ -88,14 +114,24 @@ public final class AnalyzerModel {
         case .plot(.quit): return .quit
         case .plot(.autoscale): return .autoscale
         case .plot(.togglePause) where replay != nil:
-            // in a replay, pausing stops the playhead (the waterfall stops too)
+            // in a replay, pausing stops the playhead (the waterfall stops too);
+            // resuming shows now, as live
+            if replay?.isPaused == true { waterfall.scrollToNow() }
             return .replay(.togglePause)
         case .plot(.togglePause):
             plot.togglePause()
-            return plot.isPaused ? .paused : .resumed
-        case .plot(let other): plot.apply(other)
+            guard !plot.isPaused else { return .paused }
+            // resume jumps to now in every view: the waterfall back to live too
+            waterfall.scrollToNow()
+            return .resumed
+        case .plot(let other):
+            // a level set by hand ends auto mode
+            if other == .increaseDisplayGain || other == .decreaseDisplayGain { autoLevels = false }
+            plot.apply(other)
         case .zoom(let factor, let anchor): plot.zoom(by: factor, around: anchor)
-        case .shiftLevels(let decibels): plot.shiftLevels(byDB: decibels)
+        case .shiftLevels(let decibels):
+            autoLevels = false
+            plot.shiftLevels(byDB: decibels)
         case .show(let wanted): switchMode(to: wanted)
         case .nextMode: switchMode(to: mode.next)
         case .scrollTime(let seconds): waterfall.scroll(bySeconds: seconds, now: now)
@@ -107,7 +143,7 @@ public final class AnalyzerModel {
             drawer.keepFocus(among: drawerFields)
             notice = nil
         case .toggleHelp: showsHelp.toggle()
-        case .drawer(let key): applyDrawer(key)
+        case .drawer(let key): return applyDrawer(key)
         case .setThumb(let field, let hz): setThumb(field, hz: hz)
         case .replay(let replayIntent):
             guard replay != nil else { return .none }
@@ -156,20 +192,24 @@ public final class AnalyzerModel {
         drawer.keepFocus(among: drawerFields)
     }
 
-    private func applyDrawer(_ key: DrawerIntent) {
+    private func applyDrawer(_ key: DrawerIntent) -> AnalyzerEffect {
         switch key {
         case .focus(let steps): drawer.moveFocus(by: steps, among: drawerFields)
         case .select(let field): drawer.select(field)
+        case .edit where drawer.focus.isChoice: return adjust(drawer.focus, steps: 1)
+        case .edit: drawer.beginEdit()
         case .type(let character): drawer.type(character)
         case .erase: drawer.erase()
         case .cancel: drawer.cancel()
-        case .adjust(let steps, let large): adjust(drawer.focus, steps: steps * (large ? 10 : 1))
+        case .adjust(let steps, let large): return adjust(drawer.focus, steps: steps * (large ? 10 : 1))
+        case .commit where drawer.focus.isChoice: return adjust(drawer.focus, steps: 1)
         case .commit:
             let field = drawer.focus
-            guard let value = drawer.takeTypedValue() else { return }
+            guard let value = drawer.takeTypedValue() else { return .none }
             notice = nil
             set(field, to: value)
         }
+        return .none
     }
 
     /// Sets a field from a typed value in its unit.
@@ -181,7 +221,9 @@ public final class AnalyzerModel {
                 notice = "dB span: 1 to 200"
                 return
             }
+            autoLevels = false
             plot.setDisplaySpan(value)
+        case .autoLevels, .detector: break
         case .period:
             let periods = WaterfallModel.periods
             let nearest = periods.indices.min { abs(periods[$0] - value) < abs(periods[$1] - value) } ?? 0
@@ -192,7 +234,8 @@ public final class AnalyzerModel {
 
     /// Nudges a field: frequencies by 1 % of the span in 10 kHz steps, the dB
     /// span by 1 dB, the period through its list.
-    private func adjust(_ field: DrawerField, steps: Int) {
+    @discardableResult
+    private func adjust(_ field: DrawerField, steps: Int) -> AnalyzerEffect {
         switch field {
         case .rangeStart, .rangeStop:
             let step = Self.frequencyStep(span: plot.visibleBand.spanHz)
@@ -200,12 +243,20 @@ public final class AnalyzerModel {
         case .displaySpan:
             let span = min(max(plot.displaySpanDB + Double(steps), Self.displaySpanLimits.lowerBound),
                            Self.displaySpanLimits.upperBound)
+            autoLevels = false
             plot.setDisplaySpan(span)
+        case .autoLevels:
+            autoLevels.toggle()
+            if autoLevels { return .autoscale }
+        case .detector:
+            waterfallDetector = waterfallDetector == .peak ? .mean : .peak
+            waterfall.history.combineByMean = waterfallDetector == .mean
         case .period: waterfall.stepPeriod(by: steps)
         case .bandStart, .bandStop:
             let step = Self.frequencyStep(span: meterBand.spanHz)
             setMeterEdge(field, hz: value(of: field) * 1e6 + Double(steps) * step)
         }
+        return .none
     }
 
     /// 1 % of `span`, a whole number of 10 kHz steps (at least one) [Hz].

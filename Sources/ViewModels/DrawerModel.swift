@@ -12,6 +12,10 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     case bandStart
     /// meter: measured band stop [MHz]
     case bandStop
+    /// plot and waterfall: the dB window follows the data continuously
+    case autoLevels
+    /// waterfall: how a row's bins and frames combine (peak or average)
+    case detector
 
     public var label: String {
         switch self {
@@ -21,6 +25,8 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .period: return "period"
         case .bandStart: return "band start MHz"
         case .bandStop: return "band stop MHz"
+        case .autoLevels: return "auto levels"
+        case .detector: return "detector"
         }
     }
 
@@ -28,14 +34,18 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     /// plus the one setting that mode has (nothing cosmetic).
     public static func fields(for mode: AnalyzerMode) -> [DrawerField] {
         switch mode {
-        case .plot: return [.rangeStart, .rangeStop, .displaySpan]
-        case .waterfall: return [.rangeStart, .rangeStop, .period]
+        case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels]
+        case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop]
         }
     }
 
     /// true for the frequency-range slider thumbs
     public var isThumb: Bool { self == .rangeStart || self == .rangeStop }
+
+    /// true for the fields that are a choice (←/→, Enter or space switch
+    /// them), not a typed number
+    public var isChoice: Bool { self == .autoLevels || self == .detector }
 }
 
 /// The control drawer's own state: open or not, which field has the focus,
@@ -82,6 +92,11 @@ public struct DrawerModel: Sendable, Equatable {
         }
     }
 
+    /// Enter on a number field: typing starts (digits are view keys until then).
+    public mutating func beginEdit() {
+        if editText == nil { editText = "" }
+    }
+
     /// Appends a digit, '.' or '-' to the typed text; other characters are ignored.
     public mutating func type(_ character: Character) {
         guard character.isASCII, character.isNumber || character == "." || character == "-" else { return }
@@ -104,8 +119,8 @@ public struct DrawerModel: Sendable, Equatable {
         return value
     }
 
-    /// Esc: drop the typed text; with none, close.
+    /// Esc: drop the typed text and close (one Esc always closes).
     public mutating func cancel() {
-        if editText != nil { editText = nil } else { isOpen = false }
+        close()
     }
 }

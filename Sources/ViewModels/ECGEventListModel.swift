@@ -42,6 +42,14 @@ public struct ECGEventListModel: Sendable, Equatable {
         }
     }
 
+    /// Replaces the newest event by `event` when it is the same event (its
+    /// time and rhythm) with news, such as a pause that went on.
+    public mutating func updateNewest(_ event: RhythmEvent) {
+        guard let last = events.indices.last, events[last].time == event.time, events[last].code == event.code,
+              events[last] != event else { return }
+        events[last] = event
+    }
+
     /// `e`: show or hide the list; opening selects the newest event.
     public mutating func toggleOpen() {
         isOpen.toggle()

@@ -64,6 +64,10 @@ public final class ECGFeed {
                 guard count > 0 else { return newest }
                 newest = clock()
                 if let event = pipeline.process(&chunk) { model.events.append(event) }
+                // a pause still going on: its length grows in the list
+                if let newest = pipeline.events.events.last, newest.code == .pause {
+                    model.events.updateNewest(newest)
+                }
                 model.strip.append(chunk)
                 appendTrend(to: &model.trend)
             case .waiting:

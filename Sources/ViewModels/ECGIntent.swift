@@ -22,6 +22,8 @@ public enum ECGIntent: Sendable, Equatable {
     case stepRefreshRate(Int)
     /// a replayed record's speed: next faster (+1) / slower (−1)
     case stepPlaybackSpeed(Int)
+    /// `?`: the key help over the strips, or away
+    case toggleHelp
     case quit
 }
 

@@ -31,6 +31,8 @@ public struct ECGMonitorModel: Sendable {
     public private(set) var refreshRate: Double
     /// a replayed record's speed [× real time]
     public private(set) var playbackSpeed: Double = 1
+    /// the key help is shown over the strips
+    public private(set) var showsHelp = false
 
     public init(strip: ECGStripModel, refreshRate: Double = 30, layout: Layout? = nil) {
         self.strip = strip
@@ -72,6 +74,8 @@ public struct ECGMonitorModel: Sendable {
         case .stepPlaybackSpeed(let steps):
             playbackSpeed = ECGStripModel.step(Self.playbackSpeeds, from: playbackSpeed, by: steps)
             return .setPlaybackSpeed(playbackSpeed)
+        case .toggleHelp:
+            showsHelp.toggle()
         case .quit:
             return .quit
         }

@@ -24,6 +24,18 @@ public struct PowerMeterModel: Sendable, Equatable {
     public private(set) var minimum: Double?
     public private(set) var maximum: Double?
     private var lastTime: Double?
+    /// the bar's fixed scale: its top [dB] (a multiple of 10); nil before
+    /// the first measurement. Set from the measurements only, never from
+    /// the terminal or the plot, and moved only when a measurement leaves it.
+    public private(set) var scaleTopDB: Double?
+
+    /// dB the bar spans
+    public static let scaleSpanDB = 60.0
+    /// a new scale puts the measurement this far below its top [dB]
+    static let scaleHeadroomDB = 20.0
+
+    /// the bar's bottom [dB]
+    public var scaleBottomDB: Double? { scaleTopDB.map { $0 - Self.scaleSpanDB } }
 
     public init(band: FrequencyRange? = nil) {
         self.band = band
@@ -63,6 +75,8 @@ public struct PowerMeterModel: Sendable, Equatable {
         }
         minimum = min(minimum ?? decibels, decibels)
         maximum = max(maximum ?? decibels, decibels)
+        if let top = scaleTopDB, decibels <= top, decibels >= top - Self.scaleSpanDB { return }
+        scaleTopDB = ((decibels + Self.scaleHeadroomDB) / 10).rounded(.up) * 10
     }
 
     /// r: forget min, max and the peak.
@@ -78,6 +92,7 @@ public struct PowerMeterModel: Sendable, Equatable {
         reading = nil
         latest = nil
         lastTime = nil
+        scaleTopDB = nil
         resetExtremes()
     }
 }

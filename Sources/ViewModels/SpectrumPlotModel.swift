@@ -106,14 +106,47 @@ public struct SpectrumPlotModel: Sendable, Equatable {
         referenceLevelDB += delta
     }
 
-    /// Places the dB window around observed levels: the bottom edge on a
-    /// 10 dB line 5–15 dB below the floor, the peak at least 5 dB below the top.
+    /// the narrowest window autoscale picks [dB]: a band of pure noise stays
+    /// noise-sized instead of being stretched over the whole plot
+    public static let autoMinimumSpanDB = 20.0
+    /// the floor sits this fraction of the window above the bottom edge, and
+    /// the peak at least this fraction below the top (headroom)
+    public static let autoMarginFraction = 0.1
+    /// continuous auto mode moves the window only when an edge would move by
+    /// more than this [dB], so noise does not make it shimmer
+    public static let autoToleranceDB = 3.0
+
+    /// The window autoscale picks for a spectrum whose noise floor and
+    /// strongest bin are `floorDB` and `peakDB`: the floor a tenth of the
+    /// window above the bottom, the peak at least a tenth below the top,
+    /// whole dB at both edges. It depends only on the levels, never on the
+    /// terminal's size.
+    public static func autoWindow(floorDB: Double, peakDB: Double) -> (bottomDB: Double, topDB: Double)? {
+        guard floorDB.isFinite, peakDB.isFinite else { return nil }
+        let span = max((max(peakDB, floorDB) - floorDB) / (1 - 2 * autoMarginFraction), autoMinimumSpanDB)
+        let bottom = (floorDB - autoMarginFraction * span).rounded(.down)
+        let top = max(bottom + span, peakDB + autoMarginFraction * span).rounded(.up)
+        return (bottom, top)
+    }
+
+    /// Places the dB window around observed levels (`autoWindow`).
     public mutating func autoscale(floorDB: Double, peakDB: Double) {
-        guard floorDB.isFinite, peakDB.isFinite else { return }
-        let wanted = max(peakDB - floorDB + 20, 20)
-        displaySpanDB = Self.displaySpans.last(where: { $0 >= wanted }) ?? Self.displaySpans[0]
-        let bottom = ((floorDB - 5) / 10).rounded(.down) * 10
-        referenceLevelDB = bottom + displaySpanDB
+        guard let window = Self.autoWindow(floorDB: floorDB, peakDB: peakDB) else { return }
+        referenceLevelDB = window.topDB
+        displaySpanDB = window.topDB - window.bottomDB
+    }
+
+    /// Continuous auto mode: autoscale, but only when the wanted window's
+    /// top or bottom is more than `autoToleranceDB` from the current one.
+    /// Returns true when the window moved.
+    @discardableResult
+    public mutating func followLevels(floorDB: Double, peakDB: Double) -> Bool {
+        guard let window = Self.autoWindow(floorDB: floorDB, peakDB: peakDB),
+              abs(window.topDB - referenceLevelDB) > Self.autoToleranceDB
+                || abs(window.bottomDB - bottomLevelDB) > Self.autoToleranceDB else { return false }
+        referenceLevelDB = window.topDB
+        displaySpanDB = window.topDB - window.bottomDB
+        return true
     }
 
     /// Space: pause, or resume at the newest frame.

@@ -50,6 +50,12 @@ public final class WaterfallHistory {
     /// still collecting frames
     private var openSlot: Int64?
     private var nextVersion = 1
+    /// frames merged into each slot's row (for the average)
+    private var frameCounts: [Int]
+    /// the average detector: frames arriving in a row's half second are
+    /// averaged in linear power instead of max-held (bins reduced by `factor`
+    /// still keep their peak); applies to rows written from now on
+    public var combineByMean = false
 
     public init(capacity: Int = WaterfallHistory.defaultCapacity,
                 maxBinsPerRow: Int = WaterfallHistory.defaultMaxBinsPerRow) {
@@ -57,6 +63,7 @@ public final class WaterfallHistory {
         self.maxBinsPerRow = max(1, maxBinsPerRow)
         storage = .allocate(capacity: self.capacity * self.maxBinsPerRow)
         storage.initialize(repeating: .nan, count: self.capacity * self.maxBinsPerRow)
+        frameCounts = Array(repeating: 0, count: self.capacity)
         infos = Array(repeating: WaterfallRowInfo(timestamp: 0, startHz: 0, binWidthHz: 0, binCount: 0, version: 0),
                       count: self.capacity)
     }
@@ -118,23 +125,37 @@ public final class WaterfallHistory {
             binCount: binCount, version: 0)
         let row = storage + (sequence % capacity) * maxBinsPerRow
         row.update(repeating: .nan, count: binCount)
+        frameCounts[sequence % capacity] = 0
         merge(frame.powerDB, factor: factor, into: sequence)
     }
 
-    /// Max-merges `values` (reduced by `factor` bins per stored bin) into row `sequence`.
+    /// Merges `values` (reduced by `factor` bins per stored bin, by max) into
+    /// row `sequence`: by max, or by linear-power mean with `combineByMean`.
     private func merge(_ values: [Float], factor: Int, into sequence: Int) {
         let slot = sequence % capacity
         let row = storage + slot * maxBinsPerRow
         let binCount = infos[slot].binCount
+        let merged = frameCounts[slot]
+        frameCounts[slot] = merged + 1
         values.withUnsafeBufferPointer { source in
+            let averaging = combineByMean && merged > 0
+            let weight = Double(merged)
             for bin in 0..<binCount {
                 var held = row[bin]
+                var reduced = Float.nan
                 let end = min((bin + 1) * factor, source.count)
                 var i = bin * factor
                 while i < end {
                     let value = source[i]
-                    if value > held || held.isNaN { held = value }
+                    if value > reduced || reduced.isNaN { reduced = value }
                     i += 1
+                }
+                if averaging, reduced.isFinite, held.isFinite {
+                    let power = (weight * Units.power(decibels: Double(held)) + Units.power(decibels: Double(reduced)))
+                        / (weight + 1)
+                    held = Float(Units.decibels(power: power))
+                } else if reduced > held || held.isNaN {
+                    held = reduced
                 }
                 row[bin] = held
             }

@@ -5,8 +5,10 @@ import ViewModels
 /// 1/2/3 and Tab for the views, PgUp/PgDn (plot: dB offset; waterfall:
 /// back in time / towards now), Home/End (now), [ ] (period), r (record in
 /// plot and waterfall, reset min/max in the meter), R (record in every view),
-/// d (drawer), ? (help). With the drawer open, arrows, digits, Backspace,
-/// Enter and Esc edit the drawer.
+/// d (drawer), ? (help). With the drawer open, arrows move between and
+/// nudge its fields, Enter starts typing a number (or switches a choice),
+/// Esc closes it; every other key keeps its meaning, and digits type only
+/// after Enter.
 ///
 /// In a replay: space pauses the playhead, < > (or , .) halve and double the
 /// speed, shift+←/→ skip 10 s, Home/End go to the start/end, g opens a typed
@@ -22,7 +24,8 @@ public enum AnalyzerKeyMap {
     public static func intent(for event: InputEvent, model: AnalyzerModel) -> AnalyzerIntent? {
         guard case .key(let key) = event else { return nil }
         if model.showsHelp, key.code == .escape || key.code == .character("?") { return .toggleHelp }
-        if model.drawer.isOpen, let intent = drawerIntent(for: key) { return intent }
+        if model.drawer.isOpen,
+           let intent = drawerIntent(for: key, editing: model.drawer.editText != nil) { return intent }
         if model.replay != nil {
             if model.timeEntry != nil { return timeEntryIntent(for: key) }
             if let intent = replayIntent(for: key) { return intent }
@@ -88,17 +91,18 @@ public enum AnalyzerKeyMap {
         }
     }
 
-    private static func drawerIntent(for key: KeyEvent) -> AnalyzerIntent? {
+    private static func drawerIntent(for key: KeyEvent, editing: Bool) -> AnalyzerIntent? {
         let large = key.modifiers.contains(.shift)
         switch key.code {
         case .up: return .drawer(.focus(-1))
         case .down: return .drawer(.focus(1))
         case .left: return .drawer(.adjust(steps: -1, large: large))
         case .right: return .drawer(.adjust(steps: 1, large: large))
-        case .enter: return .drawer(.commit)
-        case .backspace: return .drawer(.erase)
+        case .enter: return .drawer(editing ? .commit : .edit)
+        case .backspace where editing: return .drawer(.erase)
         case .escape: return .drawer(.cancel)
-        case .character(let c) where key.modifiers.isEmpty && (c.properties.numericType != nil || c == "." || c == "-"):
+        case .character(let c) where editing && key.modifiers.isEmpty
+            && (c.properties.numericType != nil || c == "." || c == "-"):
             return .drawer(.type(Character(c)))
         default: return nil
         }

@@ -12,6 +12,8 @@ import ViewModels
 public final class AnalyzerScreen {
     static let helpStyle = CellStyle(foreground: .rgb(140, 140, 140))
     static let handleStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(150, 150, 150))
+    static let promptStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(255, 214, 10), attributes: [.bold])
+    static let promptNoticeStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(170, 30, 30))
 
     private let plotView = SpectrumPlotView()
     private let waterfallView = WaterfallView()
@@ -42,7 +44,8 @@ public final class AnalyzerScreen {
     public func render(model: AnalyzerModel, frame: SpectrumFrame?, status: SpectrumStatus, now: Double,
                        into buffer: inout Buffer) {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
-        let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp)
+        let prompt = Self.prompt(model)
+        let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil)
         if key != drawnKey {
             buffer.clear()
             plotView.invalidate()
@@ -51,12 +54,19 @@ public final class AnalyzerScreen {
             _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
             drawnKey = key
         }
+        if let prompt {
+            // the replay's "go to" line: a line of its own at the bottom, in every view
+            let y = layout.help.isEmpty ? buffer.height - 1 : layout.help.y
+            let style = model.timeEntry == nil ? Self.promptNoticeStyle : Self.promptStyle
+            buffer.fill(Rect(x: 0, y: y, width: buffer.width, height: 1), with: Cell(" ", style: style))
+            _ = buffer.put(prompt, x: 1, y: y, style: style)
+        }
         statusLine.draw(.init(status: status, band: model.plot.visibleBand, paused: model.isPaused,
                               viewFacts: cachedViewFacts(model), row: layout.status), into: &buffer)
         let plot = model.plot
         var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand,
                                       periodSeconds: model.waterfall.periodSeconds,
-                                      deviceLimits: plot.deviceLimits, handle: layout.handle)
+                                      sliderRange: model.sliderRange, handle: layout.handle)
         switch model.mode {
         case .plot:
             plotView.render(model: plot, frame: frame, unit: status.powerUnit, in: layout.main, into: &buffer)
@@ -64,18 +74,12 @@ public final class AnalyzerScreen {
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
-                                 topDB: plot.referenceLevelDB, now: now, in: layout.main, into: &buffer)
+                                 topDB: plot.referenceLevelDB, now: now, detector: model.waterfallDetector,
+                                 unit: status.powerUnit, in: layout.main, into: &buffer)
             geometry.data = WaterfallView.dataRect(in: layout.main)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:
-            // The plot's dB window is per bin; a band sums about span ÷ bin width
-            // bins, so the bar's window is raised by that many: a flat spectrum
-            // fills the bar as far as its level fills the plot.
-            let binWidth = frame?.binWidthHz ?? status.binWidthHz
-            let bins = binWidth > 0 ? max(1, model.meterBand.spanHz / binWidth) : 1
-            let raise = Units.decibels(power: bins)
-            meterView.render(meter: model.meter, band: model.meterBand, bottomDB: plot.bottomLevelDB + raise,
-                             topDB: plot.referenceLevelDB + raise, unit: status.powerUnit, in: layout.main,
+            meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit, in: layout.main,
                              into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
         }
@@ -89,6 +93,16 @@ public final class AnalyzerScreen {
         }
         if model.showsHelp { HelpOverlay.draw(in: layout.main, into: &buffer) }
         self.geometry = geometry
+    }
+
+    /// The replay's prompt line: the time being typed, or why the last one
+    /// was refused; nil when neither.
+    static func prompt(_ model: AnalyzerModel) -> String? {
+        guard model.replay != nil else { return nil }
+        if let entry = model.timeEntry {
+            return "go to: \(entry)▏   seconds, m:ss or h:mm:ss · Enter goes · Esc cancels"
+        }
+        return model.timeEntryNotice
     }
 
     private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
@@ -126,4 +140,5 @@ private struct LayoutKey: Equatable {
     var layout: ScreenLayout
     var mode: AnalyzerMode
     var help: Bool
+    var prompt: Bool
 }

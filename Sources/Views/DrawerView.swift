@@ -70,7 +70,7 @@ final class DrawerView {
                            style: focused ? Self.focusStyle : Self.panelStyle)
         }
         if let slider = layout.slider {
-            let limits = model.plot.deviceLimits
+            let limits = model.sliderRange
             for x in slider.x..<(slider.x + slider.width) {
                 buffer.set(x: x, y: slider.y, Cell("─", style: Self.panelStyle))
             }
@@ -90,7 +90,7 @@ final class DrawerView {
         if let notice = model.notice, let last = layout.rows.last {
             _ = buffer.put(notice, x: rect.x + 2, y: last.y + 2, style: Self.noticeStyle)
         }
-        let hints = ["↑↓ field  ←→ adjust", "type a number, Enter", "d or Esc closes"]
+        let hints = ["↑↓ field  ←→ adjust", "Enter, a number, Enter", "d or Esc closes"]
         for (index, hint) in hints.enumerated() {
             let y = rect.maxY - hints.count + index
             guard y > (layout.rows.last?.y ?? rect.y) + 2 else { continue }
@@ -105,6 +105,8 @@ final class DrawerView {
         case .rangeStart, .rangeStop, .bandStart, .bandStop: return String(format2: value)
         case .displaySpan: return FrequencyFormat.trimmed(value, maxFractionDigits: 1) + " dB"
         case .period: return value < 60 ? "\(Int(value)) s" : "\(Int(value / 60)) min"
+        case .autoLevels: return model.autoLevels ? "on" : "off"
+        case .detector: return model.waterfallDetector == .peak ? "peak" : "average"
         }
     }
 }
@@ -132,10 +134,11 @@ enum HelpOverlay {
         " Home/End    waterfall: now",
         " [ / ]       waterfall period     ctrl+wheel",
         " space       pause / resume       click plot or meter",
-        " a           autoscale",
+        " a           autoscale (floor near the bottom, peak near the top)",
         " r           plot, waterfall: record; meter: reset min/max",
         " R           record (any view)",
         " d           control drawer       click ◀ at the right edge",
+        "             (band, dB span, auto levels, detector; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",
         " ?           this help",
         " q           quit",

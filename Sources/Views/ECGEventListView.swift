@@ -41,10 +41,21 @@ enum ECGEventListView {
         buffer.put(footer, x: box.x + 2, y: box.maxY - 1, limit: box.maxX - 1, style: boxStyle)
     }
 
-    /// "  03:12.5  Bradycardia    42 bpm"
+    /// "03:12.5  Bradycardia  42 bpm", "03:20.0  Pause        3.4 s without a beat",
+    /// "03:30.0  Signal lost  lead off or flat": what each event is
     static func line(_ event: RhythmEvent) -> String {
         let name = ECGText.name(event.code)
-        let rate = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
-        return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + rate
+        let detail: String
+        switch event.code {
+        case .pause:
+            detail = event.durationSeconds.map { ECGText.number($0) + " s without a beat" } ?? "no beat for > 2 s"
+        case .signalLost: detail = "lead off or flat"
+        case .noisy: detail = "too noisy to count"
+        case .irregular:
+            detail = "RR varies" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
+        case .normal, .bradycardia, .tachycardia:
+            detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
+        }
+        return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + detail
     }
 }

@@ -6,14 +6,35 @@ import ViewModels
 /// sample rate, - + the refresh rate, < > a record's replay speed, q (or Ctrl-C) quit. With the event list
 /// open, ↑/↓ select, x deletes, e or Esc close it.
 public enum ECGKeyMap {
-    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  t trend  [/] rate  -/+ fps  </> speed  q quit"
+    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  ? keys  q quit"
 
-    public static func intent(for event: InputEvent, eventListOpen: Bool) -> ECGIntent? {
+    /// What `?` shows: every key and what it does.
+    public static let helpLines = [
+        " keys",
+        " space     pause / resume",
+        " ←/→       strip length (s across the screen)",
+        " ↑/↓       gain (mm/mV)",
+        " v         stacked strips / 12-lead printout",
+        " l         next leads (strips)",
+        " e         event list (↑/↓ select, x delete)",
+        " t         heart-rate trend (against the .atr or --target-hr)",
+        " [ / ]     sample rate (synthetic source)",
+        " - / +     frames per second",
+        " < / >     replay speed (a record)",
+        " ?         this help (Esc closes)",
+        " q         quit",
+        "",
+        " paper: 25 mm/s, 10 mm/mV; minor and major boxes",
+        " 0.04 s / 0.2 s (0.2 s / 1 s where too fine)",
+    ]
+
+    public static func intent(for event: InputEvent, eventListOpen: Bool, helpOpen: Bool = false) -> ECGIntent? {
         guard case .key(let key) = event else { return nil }
         if key.modifiers.contains(.ctrl) {
             if case .character("c") = key.code { return .quit }
             return nil
         }
+        if helpOpen, key.code == .escape || key.code == .character("?") { return .toggleHelp }
         if eventListOpen {
             switch key.code {
             case .up: return .moveEventSelection(-1)
@@ -42,6 +63,7 @@ public enum ECGKeyMap {
             case "+", "=": return .stepRefreshRate(1)
             case "<", ",": return .stepPlaybackSpeed(-1)
             case ">", ".": return .stepPlaybackSpeed(1)
+            case "?": return .toggleHelp
             case "q", "Q": return .quit
             default: return nil
             }

@@ -21,6 +21,8 @@ public final class ECGMonitorView {
     private let trend = ECGTrendView()
     /// what the status line was drawn for; redrawn only when it changes
     private var drawnStatus: StatusKey?
+    /// what the heart-rate panel was drawn for
+    private var drawnVitals: StatusKey?
 
     /// whether the key help line is drawn (not in a pane whose keys belong to another view)
     private let showsKeys: Bool
@@ -30,7 +32,10 @@ public final class ECGMonitorView {
     }
 
     /// Forces the status line to be redrawn on the next render.
-    public func invalidate() { drawnStatus = nil }
+    public func invalidate() {
+        drawnStatus = nil
+        drawnVitals = nil
+    }
 
     public func render(model: ECGMonitorModel, status: ECGMonitorStatus, in rect: Rect, into buffer: inout Buffer) {
         let area = rect.intersection(buffer.area)
@@ -54,19 +59,90 @@ public final class ECGMonitorView {
             drawnStatus = key
         }
         guard !body.isEmpty else { return }
+        // a bedside monitor's readout at the right: heart rate large, rhythm under it
+        let panelWidth = Self.vitalsWidth(bodyWidth: body.width)
+        let traces = Rect(x: body.x, y: body.y, width: body.width - panelWidth, height: body.height)
         if model.showsTrend {
-            trend.render(model.trend, in: body, into: &buffer)
+            trend.render(model.trend, in: traces, into: &buffer)
         } else {
             switch model.layout {
-        case .twelveLead:
-            strips.renderTwelveLead(model: model.strip, layout: model.twelveLead, in: body, into: &buffer)
-        case .strip:
-            let fitting = min(Self.maximumStripLeads, max(1, body.height / Self.minimumRowsPerStrip))
-            strips.render(model: model.strip, leads: model.stripLeads(fitting: fitting), in: body, into: &buffer)
+            case .twelveLead:
+                strips.renderTwelveLead(model: model.strip, layout: model.twelveLead, in: traces, into: &buffer)
+            case .strip:
+                let fitting = min(Self.maximumStripLeads, max(1, traces.height / Self.minimumRowsPerStrip))
+                strips.render(model: model.strip, leads: model.stripLeads(fitting: fitting), in: traces, into: &buffer)
             }
         }
+        if panelWidth > 0 {
+            let panel = Rect(x: traces.maxX, y: body.y, width: panelWidth, height: body.height)
+            if key != drawnVitals { drawVitals(status: status, in: panel, into: &buffer) }
+            drawnVitals = key
+        }
+        // overlays stay over the strips, so the panel (drawn on change only) is never covered
         if model.events.isOpen {
-            ECGEventListView.render(model.events, in: body, into: &buffer)
+            ECGEventListView.render(model.events, in: traces, into: &buffer)
+        }
+        if model.showsHelp { Self.drawHelp(in: traces, into: &buffer) }
+    }
+
+    /// narrowest body that gets the heart-rate panel [cells]
+    static let minimumWidthForVitals = 60
+
+    /// Cells the heart-rate panel takes: a fifth of the body, 14 to 48.
+    static func vitalsWidth(bodyWidth: Int) -> Int {
+        bodyWidth >= minimumWidthForVitals ? min(max(bodyWidth / 5, 14), 48) : 0
+    }
+
+    static let vitalsStyle = CellStyle(foreground: .rgb(200, 200, 200))
+    static let heartRateNormal = CellStyle(foreground: .rgb(90, 255, 140), attributes: [.bold])
+    static let heartRateAlarm = CellStyle(foreground: .rgb(255, 70, 70), attributes: [.bold])
+
+    /// "HR", the rate in big digits scaled to the panel, "bpm", the rhythm.
+    private func drawVitals(status: ECGMonitorStatus, in panel: Rect, into buffer: inout Buffer) {
+        buffer.fill(panel, with: .blank)
+        for y in panel.y..<panel.maxY { buffer.set(x: panel.x, y: y, Cell("│", style: Self.helpStyle)) }
+        let inner = Rect(x: panel.x + 2, y: panel.y + 1, width: panel.width - 3, height: panel.height - 1)
+        let abnormal = status.rhythm?.code.isAbnormal == true
+        let style = abnormal ? Self.heartRateAlarm : Self.heartRateNormal
+        buffer.put("HR", x: inner.x, y: inner.y, limit: inner.maxX, style: Self.vitalsStyle)
+        var scale = 1
+        while BigDigits.width(of: "188", scale: scale + 1) <= inner.width,
+              BigDigits.height(scale: scale + 1) <= inner.height / 3 { scale += 1 }
+        let rate = status.heartRateBPM.map { "\(Int($0.rounded()))" } ?? "---"
+        let digitsY = inner.y + 1
+        BigDigits.draw(rate, x: inner.x, y: digitsY, scale: scale, style: style, into: &buffer)
+        var y = digitsY + BigDigits.height(scale: scale)
+        buffer.put("bpm", x: inner.x, y: y, limit: inner.maxX, style: Self.vitalsStyle)
+        y += 2
+        if let rhythm = status.rhythm {
+            let text = rhythm.text.isEmpty ? ECGText.name(rhythm.code) : rhythm.text
+            // wrapped at spaces to the panel
+            var line = ""
+            for word in text.split(separator: " ") {
+                if !line.isEmpty, line.count + 1 + word.count > inner.width {
+                    buffer.put(line, x: inner.x, y: y, limit: inner.maxX, style: style)
+                    y += 1
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            if !line.isEmpty, y < inner.maxY { buffer.put(line, x: inner.x, y: y, limit: inner.maxX, style: style) }
+        }
+    }
+
+    static let helpBoxStyle = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
+
+    /// `?`: every key, in a box in the middle of the strips.
+    static func drawHelp(in area: Rect, into buffer: inout Buffer) {
+        let lines = ECGKeyMap.helpLines
+        let width = min(area.width, (lines.map { $0.unicodeScalars.count }.max() ?? 0) + 2)
+        let height = min(area.height, lines.count + 2)
+        guard width > 4, height > 2 else { return }
+        let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                       width: width, height: height)
+        buffer.fill(box, with: Cell(" ", style: helpBoxStyle))
+        for (index, line) in lines.enumerated() where index + 1 < height - 1 {
+            buffer.put(line, x: box.x, y: box.y + 1 + index, limit: box.maxX, style: helpBoxStyle)
         }
     }
 

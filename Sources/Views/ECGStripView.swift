@@ -15,9 +15,9 @@ public final class ECGStripView {
     static let traceColor = Color.rgb(90, 255, 140)
     static let calibrationColor = Color.rgb(210, 210, 210)
     static let labelStyle = CellStyle(foreground: .rgb(255, 255, 255), attributes: [.bold])
-    static let fineLine = Color.rgb(42, 16, 20)
-    static let boldLine = Color.rgb(84, 30, 38)
-    static let dotStyle = CellStyle(foreground: .rgb(170, 70, 80))
+    /// ECG paper's reds on a dark screen: minor lines dim, major lines bright
+    static let minorStyle = CellStyle(foreground: .rgb(100, 34, 44))
+    static let majorStyle = CellStyle(foreground: .rgb(205, 65, 80))
     /// a reference beat (the record's `.atr`) above the trace
     static let referenceBeatMark = Cell("▾", style: CellStyle(foreground: .rgb(255, 210, 60), attributes: [.bold]))
     /// an annotation's mark and text in the band's top row
@@ -210,8 +210,10 @@ public final class ECGStripView {
         }
     }
 
+    /// A lead name, with a blank cell after it so it stands clear of the grid.
     private func label(_ text: String, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
-        buffer.put(text, x: x, y: y, limit: limit, style: Self.labelStyle)
+        let end = buffer.put(text, x: x, y: y, limit: limit, style: Self.labelStyle)
+        if end < limit { buffer.set(x: end, y: y, .blank) }
     }
 
     // MARK: geometry
@@ -227,55 +229,88 @@ public final class ECGStripView {
     /// QRS complexes mostly swing up.
     static func baselineCellRow(bandHeight: Int) -> Int { bandHeight * 3 / 5 }
 
-    /// The paper for `key`: fine and bold grid lines as background tints, a
-    /// dot where lines cross (visible without colour, too).
+    /// The paper for `key`, drawn in braille dots (2 × 4 per cell, square on
+    /// a terminal whose cells are twice as tall as wide, so the boxes are
+    /// square): major lines solid, minor lines dotted (or, where they would
+    /// be closer than `denseMinorDots`, a dot at each crossing), in ECG-paper
+    /// reds, lined up on each band's baseline and the trace's start. Minor
+    /// and major are the paper's 0.04 s / 0.2 s boxes (0.1 / 0.5 mV at the
+    /// standard gain) where the terminal resolves them, else the next
+    /// coarser pair (0.2 s / 1 s).
     private static func paper(for key: GridKey) -> [Cell] {
         let rect = key.rect
         var cells = [Cell](repeating: .blank, count: rect.width * rect.height)
-        guard key.bandCount > 0 else { return cells }
+        guard key.bandCount > 0, rect.width > key.calibrationColumns else { return cells }
         let traceColumns = rect.width - key.calibrationColumns
         let scale = ECGPaperScale(traceColumns: traceColumns, stripSeconds: key.stripSeconds,
                                   gainMillimetresPerMillivolt: ECGPaperScale.standardGain)
-        let time = scale.timeLines, voltage = scale.voltageLines
-        // 0 none, 1 fine, 2 bold per column / row
-        var columnLine = [UInt8](repeating: 0, count: rect.width)
-        markLines(&columnLine, from: key.calibrationColumns, spacing: time.fine, level: 1)
-        markLines(&columnLine, from: key.calibrationColumns, spacing: time.bold, level: 2)
-        var rowLine = [UInt8](repeating: 0, count: rect.height)
+        let dotsPerSecond = 2 * scale.columnsPerSecond
+        let spacings = ECGPaperScale.timeSpacings.map { $0 * dotsPerSecond }
+        guard let minorIndex = spacings.firstIndex(where: { $0 >= minimumMinorDots }) else { return cells }
+        let minor = spacings[minorIndex]
+        let major = minorIndex + 1 < spacings.count ? spacings[minorIndex + 1] : nil
+        // 0 none, 1 minor, 2 major per dot column / dot row
+        let dotColumns = rect.width * 2, dotRows = rect.height * 4
+        var columnLine = [UInt8](repeating: 0, count: dotColumns)
+        markLines(&columnLine, from: key.calibrationColumns * 2, spacing: minor, level: 1)
+        markLines(&columnLine, from: key.calibrationColumns * 2, spacing: major, level: 2)
+        var rowLine = [UInt8](repeating: 0, count: dotRows)
         let height = rect.height / key.bandCount
         for band in 0..<key.bandCount {
-            let top = band * height
-            let bandHeight = band == key.bandCount - 1 ? rect.height - top : height
-            let base = top + baselineCellRow(bandHeight: bandHeight)
-            for (spacing, level) in [(voltage.fine, UInt8(1)), (voltage.bold, UInt8(2))] {
+            let top = band * height * 4
+            let bandRows = (band == key.bandCount - 1 ? rect.height - band * height : height) * 4
+            let base = top + baselineCellRow(bandHeight: bandRows / 4) * 4 + 2
+            for (spacing, level) in [(minor, UInt8(1)), (major, UInt8(2))] {
                 guard let spacing else { continue }
                 var k = 0
                 while true {
                     let offset = Int((Double(k) * spacing).rounded())
-                    guard base - offset >= top || base + offset < top + bandHeight else { break }
-                    for row in [base - offset, base + offset] where row >= top && row < top + bandHeight {
+                    guard base - offset >= top || base + offset < top + bandRows else { break }
+                    for row in [base - offset, base + offset] where row >= top && row < top + bandRows {
                         rowLine[row] = max(rowLine[row], level)
                     }
                     k += 1
                 }
             }
         }
+        let dense = minor < denseMinorDots
+        func level(_ x: Int, _ y: Int) -> UInt8 {
+            let column = columnLine[x], row = rowLine[y]
+            if column == 2 || row == 2 { return 2 }
+            if dense { return column == 1 && row == 1 ? 1 : 0 }
+            // dotted minor lines: every other dot along them
+            return (column == 1 && y % 2 == 0) || (row == 1 && x % 2 == 0) ? 1 : 0
+        }
         for row in 0..<rect.height {
             for column in key.calibrationColumns..<rect.width {
-                let level = max(rowLine[row], columnLine[column])
-                guard level > 0 else { continue }
-                var cell = Cell(" ", style: CellStyle(background: level == 2 ? boldLine : fineLine))
-                if rowLine[row] > 0 && columnLine[column] > 0 {
-                    cell.scalar = "·"
-                    cell.foreground = dotStyle.foreground
+                var bits: UInt32 = 0
+                var strongest: UInt8 = 0
+                for dy in 0..<4 {
+                    for dx in 0..<2 {
+                        let found = level(column * 2 + dx, row * 4 + dy)
+                        guard found > 0 else { continue }
+                        bits |= brailleBit(dx, dy)
+                        strongest = max(strongest, found)
+                    }
                 }
-                cells[row * rect.width + column] = cell
+                guard bits != 0, let scalar = Unicode.Scalar(0x2800 + bits) else { continue }
+                cells[row * rect.width + column] = Cell(scalar, style: strongest == 2 ? majorStyle : minorStyle)
             }
         }
         return cells
     }
 
-    /// Marks columns `from + k·spacing` (k ≥ 0) with `level`.
+    /// minor lines closer than this [dots] are not drawn at all
+    static let minimumMinorDots = 2.5
+    /// minor lines closer than this [dots] are drawn as crossings only
+    static let denseMinorDots = 4.5
+
+    /// The braille bit of dot (dx, dy) in a cell (Unicode's dot numbering).
+    private static func brailleBit(_ dx: Int, _ dy: Int) -> UInt32 {
+        dy == 3 ? (dx == 0 ? 0x40 : 0x80) : 1 << UInt32(dy + 3 * dx)
+    }
+
+    /// Marks dots `from + k·spacing` (k ≥ 0) with `level`.
     private static func markLines(_ lines: inout [UInt8], from start: Int, spacing: Double?, level: UInt8) {
         guard let spacing, spacing > 0 else { return }
         var k = 0

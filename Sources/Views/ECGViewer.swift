@@ -57,7 +57,8 @@ public final class ECGViewer {
 
     /// Applies a key; true to quit.
     private func handle(_ event: InputEvent) -> Bool {
-        guard let intent = ECGKeyMap.intent(for: event, eventListOpen: monitor.model.events.isOpen) else { return false }
+        guard let intent = ECGKeyMap.intent(for: event, eventListOpen: monitor.model.events.isOpen,
+                                                helpOpen: monitor.model.showsHelp) else { return false }
         switch monitor.apply(intent) {
         case .quit:
             return true

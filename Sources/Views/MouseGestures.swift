@@ -16,7 +16,8 @@ public struct ScreenGeometry {
     /// waterfall: the period, for wheel steps [s]
     var periodSeconds = 30.0
     var drawer: DrawerLayout?
-    var deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 1)!
+    /// the band the drawer slider covers (AnalyzerModel.sliderRange)
+    var sliderRange = FrequencyRange(lowerHz: 0, upperHz: 1)!
     var handle: (x: Int, y: Int)?
 
     /// The frequency under column `x` of the data rect [Hz].
@@ -70,7 +71,7 @@ public struct MouseGestures {
             last = (event.x, event.y)
             if dx != 0 || dy != 0 { moved = true }
             if let thumb = draggedThumb, let drawer = geometry.drawer,
-               let hz = drawer.sliderHz(x: event.x, limits: geometry.deviceLimits) {
+               let hz = drawer.sliderHz(x: event.x, limits: geometry.sliderRange) {
                 return [.setThumb(thumb, hz: hz)]
             }
             guard pressedInData else { return [] }
@@ -129,7 +130,7 @@ public struct MouseGestures {
     private mutating func drawerPress(_ event: MouseEvent, drawer: DrawerLayout,
                                       geometry: ScreenGeometry) -> [AnalyzerIntent] {
         if let slider = drawer.slider, event.y == slider.y,
-           let hz = drawer.sliderHz(x: event.x, limits: geometry.deviceLimits) {
+           let hz = drawer.sliderHz(x: event.x, limits: geometry.sliderRange) {
             // the nearer thumb follows the pointer
             let band = geometry.band
             let thumb: DrawerField = abs(hz - band.lowerHz) <= abs(hz - band.upperHz) ? .rangeStart : .rangeStop

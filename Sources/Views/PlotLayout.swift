@@ -13,20 +13,31 @@ struct PlotLayout: Equatable {
     var levelAxis: Rect
     /// tick row and label row under the data (empty when hidden)
     var frequencyAxis: Rect
+    /// right of the data: the waterfall's colour bar and its dB labels
+    /// (empty for the plot, or when hidden)
+    var legend: Rect
 
     /// cells reserved for the left labels and the axis line
     static let levelAxisWidth = 6
 
-    init(area: Rect) {
+    /// cells the waterfall's colour-bar legend takes: a gap, a bar two
+    /// cells wide, a gap and labels up to four characters ("-120")
+    static let legendWidth = 8
+
+    /// - Parameter legendWidth: cells to keep right of the data for a legend
+    init(area: Rect, legendWidth: Int = 0) {
         let none = Rect(x: area.x, y: area.y, width: 0, height: 0)
         if area.width >= 40 && area.height >= 8 {
             let axis = PlotLayout.levelAxisWidth
             frequencyAxis = Rect(x: area.x + axis - 1, y: area.maxY - 2, width: area.width - axis + 1, height: 2)
-            plot = Rect(x: area.x + axis, y: area.y, width: area.width - axis - 1, height: area.height - 2)
+            plot = Rect(x: area.x + axis, y: area.y, width: area.width - axis - 1 - legendWidth,
+                        height: area.height - 2)
             levelAxis = Rect(x: area.x, y: area.y, width: axis, height: area.height - 2)
+            legend = Rect(x: plot.maxX, y: plot.y, width: legendWidth, height: plot.height)
         } else {
             frequencyAxis = none
             levelAxis = none
+            legend = none
             plot = area.width >= 8 && area.height >= 2 ? area : none
         }
     }

@@ -2,33 +2,71 @@ import Signals
 import Terminal
 import ViewModels
 
-/// Draws the power meter: a line with the band and min/max/peak, a large
-/// readout in big digits (plain text where the terminal is too small), and
-/// one bar across the full width whose height and colour both follow the
-/// reading over the plot's dB window, with a peak-hold tick.
+/// Draws the power meter as a bench meter does: the band and min/max/peak
+/// on one line, the reading in digits that grow with the terminal (a third
+/// of its height or more) with the unit beside them, and a horizontal bar on
+/// the meter's own fixed dB scale (`PowerMeterModel.scaleTopDB`, 60 dB,
+/// whatever the width) with ticks every 10 dB, labels and the unit, a
+/// peak-hold mark in the bar and min/max marks above it. The digits and the
+/// bar take the colour of the level: blue low, through green and yellow, to
+/// red near the top of the scale.
 public final class PowerMeterView {
     static let infoStyle = CellStyle(foreground: .rgb(200, 200, 200))
-    static let readoutStyle = CellStyle(foreground: .rgb(255, 255, 255), attributes: [.bold])
     static let scaleStyle = CellStyle(foreground: .rgb(150, 150, 150))
-    /// the bar uses the colour map from blue (1/6) to red (5/6): higher is
-    /// brighter, more saturated and nearer red; the map's white top would
-    /// read as less saturated
+    static let trackStyle = CellStyle(foreground: .rgb(70, 70, 70))
+    static let peakStyle = CellStyle(foreground: .rgb(255, 255, 255), attributes: [.bold])
+    static let extremeStyle = CellStyle(foreground: .rgb(200, 200, 200))
+    /// the colour map from blue (1/6) to red (5/6): higher is brighter,
+    /// more saturated and nearer red; the map's white top would read as less saturated
     static let colorRange: ClosedRange<Float> = (1.0 / 6)...(5.0 / 6)
+    /// the reading the digits are sized for, so they keep their size; a
+    /// wider one (−100 dB and below) is drawn a step smaller
+    static let typicalReading = "-88.8"
 
     public init() {}
 
-    /// Where the readout and the bar go inside `area`.
+    /// Where the parts go inside `area`.
     struct Layout {
         var info: Rect
+        /// the digits' rect; `scale` 0 = one plain line
         var readout: Rect
+        var scale: Int
+        /// min/max marks row, above the bar
+        var marks: Rect
         var bar: Rect
+        /// tick row and label row, under the bar
+        var ticks: Rect
 
-        init(area: Rect) {
+        init(area: Rect, unit: String = "dB") {
             info = Rect(x: area.x, y: area.y, width: area.width, height: min(1, area.height))
-            let bigEnough = area.height >= BigDigits.height + 4 && area.width >= 30
-            let readoutHeight = bigEnough ? BigDigits.height + 1 : min(1, max(0, area.height - 1))
-            readout = Rect(x: area.x, y: area.y + 1, width: area.width, height: readoutHeight)
-            bar = Rect(x: area.x, y: readout.maxY, width: area.width, height: area.maxY - readout.maxY)
+            // the largest digits that fit 45 % of the height and the width with the unit
+            var chosen = 0
+            var candidate = 1
+            while BigDigits.height(scale: candidate) <= area.height * 45 / 100,
+                  PowerMeterView.readoutWidth(PowerMeterView.typicalReading, unit: unit, scale: candidate)
+                    <= area.width - 2 {
+                chosen = candidate
+                candidate += 1
+            }
+            scale = chosen
+            let readoutHeight = chosen > 0 ? BigDigits.height(scale: chosen) : min(1, max(0, area.height - 1))
+            let barHeight = max(1, min(6, area.height / 8))
+            // info, gap, digits, gap, marks, bar, ticks (2): centred in what is left
+            let used = 1 + 1 + readoutHeight + 1 + 1 + barHeight + 2
+            let spare = max(0, area.height - used)
+            let top = area.y + 1 + min(spare / 3, 4)
+            readout = Rect(x: area.x, y: top + 1, width: area.width, height: readoutHeight)
+            let margin = area.width >= 30 ? 3 : 0
+            let barWidth = max(0, area.width - 2 * margin - 3)
+            marks = Rect(x: area.x + margin, y: readout.maxY + 1 + spare / 3, width: barWidth, height: 1)
+            bar = Rect(x: marks.x, y: marks.maxY, width: barWidth, height: barHeight)
+            ticks = Rect(x: bar.x, y: bar.maxY, width: barWidth + 3, height: 2)
+            // too small: drop what does not fit, keep the reading
+            if ticks.maxY > area.maxY {
+                marks = Rect(x: area.x, y: area.maxY, width: 0, height: 0)
+                bar = marks
+                ticks = marks
+            }
         }
     }
 
@@ -36,10 +74,10 @@ public final class PowerMeterView {
     static func dataRect(in area: Rect) -> Rect { area }
 
     /// - Parameter unit: "dB", or "dBm" for a calibrated analyzer
-    public func render(meter: PowerMeterModel, band: FrequencyRange, bottomDB: Double, topDB: Double,
-                       unit: String = "dB", in area: Rect, into buffer: inout Buffer) {
+    public func render(meter: PowerMeterModel, band: FrequencyRange, unit: String = "dB", in area: Rect,
+                       into buffer: inout Buffer) {
         buffer.fill(area, with: .blank)
-        let layout = Layout(area: area)
+        let layout = Layout(area: area, unit: unit)
         var info = " band \(band)"
         if let minimum = meter.minimum, let maximum = meter.maximum {
             info += "   min \(Self.decibels(minimum))   max \(Self.decibels(maximum))"
@@ -48,53 +86,109 @@ public final class PowerMeterView {
         info += "   (r resets)"
         _ = buffer.put(info, x: layout.info.x, y: layout.info.y, style: Self.infoStyle)
 
+        let color = meter.reading.map { levelColor($0, meter: meter) } ?? .rgb(200, 200, 200)
+        let style = CellStyle(foreground: color, attributes: [.bold])
         let text = meter.reading.map { Self.decibels($0) } ?? "---"
-        if layout.readout.height > 1 {
-            let width = BigDigits.width(of: text) + 4
+        if layout.scale > 0 {
+            // the unit beside the digits, half their size, on their baseline
+            var scale = layout.scale
+            while scale > 1, Self.readoutWidth(text, unit: unit, scale: scale) > layout.readout.width - 2 { scale -= 1 }
+            let unitScale = max(1, scale / 2)
+            let width = Self.readoutWidth(text, unit: unit, scale: scale)
             let x = layout.readout.x + max(0, (layout.readout.width - width) / 2)
-            let end = BigDigits.draw(text, x: x, y: layout.readout.y, style: Self.readoutStyle, into: &buffer)
-            _ = buffer.put(unit, x: end + 2, y: layout.readout.y + BigDigits.height - 1, style: Self.readoutStyle)
+            let end = BigDigits.draw(text, x: x, y: layout.readout.maxY - BigDigits.height(scale: scale), scale: scale,
+                                     style: style, into: &buffer)
+            let unitY = layout.readout.maxY - BigDigits.height(scale: unitScale)
+            BigDigits.draw(unit, x: end + scale, y: unitY, scale: unitScale, style: style, into: &buffer)
         } else if layout.readout.height == 1 {
-            _ = buffer.put(" \(text) \(unit)", x: layout.readout.x, y: layout.readout.y, style: Self.readoutStyle)
+            _ = buffer.put(" \(text) \(unit)", x: layout.readout.x, y: layout.readout.y, style: style)
         }
-        drawBar(meter: meter, bottomDB: bottomDB, topDB: topDB, in: layout.bar, into: &buffer)
+        drawBar(meter: meter, color: color, unit: unit, layout: layout, into: &buffer)
+    }
+
+    /// Cells the reading `text` and its unit take at `scale` (the unit at half
+    /// the scale, one digit pixel apart).
+    static func readoutWidth(_ text: String, unit: String, scale: Int) -> Int {
+        BigDigits.width(of: text, scale: scale) + scale + BigDigits.width(of: unit, scale: max(1, scale / 2))
     }
 
     /// "-23.4": one decimal
     static func decibels(_ value: Double) -> String { FrequencyFormat.trimmed(value, maxFractionDigits: 1) }
 
-    /// Fraction of the dB window `value` reaches, clamped to 0…1.
+    /// Fraction of the scale `value` reaches, clamped to 0…1.
     static func fraction(_ value: Double, bottomDB: Double, topDB: Double) -> Double {
         guard topDB > bottomDB, value.isFinite else { return 0 }
         return min(max((value - bottomDB) / (topDB - bottomDB), 0), 1)
     }
 
-    private func drawBar(meter: PowerMeterModel, bottomDB: Double, topDB: Double, in bar: Rect,
-                         into buffer: inout Buffer) {
-        guard !bar.isEmpty, let reading = meter.reading else { return }
-        let level = Self.fraction(reading, bottomDB: bottomDB, topDB: topDB)
+    private func levelColor(_ value: Double, meter: PowerMeterModel) -> Color {
+        guard let top = meter.scaleTopDB, let bottom = meter.scaleBottomDB else { return .rgb(200, 200, 200) }
+        let level = Float(Self.fraction(value, bottomDB: bottom, topDB: top))
         let range = Self.colorRange
-        let rgb = PowerColorMap.color(normalized: range.lowerBound + Float(level) * (range.upperBound - range.lowerBound))
-        let color = Color.rgb(rgb.red, rgb.green, rgb.blue)
-        // height in half cells, from the bottom; a cell with only its lower half lit is '▄'
-        let halves = Int((level * Double(bar.height * 2)).rounded())
-        for row in 0..<((halves + 1) / 2) {
-            let glyph: Unicode.Scalar = 2 * row + 2 <= halves ? "█" : "▄"
-            buffer.fill(Rect(x: bar.x, y: bar.maxY - 1 - row, width: bar.width, height: 1),
-                        with: Cell(glyph, style: CellStyle(foreground: color)))
+        let rgb = PowerColorMap.color(normalized: range.lowerBound + level * (range.upperBound - range.lowerBound))
+        return .rgb(rgb.red, rgb.green, rgb.blue)
+    }
+
+    /// The column of `value` on the bar (eighths of a cell for the fill).
+    private func eighths(_ value: Double, bar: Rect, bottom: Double, top: Double) -> Int {
+        Int((Self.fraction(value, bottomDB: bottom, topDB: top) * Double(bar.width * 8)).rounded())
+    }
+
+    private func drawBar(meter: PowerMeterModel, color: Color, unit: String, layout: Layout,
+                         into buffer: inout Buffer) {
+        let bar = layout.bar
+        guard !bar.isEmpty, let top = meter.scaleTopDB, let bottom = meter.scaleBottomDB else { return }
+        // the track, then the fill in eighths of a cell
+        for y in bar.y..<bar.maxY {
+            for x in bar.x..<bar.maxX { buffer.set(x: x, y: y, Cell("░", style: Self.trackStyle)) }
         }
+        if let reading = meter.reading {
+            let filled = eighths(reading, bar: bar, bottom: bottom, top: top)
+            let partial: [Unicode.Scalar] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+            for y in bar.y..<bar.maxY {
+                for cell in 0..<(filled / 8) { buffer.set(x: bar.x + cell, y: y, Cell("█", style: .init(foreground: color))) }
+                if filled % 8 > 0, filled / 8 < bar.width {
+                    buffer.set(x: bar.x + filled / 8, y: y,
+                               Cell(partial[filled % 8 - 1], style: .init(foreground: color)))
+                }
+            }
+        }
+        // the peak hold: a bright line across the bar
         if let peak = meter.peak {
-            // the tick: a line at the top of the cell holding the peak, over the bar where they meet
-            let peakHalves = Int((Self.fraction(peak, bottomDB: bottomDB, topDB: topDB) * Double(bar.height * 2))
-                .rounded())
-            let row = max(0, peakHalves - 1) / 2
-            let underTick: Color = 2 * row + 2 <= halves ? color : .default
-            buffer.fill(Rect(x: bar.x, y: bar.maxY - 1 - row, width: bar.width, height: 1),
-                        with: Cell("▔", style: CellStyle(foreground: .rgb(255, 255, 255), background: underTick,
-                                                        attributes: [.bold])))
+            let x = bar.x + min(eighths(peak, bar: bar, bottom: bottom, top: top) / 8, bar.width - 1)
+            for y in bar.y..<bar.maxY { buffer.set(x: x, y: y, Cell("┃", style: Self.peakStyle)) }
         }
-        // dB scale at the left edge of the bar: top and bottom of the window
-        _ = buffer.put(Self.decibels(topDB), x: bar.x, y: bar.y, style: Self.scaleStyle)
-        if bar.height > 1 { _ = buffer.put(Self.decibels(bottomDB), x: bar.x, y: bar.maxY - 1, style: Self.scaleStyle) }
+        // min and max since reset: marks above the bar
+        if let minimum = meter.minimum, let maximum = meter.maximum {
+            let minX = bar.x + min(eighths(minimum, bar: bar, bottom: bottom, top: top) / 8, bar.width - 1)
+            let maxX = bar.x + min(eighths(maximum, bar: bar, bottom: bottom, top: top) / 8, bar.width - 1)
+            let marks = layout.marks
+            if maxX - minX >= 8 {
+                _ = buffer.put("min▼", x: minX - 3, y: marks.y, style: Self.extremeStyle)
+                _ = buffer.put("▼max", x: maxX, y: marks.y, style: Self.extremeStyle)
+            } else {
+                buffer.set(x: minX, y: marks.y, Cell("▼", style: Self.extremeStyle))
+                buffer.set(x: maxX, y: marks.y, Cell("▼", style: Self.extremeStyle))
+            }
+        }
+        // the scale: a tick every 10 dB, labelled where there is room, the unit at the end
+        let ticks = layout.ticks
+        var nextFree = ticks.x
+        var value = bottom
+        while value <= top + 0.5 {
+            let x = bar.x + min(eighths(value, bar: bar, bottom: bottom, top: top) / 8, bar.width - 1)
+            buffer.set(x: x, y: ticks.y, Cell(value == bottom ? "└" : value >= top ? "┘" : "┴", style: Self.scaleStyle))
+            let label = Self.decibels(value)
+            let labelX = max(ticks.x, min(x - label.count / 2, bar.maxX - label.count))
+            if labelX >= nextFree {
+                _ = buffer.put(label, x: labelX, y: ticks.y + 1, style: Self.scaleStyle)
+                nextFree = labelX + label.count + 1
+            }
+            value += 10
+        }
+        for x in bar.x..<bar.maxX where buffer.cell(x: x, y: ticks.y)?.scalar == " " {
+            buffer.set(x: x, y: ticks.y, Cell("─", style: Self.scaleStyle))
+        }
+        _ = buffer.put(unit, x: bar.maxX + 1, y: ticks.y + 1, style: Self.scaleStyle)
     }
 }

@@ -79,6 +79,20 @@ public final class SpectrumViewer {
     private var incomingFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     private var hasFrame = false
     private var needsAutoscale = true
+    /// floor and peak of the shown frame, for autoscale and auto mode
+    private let levels = LevelStatistics()
+    /// after an autoscale the window keeps following the held peak until
+    /// this time [s, monotonic]: one frame may have caught no burst
+    private var settleUntil = -Double.infinity
+    /// the strongest level seen, falling by `peakDecayDBPerSecond` [dB]: what
+    /// the settling and continuous auto levels put near the top, so a band of
+    /// bursts keeps a steady window between them
+    private var heldPeakDB = -Double.infinity
+    private var heldPeakTime = 0.0
+    /// how long an autoscale keeps following the held peak [s]
+    static let settleSeconds = 2.0
+    /// how fast the held peak falls back [dB/s]
+    static let peakDecayDBPerSecond = 1.0
     private var appliedTuning: TuningRequest?
     private var tuningChangedAt: Double?
     private var retuneMessage: String?
@@ -148,7 +162,11 @@ public final class SpectrumViewer {
         frameRate.record(at: now)
         // every sweep since the last drawn frame, averaged in linear power
         if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
-        if needsAutoscale { autoscale(to: shownFrame) }
+        if needsAutoscale {
+            autoscale(to: shownFrame, now: now)
+        } else if now < settleUntil || model.autoLevels, let measured = measure(shownFrame) {
+            model.plot.followLevels(floorDB: measured.floorDB, peakDB: holdPeak(measured.peakDB, now: now))
+        }
     }
 
     private enum Handled { case handled, quit }
@@ -173,7 +191,8 @@ public final class SpectrumViewer {
                 } else {
                     viewerMessage = "nothing to record here: recording is for live analyzers (tscope watch)"
                 }
-            case .autoscale: if hasFrame { autoscale(to: shownFrame) } else { needsAutoscale = true }
+            case .autoscale:
+                if hasFrame { autoscale(to: shownFrame, now: monotonicSeconds()) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused
             case .resumed: feed.mailbox.clear()
             case .paused, .none: break
@@ -236,11 +255,33 @@ public final class SpectrumViewer {
         feed.mailbox.clear()
     }
 
-    private func autoscale(to frame: SpectrumFrame) {
-        let finite = frame.powerDB.filter { $0.isFinite }.sorted()
-        guard let peak = finite.last else { return }
-        model.plot.autoscale(floorDB: Double(finite[finite.count / 2]), peakDB: Double(peak))
+    /// Floor and peak of the part of `frame` in the visible band.
+    private func measure(_ frame: SpectrumFrame) -> (floorDB: Double, peakDB: Double)? {
+        let band = model.plot.visibleBand
+        guard frame.binWidthHz > 0 else { return nil }
+        let first = max(0, Int(((band.lowerHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
+        let end = min(frame.powerDB.count, Int(((band.upperHz - frame.startHz) / frame.binWidthHz).rounded(.up)))
+        guard first < end else { return nil }
+        return frame.powerDB.withUnsafeBufferPointer {
+            levels.measure(UnsafeBufferPointer(rebasing: $0[first..<end]))
+        }
+    }
+
+    private func autoscale(to frame: SpectrumFrame, now: Double) {
+        guard let measured = measure(frame) else { return }
+        model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
         needsAutoscale = false
+        settleUntil = now + Self.settleSeconds
+        heldPeakDB = measured.peakDB
+        heldPeakTime = now
+    }
+
+    /// The held peak after a frame whose peak is `peakDB` at `now` [s].
+    private func holdPeak(_ peakDB: Double, now: Double) -> Double {
+        let fallen = heldPeakDB - Self.peakDecayDBPerSecond * max(0, now - heldPeakTime)
+        heldPeakDB = max(peakDB, fallen)
+        heldPeakTime = now
+        return heldPeakDB
     }
 
     private func draw(now: Double) throws {
@@ -248,14 +289,8 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        if let replay = model.replay {
-            status.extra = replay.badge
-            if let entry = model.timeEntry {
-                status.message = "go to: \(entry)▏ (seconds, m:ss or h:mm:ss; Enter goes, Esc cancels)"
-            } else if let notice = model.timeEntryNotice {
-                status.message = notice
-            }
-        }
+        // the "go to" prompt has a line of its own (AnalyzerScreen)
+        if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }
         screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: timelineNow(),
                       into: &buffer)

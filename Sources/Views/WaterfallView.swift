@@ -8,10 +8,12 @@ import ViewModels
 /// `PowerColorMap` over the plot's dB window, two pixel rows per cell
 /// (half blocks), and a time axis on the left in seconds before now.
 ///
-/// Each history row is reduced to pixel columns once (peak detector) and
-/// kept in a cache beside the ring, refreshed only when the row changes or
-/// the band or width does; a redraw then combines cached columns by max per
-/// pixel row and paints. Storage is allocated when the layout changes, so a
+/// A colour bar at the right edge shows the dB window the colours span.
+///
+/// Each history row is reduced to pixel columns once (peak or average
+/// detector, from the drawer) and kept in a cache beside the ring, refreshed
+/// only when the row changes or the band, width or detector does; a redraw
+/// then combines cached columns per pixel row (max, or the mean) and paints. Storage is allocated when the layout changes, so a
 /// steady redraw allocates nothing.
 public final class WaterfallView {
     static let axisStyle = FrequencyAxis.style
@@ -19,6 +21,8 @@ public final class WaterfallView {
     private var layout = PlotLayout(area: Rect(x: 0, y: 0, width: 0, height: 0))
     private var canvas = HalfBlockCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
     private let decimator = ColumnDecimator(detector: .peak)
+    /// the colour bar beside the image (two pixel rows per cell)
+    private var legendCanvas = HalfBlockCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
     /// the history rows each pixel row shows
     private var spans: [WaterfallRowSpan] = []
     /// one pixel row's power per column [dB]
@@ -41,24 +45,32 @@ public final class WaterfallView {
     }
 
     /// Pixel rows the waterfall image has inside `area` (2 per cell).
-    static func dataRect(in area: Rect) -> Rect { PlotLayout(area: area).plot }
+    static func dataRect(in area: Rect) -> Rect { layout(in: area).plot }
+
+    static func layout(in area: Rect) -> PlotLayout { PlotLayout(area: area, legendWidth: PlotLayout.legendWidth) }
 
     /// Renders `model`'s history for the visible `band`, coloured over
-    /// `bottomDB`…`topDB`, with the top of the view at `now` − offset.
+    /// `bottomDB`…`topDB` (shown by the colour bar, labelled in `unit`),
+    /// with the top of the view at `now` − offset; `detector` reduces bins
+    /// to columns and combines rows thinner than a pixel.
     public func render(model: WaterfallModel, band: FrequencyRange, bottomDB: Double, topDB: Double, now: Double,
-                       in area: Rect, into buffer: inout Buffer) {
-        let size = PlotLayout(area: area)
+                       detector: ColumnDetector = .peak, unit: String = "dB", in area: Rect,
+                       into buffer: inout Buffer) {
+        let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
             layout = size
             canvas = HalfBlockCanvas(area: size.plot)
+            legendCanvas = HalfBlockCanvas(area: Rect(x: size.legend.x + 1, y: size.legend.y,
+                                                      width: min(2, size.legend.width), height: size.legend.height))
             spans = Array(repeating: .empty, count: size.plot.height * 2)
             rowValues = Array(repeating: .nan, count: size.plot.width)
             drawnAxesKey = nil
             cacheKey = nil
         }
         let history = model.history
-        let wantedCache = CacheKey(band: band, width: size.plot.width, capacity: history.capacity)
+        let wantedCache = CacheKey(band: band, width: size.plot.width, capacity: history.capacity, detector: detector)
         if wantedCache != cacheKey {
+            decimator.detector = detector
             if cache.count != history.capacity * size.plot.width {
                 cache = Array(repeating: .nan, count: history.capacity * size.plot.width)
                 cachedSequence = Array(repeating: -1, count: history.capacity)
@@ -68,12 +80,14 @@ public final class WaterfallView {
             }
             cacheKey = wantedCache
         }
-        let axesKey = AxesKey(band: band, area: area, periodIndex: model.periodIndex, offset: model.offsetSeconds)
+        let axesKey = AxesKey(band: band, area: area, periodIndex: model.periodIndex, offset: model.offsetSeconds,
+                              bottomDB: bottomDB, topDB: topDB, unit: unit)
         if axesKey != drawnAxesKey {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawTimeAxis(model: model, into: &buffer)
                 FrequencyAxis.draw(band: band, layout: layout, cornerLabel: "ago", into: &buffer)
+                drawLegend(bottomDB: bottomDB, topDB: topDB, unit: unit, into: &buffer)
             }
             drawnAxesKey = axesKey
         }
@@ -88,7 +102,7 @@ public final class WaterfallView {
                 for x in 0..<canvas.pixelWidth { canvas.set(x: x, y: y, color: .default) }
                 continue
             }
-            combine(rowSpan, history: history)
+            combine(rowSpan, history: history, mean: detector == .mean)
             rowValues.withUnsafeBufferPointer { values in
                 for x in 0..<values.count {
                     let value = values[x]
@@ -104,22 +118,58 @@ public final class WaterfallView {
         canvas.render(into: &buffer)
     }
 
-    /// Max of the cached columns of every row in `span` into `rowValues`.
-    private func combine(_ span: WaterfallRowSpan, history: WaterfallHistory) {
+    /// Max (or, with `mean`, the linear-power mean) of the cached columns of
+    /// every row in `span` into `rowValues`.
+    private func combine(_ span: WaterfallRowSpan, history: WaterfallHistory, mean: Bool) {
         let width = rowValues.count
+        let averaging = mean && span.end - span.first > 1
         rowValues.withUnsafeMutableBufferPointer { out in
-            out.update(repeating: .nan)
+            out.update(repeating: averaging ? 0 : .nan)
             for sequence in span.first..<span.end {
                 let slot = refresh(sequence, history: history, width: width)
                 cache.withUnsafeBufferPointer { cached in
                     let base = slot * width
-                    for x in 0..<width {
-                        let value = cached[base + x]
-                        if value > out[x] || out[x].isNaN { out[x] = value }
+                    if averaging {
+                        // sum of linear power; NaN (no data) poisons the pixel, as with max
+                        for x in 0..<width { out[x] += Float(Units.power(decibels: Double(cached[base + x]))) }
+                    } else {
+                        for x in 0..<width {
+                            let value = cached[base + x]
+                            if value > out[x] || out[x].isNaN { out[x] = value }
+                        }
                     }
                 }
             }
+            if averaging {
+                let rows = Float(span.end - span.first)
+                for x in 0..<width { out[x] = Float(Units.decibels(power: Double(out[x] / rows))) }
+            }
         }
+    }
+
+    /// The colour bar: `bottomDB` at the bottom of the image, `topDB` at its
+    /// top, the same map as the image, labelled in dB (or dBm) to its right.
+    private func drawLegend(bottomDB: Double, topDB: Double, unit: String, into buffer: inout Buffer) {
+        let area = layout.legend
+        guard area.width >= 4, area.height >= 2, topDB > bottomDB else { return }
+        let pixelRows = legendCanvas.pixelHeight
+        let top = PowerColorMap.tableSize - 1
+        for y in 0..<pixelRows {
+            // pixel row y's centre, as a level between the edges
+            let level = Float(1 - (Double(y) + 0.5) / Double(pixelRows))
+            let color = colors[min(PowerColorMap.index(normalized: level), top)]
+            for x in 0..<legendCanvas.pixelWidth { legendCanvas.set(x: x, y: y, color: color) }
+        }
+        legendCanvas.render(into: &buffer)
+        let labelX = area.x + 4
+        let ticks = AxisTicks.ticks(lower: bottomDB, upper: topDB, targetCount: max(2, area.height / 4))
+        for value in ticks {
+            let row = Int(((topDB - value) / (topDB - bottomDB) * Double(area.height)).rounded(.down))
+            guard row >= 0, row < area.height else { continue }
+            let label = FrequencyFormat.trimmed(value, maxFractionDigits: 1)
+            _ = buffer.put(label, x: labelX - 1, y: area.y + row, style: Self.axisStyle)
+        }
+        _ = buffer.put(unit, x: labelX - 1, y: area.maxY + 1, style: Self.axisStyle)
     }
 
     /// Makes the cache hold `sequence`'s columns; returns its ring slot.
@@ -148,11 +198,16 @@ public final class WaterfallView {
         let first = model.offsetSeconds
         let last = model.secondsBeforeNow(atPixelRow: pixelRows, pixelRows: pixelRows)
         let step = secondsSpacing(span: last - first, rows: area.height)
+        // the top row is always labelled (scrolled back, with the offset)
+        let topLabel = Self.label(secondsAgo: first)
+        _ = buffer.put(topLabel, x: lineX - topLabel.count, y: area.y, style: Self.axisStyle)
+        buffer.set(x: lineX, y: area.y, Cell("┤", style: Self.axisStyle))
         var value = (first / step).rounded(.up) * step
         while value < last {
             let pixel = (value - first) / model.secondsPerPixel(pixelRows: pixelRows)
             let y = area.y + Int(pixel / 2)
-            if y < area.maxY {
+            // ticks too close under the top label are left out
+            if y < area.maxY, y == area.y || y > area.y + 1 {
                 let label = Self.label(secondsAgo: value)
                 _ = buffer.put(label, x: lineX - label.count, y: y, style: Self.axisStyle)
                 buffer.set(x: lineX, y: y, Cell("┤", style: Self.axisStyle))
@@ -182,6 +237,7 @@ private struct CacheKey: Equatable {
     var band: FrequencyRange
     var width: Int
     var capacity: Int
+    var detector: ColumnDetector
 }
 
 private struct AxesKey: Equatable {
@@ -189,4 +245,7 @@ private struct AxesKey: Equatable {
     var area: Rect
     var periodIndex: Int
     var offset: Double
+    var bottomDB: Double
+    var topDB: Double
+    var unit: String
 }

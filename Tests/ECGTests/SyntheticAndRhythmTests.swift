@@ -77,6 +77,10 @@ import Signals
         }
         let logged = pipeline.events.events.map(\.code)
         #expect(logged == [.bradycardia, .tachycardia, .irregular, .pause], "\(pipeline.events.events)")
+        // the pause says how long it lasted: more than the 2 s that make a pause
+        let pause = try #require(pipeline.events.events.last)
+        let length = try #require(pause.durationSeconds)
+        #expect(length > 2 && length < 10, "\(length)")
         let brady = try #require(pipeline.events.events.first)
         #expect(brady.time > 20 && brady.time < 30)
         #expect(abs((brady.heartRateBPM ?? 0) - 40) < 5)
@@ -106,6 +110,18 @@ import Signals
         pipeline.process(&chunk)
         #expect(pipeline.missingSamples == 2)
         #expect(chunk.leads[0] == [1, 1, 1, 2])
+    }
+
+    @Test func aPauseEventFollowsItsLength() {
+        var log = RhythmEventLog()
+        log.observe(.normal, time: 0, heartRate: 60)
+        let onset = log.observe(.pause, time: 3, heartRate: 60, duration: 2.1)
+        #expect(onset?.durationSeconds == 2.1)
+        log.observe(.pause, time: 4, heartRate: 60, duration: 3.1)
+        #expect(log.events.last?.durationSeconds == 3.1)
+        log.observe(.normal, time: 4.5, heartRate: 60)
+        #expect(log.events.last?.durationSeconds == 3.1)
+        #expect(log.events.count == 1)
     }
 
     @Test func eventLogLogsOnlyFreshAbnormalitiesAndDeletes() {

@@ -33,7 +33,7 @@ import Testing
         #expect(drawer.contains("band start MHz"))
         #expect(drawer.contains("88.00"))
         try tmux.keys("Down", "Down")
-        for key in ["9", "0", "Enter"] { try tmux.keys(key) }
+        for key in ["Enter", "9", "0", "Enter"] { try tmux.keys(key) }
         #expect(tmux.waitFor("meter band 90 MHz–108 MHz", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         try tmux.keys("Escape")
         usleep(300_000)  // past the Escape timeout, so the next key is not read as alt+key
@@ -119,5 +119,97 @@ import Testing
             #expect(result.stderr.contains("--band \(band): \(message)"), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
+    }
+}
+
+/// Colours as the environment asks (no-color.org, COLORTERM), through the
+/// real binary in tmux: 24-bit with COLORTERM=truecolor, the 256-colour
+/// palette otherwise, none with NO_COLOR.
+@Suite(.serialized) struct ColorModeEndToEndTests {
+    func colors(_ environment: String) throws -> String {
+        let tmux = try #require(try TmuxSession(width: 100, height: 30))
+        try tmux.type("env -u COLORTERM -u NO_COLOR \(environment) \(Paths.tscope.path) watch --device demo --view waterfall")
+        #expect(tmux.waitFor("period 30 s", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        usleep(1_500_000)
+        let screen = tmux.screenWithColors()
+        try tmux.keys("q")
+        _ = tmux.waitFor("READY$", timeoutSeconds: 10)
+        return screen
+    }
+
+    @Test func truecolorWhenCOLORTERMSaysSoPaletteOtherwiseNoneWithNOCOLOR() throws {
+        let truecolor = try colors("COLORTERM=truecolor")
+        #expect(truecolor.contains("38;2;") || truecolor.contains("48;2;"))
+        let palette = try colors("")
+        #expect(palette.contains("38;5;") || palette.contains("48;5;"))
+        #expect(!palette.contains("38;2;"))
+        let none = try colors("NO_COLOR=1 COLORTERM=truecolor")
+        #expect(!none.contains("38;2;") && !none.contains("38;5;") && !none.contains("48;5;"))
+    }
+}
+
+/// A real rtl_power capture (Tests/CaptureTests/Fixtures/rtl_power-fm-osaka,
+/// provenance there) replayed: the dB window comes from the data, at any
+/// terminal size — its noise floor near the bottom, its strongest level near
+/// the top.
+@Suite(.serialized) struct LevelsFromTheDataTests {
+    static let csv = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/Fixtures/rtl_power-fm-osaka/fm802-3.csv")
+
+    /// The level axis' tick values, top first.
+    func ticks(_ screen: String) -> [Double] {
+        screen.split(separator: "\n").compactMap { line in
+            let scalars = Array(line.unicodeScalars)
+            guard scalars.count > 6, scalars[5] == "┤" else { return nil }
+            return Double(String(String.UnicodeScalarView(scalars[0..<5])).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    @Test(arguments: [(80, 24), (160, 48)])
+    func aReplayOpensWithTheFloorNearTheBottomAndThePeakNearTheTop(width: Int, height: Int) throws {
+        let directory = try Paths.temporaryDirectory("levels")
+        let capture = directory.appendingPathComponent("fm802.tscope").path
+        let converted = try run(Paths.tscope, ["convert", Self.csv.path, capture])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        // the file's levels: floor (20th percentile) and peak over its first 10 s
+        var levels: [Double] = []
+        for line in try String(contentsOf: Self.csv, encoding: .utf8).split(separator: "\n").prefix(10) {
+            levels += line.split(separator: ",").dropFirst(6).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        levels.sort()
+        let floor = levels[levels.count / 5], peak = levels[levels.count - 1]
+
+        let tmux = try #require(try TmuxSession(width: width, height: height))
+        try tmux.type("\(Paths.tscope.path) replay \(capture)")
+        #expect(tmux.waitFor("REPLAY", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        usleep(3_000_000)
+        let screen = tmux.screen()
+        let values = ticks(screen)
+        try #require(values.count >= 2, "\(screen)")
+        let top = values[0], bottom = values[values.count - 1]
+        let step = values[0] - values[1]
+        // ticks lie inside the window: the top tick within a step (and the
+        // headroom) of the peak, the bottom tick within a step of the floor
+        #expect(top >= peak - step - 2 && top <= peak + 0.15 * (top - bottom) + step, "\(values) peak \(peak)")
+        #expect(bottom <= floor + step && bottom >= floor - step - 0.2 * (top - bottom), "\(values) floor \(floor)")
+        try tmux.keys("q")
+    }
+}
+
+/// `tscope screenshot`: a saved screen drawn as a PNG (the README's pictures).
+@Suite struct ScreenshotCommandTests {
+    @Test func aSavedScreenBecomesAPNGAndAMissingOneIsOneLine() throws {
+        let directory = try Paths.temporaryDirectory("screenshot")
+        let screen = directory.appendingPathComponent("screen.ansi")
+        try Data("\u{1B}[38;2;255;214;10mMHz ▀⠿\u{1B}[0m\n│ -20 dB\n".utf8).write(to: screen)
+        let png = directory.appendingPathComponent("screen.png").path
+        let made = try run(Paths.tscope, ["screenshot", screen.path, png, "--width", "20", "--height", "3"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let bytes = try #require(FileManager.default.contents(atPath: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let missing = try run(Paths.tscope, ["screenshot", directory.appendingPathComponent("none").path, png,
+                                             "--width", "20", "--height", "3"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("cannot read the screen"))
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
     }
 }

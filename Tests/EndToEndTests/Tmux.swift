@@ -40,6 +40,11 @@ final class TmuxSession {
         (try? run(tmux, ["-L", socket, "capture-pane", "-p"]).stdoutText) ?? ""
     }
 
+    /// The visible screen with its colours and attributes as SGR sequences.
+    func screenWithColors() -> String {
+        (try? run(tmux, ["-L", socket, "capture-pane", "-p", "-e"]).stdoutText) ?? ""
+    }
+
     /// A tmux format value of the pane, e.g. "#{alternate_on}".
     func paneFormat(_ format: String) -> String {
         ((try? run(tmux, ["-L", socket, "display-message", "-p", format]).stdoutText) ?? "")

@@ -16,6 +16,25 @@ import Testing
         ])
     }
 
+    @Test func scaledDigitsUseHalfBlocksAndScaleBothWays() {
+        // scale 1: five half-cell rows in three cells
+        var small = Buffer(width: 3, height: 3)
+        #expect(BigDigits.draw("7", x: 0, y: 0, scale: 1, style: .plain, into: &small) == 3)
+        #expect(small.lines == ["▀▀█", "  █", "  ▀"])
+        // scale 2: each pixel 2 cells wide and one cell tall
+        var buffer = Buffer(width: 14, height: 5)
+        let end = BigDigits.draw("-1", x: 0, y: 0, scale: 2, style: .plain, into: &buffer)
+        #expect(end == 2 * BigDigits.width(of: "-1"))
+        #expect(BigDigits.height(scale: 2) == 5)
+        #expect(buffer.lines == [
+            "          ██  ",
+            "        ████  ",
+            "██████    ██  ",
+            "          ██  ",
+            "        ██████",
+        ])
+    }
+
     @Test func unknownCharactersAreSkippedAndClipped() {
         var buffer = Buffer(width: 4, height: 3)
         BigDigits.draw("x8", x: 2, y: 1, style: .plain, into: &buffer)

@@ -22,6 +22,21 @@ import Testing
         #expect(analyzer.mode == .waterfall)
     }
 
+    @Test func resumeJumpsTheWaterfallToNow() {
+        let analyzer = model()
+        analyzer.apply(.show(.waterfall), now: 0)
+        for t in stride(from: 0.0, to: 60, by: 0.5) {
+            analyzer.waterfall.add(SpectrumFrame(startHz: 88e6, binWidthHz: 1e6, timestamp: t,
+                                                 powerDB: [Float](repeating: -50, count: 20)))
+        }
+        analyzer.apply(.scrollTime(seconds: 10), now: 60)
+        #expect(analyzer.waterfall.offsetSeconds == 10)
+        #expect(analyzer.apply(.plot(.togglePause), now: 60) == .paused)
+        #expect(analyzer.waterfall.offsetSeconds == 10)
+        #expect(analyzer.apply(.plot(.togglePause), now: 60) == .resumed)
+        #expect(analyzer.waterfall.offsetSeconds == 0)
+    }
+
     @Test func pauseAndResumeReportTheirEffect() {
         let analyzer = model()
         #expect(analyzer.apply(.plot(.togglePause), now: 0) == .paused)
@@ -52,9 +67,35 @@ import Testing
         #expect(!analyzer.drawer.isOpen)
     }
 
+    @Test func autoLevelsAndDetectorAreDrawerChoices() {
+        let analyzer = model()
+        analyzer.apply(.show(.waterfall), now: 0)
+        analyzer.apply(.toggleDrawer, now: 0)
+        analyzer.apply(.drawer(.select(.autoLevels)), now: 0)
+        // Enter on a choice switches it; switching auto on asks for an autoscale
+        #expect(analyzer.apply(.drawer(.edit), now: 0) == .autoscale)
+        #expect(analyzer.autoLevels)
+        #expect(analyzer.drawer.editText == nil)
+        // a level set by hand ends auto mode
+        analyzer.apply(.plot(.increaseDisplayGain), now: 0)
+        #expect(!analyzer.autoLevels)
+        analyzer.apply(.drawer(.adjust(steps: 1, large: false)), now: 0)
+        #expect(analyzer.autoLevels)
+        analyzer.apply(.shiftLevels(decibels: 5), now: 0)
+        #expect(!analyzer.autoLevels)
+        analyzer.apply(.drawer(.select(.detector)), now: 0)
+        #expect(analyzer.waterfallDetector == .peak)
+        analyzer.apply(.drawer(.adjust(steps: -1, large: false)), now: 0)
+        #expect(analyzer.waterfallDetector == .mean)
+        #expect(analyzer.waterfall.history.combineByMean)
+        analyzer.apply(.drawer(.edit), now: 0)
+        #expect(analyzer.waterfallDetector == .peak)
+        #expect(!analyzer.waterfall.history.combineByMean)
+    }
+
     @Test func drawerHoldsOnlyTheModesSettings() {
-        #expect(DrawerField.fields(for: .plot) == [.rangeStart, .rangeStop, .displaySpan])
-        #expect(DrawerField.fields(for: .waterfall) == [.rangeStart, .rangeStop, .period])
+        #expect(DrawerField.fields(for: .plot) == [.rangeStart, .rangeStop, .displaySpan, .autoLevels])
+        #expect(DrawerField.fields(for: .waterfall) == [.rangeStart, .rangeStop, .period, .autoLevels, .detector])
         #expect(DrawerField.fields(for: .meter) == [.rangeStart, .rangeStop, .bandStart, .bandStop])
         let analyzer = model()
         analyzer.apply(.show(.waterfall), now: 0)

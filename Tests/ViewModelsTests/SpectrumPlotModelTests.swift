@@ -61,12 +61,39 @@ import Signals
         #expect(plot.displaySpanDB == 160)
     }
 
-    @Test func autoscalePutsFloorAndPeakOnScreen() {
+    @Test func autoscalePutsFloorNearTheBottomAndPeakNearTheTop() {
         var plot = model(88, 108)
         plot.autoscale(floorDB: -95, peakDB: -30)
-        #expect(plot.bottomLevelDB == -100)
-        #expect(plot.referenceLevelDB >= -30 + 5)
-        #expect(plot.displaySpanDB == 100)
+        // 65 dB of signal over the floor: the floor a tenth up, the peak a tenth down, whole dB
+        #expect(plot.bottomLevelDB == -104)
+        #expect(plot.referenceLevelDB == -21)
+        let span = plot.displaySpanDB
+        #expect((-95 - plot.bottomLevelDB) / span > 0.09 && (-95 - plot.bottomLevelDB) / span < 0.12)
+        #expect((plot.referenceLevelDB - -30) / span > 0.09 && (plot.referenceLevelDB - -30) / span < 0.12)
+        // only noise: not stretched over the plot, the minimum span
+        plot.autoscale(floorDB: -60, peakDB: -55)
+        #expect(plot.displaySpanDB == SpectrumPlotModel.autoMinimumSpanDB)
+        #expect(plot.bottomLevelDB == -62)
+        // the same levels give the same window whatever the plot's size
+        var small = model(88, 108)
+        small.resize(pixelColumns: 40, pixelRows: 20)
+        var large = model(88, 108)
+        large.resize(pixelColumns: 900, pixelRows: 260)
+        small.autoscale(floorDB: -40, peakDB: -2)
+        large.autoscale(floorDB: -40, peakDB: -2)
+        #expect(small.referenceLevelDB == large.referenceLevelDB && small.displaySpanDB == large.displaySpanDB)
+    }
+
+    @Test func autoModeMovesTheWindowOnlyBeyondItsTolerance() {
+        var plot = model(88, 108)
+        plot.autoscale(floorDB: -95, peakDB: -30)
+        let quiet = plot.followLevels(floorDB: -94, peakDB: -31)
+        #expect(!quiet)
+        #expect(plot.referenceLevelDB == -21)
+        let moved = plot.followLevels(floorDB: -95, peakDB: -10)
+        #expect(moved)
+        #expect(plot.referenceLevelDB > -10)
+        #expect(plot.bottomLevelDB < -95)
     }
 
     @Test func pauseToggles() {

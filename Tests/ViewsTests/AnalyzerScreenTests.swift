@@ -123,6 +123,34 @@ enum Golden {
         #expect(buffer.cell(x: plot.x + 1, y: plot.y)?.foreground == .rgb(floor.red, floor.green, floor.blue))
     }
 
+    @Test func theColourBarShowsTheWindowInDBWithItsUnit() throws {
+        let model = Scene.model(width: 80, height: 24, mode: .waterfall)
+        let buffer = Scene.render(width: 80, height: 24, model: model)
+        let layout = WaterfallView.layout(in: ScreenLayout(width: 80, height: 24, drawerOpen: false).main)
+        let legend = layout.legend
+        #expect(legend.x == layout.plot.maxX && legend.width == PlotLayout.legendWidth)
+        // top of the bar: the window's top colour; bottom: its floor colour
+        let top = PowerColorMap.color(normalized: Float(1 - 0.5 / Double(legend.height * 2)))
+        let bottom = PowerColorMap.color(normalized: Float(0.5 / Double(legend.height * 2)))
+        #expect(buffer.cell(x: legend.x + 1, y: legend.y)?.foreground == .rgb(top.red, top.green, top.blue))
+        #expect(buffer.cell(x: legend.x + 2, y: legend.maxY - 1)?.background
+            == .rgb(bottom.red, bottom.green, bottom.blue))
+        // labelled with the window's levels and the unit under it
+        let text = buffer.description.split(separator: "\n", omittingEmptySubsequences: false)
+        let labels = text[legend.y..<legend.maxY].map { String($0.dropFirst(legend.x + 3)).trimmingCharacters(in: .whitespaces) }
+        #expect(labels.contains("0") && labels.contains("-100") == false && labels.contains("-80"), "\(labels)")
+        #expect(String(text[legend.maxY + 1]).contains("dB"))
+    }
+
+    @Test func scrolledBackTheTopTimeLabelSaysHowFar() throws {
+        let model = Scene.model(width: 80, height: 24, mode: .waterfall)
+        model.apply(.scrollTime(seconds: 7), now: Scene.now)
+        let buffer = Scene.render(width: 80, height: 24, model: model)
+        let layout = WaterfallView.layout(in: ScreenLayout(width: 80, height: 24, drawerOpen: false).main)
+        let text = buffer.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(text[layout.plot.y].hasPrefix("   7s┤"), "\(text[layout.plot.y])")
+    }
+
     @Test func theOneFrameBurstIsOnScreenAtItsTime() throws {
         let model = Scene.model(width: 160, height: 48, mode: .waterfall)
         let buffer = Scene.render(width: 160, height: 48, model: model)
@@ -182,5 +210,101 @@ enum Golden {
         screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
         writer.render(buffer)
         #expect(writer.output.isEmpty)
+    }
+}
+
+@Suite struct BigMeterTests {
+    /// Rows holding a lit digit cell, and the meter's screen as text lines.
+    func render(width: Int, height: Int) -> (digitRows: Int, lines: [String], buffer: Buffer) {
+        let model = Scene.model(width: width, height: height, mode: .meter)
+        let buffer = Scene.render(width: width, height: height, model: model)
+        let lines = buffer.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
+        let layout = PowerMeterView.Layout(area: main)
+        let rows = (layout.readout.y..<layout.readout.maxY).filter { y in
+            (0..<width).contains { x in ["█", "▀", "▄"].contains(buffer.cell(x: x, y: y)?.scalar) }
+        }
+        return (rows.count, Array(lines.prefix(height)), buffer)
+    }
+
+    @Test(arguments: [(80, 24), (160, 48), (240, 70)])
+    func digitsTakeAThirdOfTheHeightWithTheUnitBeside(width: Int, height: Int) {
+        let (rows, lines, _) = render(width: width, height: height)
+        #expect(Double(rows) >= Double(height) / 3, "\(rows) rows of digits at \(width)×\(height)")
+        let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
+        let layout = PowerMeterView.Layout(area: main)
+        // the unit right of the digits, in big letters half their size, on their baseline
+        let buffer = Scene.render(width: width, height: height, model: Scene.model(width: width, height: height, mode: .meter))
+        let unitScale = max(1, layout.scale / 2)
+        let unitWidth = BigDigits.width(of: "dB", scale: unitScale), unitHeight = BigDigits.height(scale: unitScale)
+        let lit = (layout.readout.y..<layout.readout.maxY).flatMap { y in
+            (0..<width).filter { ["█", "▀", "▄"].contains(buffer.cell(x: $0, y: y)?.scalar) }
+        }
+        let right = lit.max() ?? 0
+        var reference = Buffer(width: unitWidth, height: unitHeight)
+        BigDigits.draw("dB", x: 0, y: 0, scale: unitScale, style: .plain, into: &reference)
+        for dy in 0..<unitHeight {
+            for dx in 0..<unitWidth {
+                let cell = buffer.cell(x: right - unitWidth + 1 + dx, y: layout.readout.maxY - unitHeight + dy)
+                #expect(cell?.scalar == reference.cell(x: dx, y: dy)?.scalar, "unit cell \(dx),\(dy) at \(width)×\(height)")
+            }
+        }
+        _ = lines
+    }
+
+    @Test func theBarScaleIsTheSameAtEveryWidth() {
+        // the scale's labels, read under the bar: identical at every size
+        func labels(_ width: Int, _ height: Int) -> [String] {
+            let (_, lines, _) = render(width: width, height: height)
+            let layout = PowerMeterView.Layout(area: ScreenLayout(width: width, height: height, drawerOpen: false).main)
+            return lines[layout.ticks.y + 1].split(separator: " ").map(String.init)
+        }
+        let small = labels(80, 24)
+        #expect(small.last == "dB")
+        // the scene's first reading, −42.5 dB, set the scale to −80…−20 dB
+        #expect(small.first == "-80" && small.contains("-20"), "\(small)")
+        #expect(labels(160, 48) == small)
+        #expect(labels(240, 70) == small)
+    }
+
+    @Test func theScaleMovesOnlyWhenAReadingLeavesIt() {
+        var meter = PowerMeterModel()
+        meter.record(-37.25, at: 0)
+        #expect(meter.scaleTopDB == -10)
+        #expect(meter.scaleBottomDB == -70)
+        meter.record(-60, at: 1)
+        meter.record(-12, at: 2)
+        #expect(meter.scaleTopDB == -10)
+        meter.record(-5, at: 3)
+        #expect(meter.scaleTopDB == 20)
+    }
+}
+
+@Suite struct ReplayPromptTests {
+    @Test(arguments: [AnalyzerMode.plot, .waterfall, .meter])
+    func theGoToPromptHasALineOfItsOwnInEveryView(mode: AnalyzerMode) {
+        for (width, height) in [(80, 24), (160, 48)] {
+            let model = Scene.model(width: width, height: height, mode: mode)
+            model.replay = ReplayState(speed: 1, isPaused: false, position: 10, duration: 600, isFinished: false)
+            model.apply(.timeEntry(.begin), now: Scene.now)
+            for c in "12:3" { model.apply(.timeEntry(.type(c)), now: Scene.now) }
+            let screen = AnalyzerScreen()
+            var buffer = Buffer(width: width, height: height)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            let lines = buffer.lines
+            #expect(lines[height - 1].hasPrefix(" go to: 12:3▏"), "\(mode) \(width)×\(height): \(lines[height - 1])")
+            #expect(!lines[0].contains("go to"))
+            // Esc: the key help is back
+            model.apply(.timeEntry(.cancel), now: Scene.now)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            #expect(buffer.lines[height - 1].hasPrefix(" 1/2/3 view"))
+            // a refused time says so on the same line
+            model.apply(.timeEntry(.begin), now: Scene.now)
+            model.apply(.timeEntry(.type(":")), now: Scene.now)
+            model.apply(.timeEntry(.type(":")), now: Scene.now)
+            model.apply(.timeEntry(.commit), now: Scene.now)
+            screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            #expect(buffer.lines[height - 1].contains("expected seconds"), "\(buffer.lines[height - 1])")
+        }
     }
 }

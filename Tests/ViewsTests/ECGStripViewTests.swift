@@ -7,7 +7,11 @@ import ViewModels
 @Suite struct ECGStripViewTests {
     /// Rows of `column` in `buffer` (between `rows`) holding braille.
     private func brailleRows(_ buffer: Buffer, column: Int, rows: Range<Int>) -> [Int] {
-        rows.filter { row in buffer.cell(x: column, y: row).map { $0.scalar.value >= 0x2801 && $0.scalar.value <= 0x28FF } ?? false }
+        rows.filter { row in
+            buffer.cell(x: column, y: row).map {
+                $0.scalar.value >= 0x2801 && $0.scalar.value <= 0x28FF && $0.foreground == ECGStripView.traceColor
+            } ?? false
+        }
     }
 
     @Test func theSweepOverwritesFromTheLeftWithABlankGapAhead() {
@@ -139,13 +143,15 @@ import ViewModels
         model.events.append(RhythmEvent(time: 12.34, code: .bradycardia, heartRateBPM: 42))
         model.events.append(RhythmEvent(time: 75, code: .tachycardia, heartRateBPM: 125.4))
         model.events.append(RhythmEvent(time: 3700, code: .signalLost, heartRateBPM: nil))
+        #expect(ECGEventListView.line(RhythmEvent(time: 80, code: .pause, heartRateBPM: 60, durationSeconds: 3.4))
+            == "01:20.0  Pause        3.4 s without a beat")
         _ = model.apply(.toggleEventList)
         _ = model.apply(.moveEventSelection(1))
         var buffer = Buffer(width: 80, height: 24)
         ECGMonitorView().render(model: model, status: fixedECGStatus, in: buffer.area, into: &buffer)
         let lines = buffer.lines
         let title = try! #require(lines.firstIndex { $0.contains("Events (3)") })
-        #expect(lines[title + 1].contains("1:01:40.0  Signal lost  —"))
+        #expect(lines[title + 1].contains("1:01:40.0  Signal lost  lead off or flat"))
         #expect(lines[title + 2].contains("01:15.0  Tachycardia  125 bpm"))
         #expect(lines[title + 3].contains("00:12.3  Bradycardia  42 bpm"))
         #expect(lines[title + 4].contains("x delete"))
@@ -188,5 +194,75 @@ import ViewModels
         #expect(intent([0x1B, 0x5B, 0x33, 0x7E], open: true) == .deleteSelectedEvent) // Delete
         #expect(intent([0x65], open: true) == .toggleEventList)
         #expect(intent([0x20], open: true) == .togglePause)
+    }
+}
+
+@Suite struct ECGPaperGridTests {
+    /// Grid dots of `buffer` inside `rect`: [dot row][dot column], from the
+    /// braille cells drawn in the paper's colours.
+    func gridDots(_ buffer: Buffer, _ rect: Rect) -> [[Bool]] {
+        var dots = [[Bool]](repeating: [Bool](repeating: false, count: rect.width * 2), count: rect.height * 4)
+        let bits: [(Int, Int, UInt32)] = [(0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (0, 3, 0x40),
+                                          (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20), (1, 3, 0x80)]
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                guard let cell = buffer.cell(x: rect.x + x, y: rect.y + y), cell.scalar.value >= 0x2800,
+                      cell.scalar.value <= 0x28FF,
+                      cell.foreground == ECGStripView.minorStyle.foreground
+                        || cell.foreground == ECGStripView.majorStyle.foreground else { continue }
+                let pattern = cell.scalar.value - 0x2800
+                for (dx, dy, bit) in bits where pattern & bit != 0 { dots[y * 4 + dy][x * 2 + dx] = true }
+            }
+        }
+        return dots
+    }
+
+    /// Median distance between lines (indices lit in at least 40 % of the other axis).
+    func lineSpacing(_ counts: [Int], length: Int) -> Double? {
+        let lines = counts.indices.filter { Double(counts[$0]) >= 0.4 * Double(length) }
+        let gaps = zip(lines.dropFirst(), lines).map { $0 - $1 }.filter { $0 > 1 }.sorted()
+        return gaps.isEmpty ? nil : Double(gaps[gaps.count / 2])
+    }
+
+    @Test(arguments: [(80, 24), (160, 48), (240, 70)])
+    func theGridHasSquareBoxesInBothDirectionsAndTwoWeights(width: Int, height: Int) throws {
+        let model = stripModel(leads: ["II"], rate: 250, stripSeconds: 10, seconds: 0) { _, _ in 0 }
+        var buffer = Buffer(width: width, height: height)
+        ECGStripView().render(model: model, leads: 0..<1, in: buffer.area, into: &buffer)
+        // right of the calibration pulse, below the label row
+        let rect = Rect(x: 12, y: 1, width: width - 12, height: height - 1)
+        let dots = gridDots(buffer, rect)
+        let columns = (0..<(rect.width * 2)).map { x in dots.filter { $0[x] }.count }
+        let rows = dots.map { $0.filter { $0 }.count }
+        let across = try #require(lineSpacing(columns, length: dots.count), "no vertical lines at \(width)×\(height)")
+        let down = try #require(lineSpacing(rows, length: rect.width * 2), "no horizontal lines at \(width)×\(height)")
+        // braille dots are square on a 1:2 cell: equal spacing in dots is a square box
+        #expect(abs(across - down) <= 1, "\(across) × \(down) dots at \(width)×\(height)")
+        let colours = Set((0..<height).flatMap { y in (0..<width).compactMap { buffer.cell(x: $0, y: y)?.foreground } })
+        #expect(colours.contains(ECGStripView.minorStyle.foreground), "minor lines at \(width)×\(height)")
+        #expect(colours.contains(ECGStripView.majorStyle.foreground), "major lines at \(width)×\(height)")
+    }
+
+    @Test func questionMarkShowsTheKeysAndEscClosesThem() {
+        var model = ECGMonitorModel(strip: stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 1) { _, _ in 0 })
+        let question = InputEvent.key(KeyEvent(.character("?")))
+        #expect(ECGKeyMap.intent(for: question, eventListOpen: false) == .toggleHelp)
+        _ = model.apply(.toggleHelp)
+        var buffer = Buffer(width: 100, height: 30)
+        ECGMonitorView().render(model: model, status: fixedECGStatus, in: buffer.area, into: &buffer)
+        #expect(buffer.description.contains("this help (Esc closes)"))
+        let escape = InputEvent.key(KeyEvent(.escape))
+        #expect(ECGKeyMap.intent(for: escape, eventListOpen: false, helpOpen: true) == .toggleHelp)
+        #expect(ECGKeyMap.intent(for: escape, eventListOpen: false, helpOpen: false) == .quit)
+    }
+
+    @Test func theHeartRateIsLargeBesideTheStrips() {
+        let model = ECGMonitorModel(strip: stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 1) { _, _ in 0 })
+        var buffer = Buffer(width: 160, height: 48)
+        ECGMonitorView().render(model: model, status: fixedECGStatus, in: buffer.area, into: &buffer)
+        let panelX = 160 - ECGMonitorView.vitalsWidth(bodyWidth: 160)
+        let digitRows = (0..<48).filter { y in (panelX..<160).contains { buffer.cell(x: $0, y: y)?.scalar == "█" } }
+        #expect(digitRows.count >= 3)
+        #expect(buffer.description.contains("bpm"))
     }
 }

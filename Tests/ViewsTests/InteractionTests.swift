@@ -52,11 +52,23 @@ import ViewModels
         #expect(key("\u{1B}[A", model) == .drawer(.focus(-1)))
         #expect(key("\u{1B}[B", model) == .drawer(.focus(1)))
         #expect(key("\u{1B}[1;2C", model) == .drawer(.adjust(steps: 1, large: true)))  // shift+→
+        // not typing: digits and - keep their meaning, Enter starts typing, Esc closes
+        #expect(key("2", model) == .show(.waterfall))
+        #expect(key("-", model) == .plot(.zoom(factor: 2)))
+        #expect(key("\u{7F}", model) == nil)
+        #expect(key("\r", model) == .drawer(.edit))
+        // typing: digits, - and Backspace edit, Enter applies, q still quits
+        model.apply(.drawer(.edit), now: Scene.now)
         #expect(key("7", model) == .drawer(.type("7")))
         #expect(key("-", model) == .drawer(.type("-")))
         #expect(key("\r", model) == .drawer(.commit))
         #expect(key("\u{7F}", model) == .drawer(.erase))
         #expect(key("q", model) == .plot(.quit))
+        // one Esc drops the typed text and closes the drawer
+        model.apply(.drawer(.type("7")), now: Scene.now)
+        model.apply(.drawer(.cancel), now: Scene.now)
+        #expect(!model.drawer.isOpen)
+        #expect(model.drawer.editText == nil)
     }
 
     @Test func wheelZoomsAroundThePointerInThePlot() throws {
@@ -130,10 +142,22 @@ import ViewModels
             Issue.record("no event")
             return
         }
+        // the slider covers a few times the visible span, not the device's 0–6 GHz
+        let range = model.sliderRange
+        #expect(range.spanHz >= 4 * model.plot.visibleBand.spanHz)
+        #expect(range.spanHz <= 10 * model.plot.visibleBand.spanHz)
+        #expect(range.lowerHz <= model.plot.visibleBand.lowerHz && range.upperHz >= model.plot.visibleBand.upperHz)
+        let start = try #require(drawer.sliderColumn(hz: model.plot.visibleBand.lowerHz, limits: range))
+        let stop = try #require(drawer.sliderColumn(hz: model.plot.visibleBand.upperHz, limits: range))
+        #expect(stop - start >= slider.width / 5)
         let intents = gestures.intents(for: onSlider, geometry: screen.geometry)
-        #expect(intents.first == .drawer(.select(.rangeStop)))
+        let target = try #require(drawer.sliderHz(x: column, limits: range))
+        let thumb: DrawerField = abs(target - model.plot.visibleBand.upperHz) < abs(target - model.plot.visibleBand.lowerHz)
+            ? .rangeStop : .rangeStart
+        #expect(intents.first == .drawer(.select(thumb)))
         for intent in intents { model.apply(intent, now: Scene.now) }
-        #expect(abs(model.plot.visibleBand.upperHz - 3000e6) < 6000e6 / Double(slider.width))
+        let moved = thumb == .rangeStop ? model.plot.visibleBand.upperHz : model.plot.visibleBand.lowerHz
+        #expect(abs(moved - target) < range.spanHz / Double(slider.width))
         #expect(model.plot.visibleBand.upperHz.truncatingRemainder(dividingBy: 10e3) == 0)
     }
 }

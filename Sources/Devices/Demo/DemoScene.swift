@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 /// What the demo device "receives": a seeded description of an RF
 /// environment. `DemoSynthesizer` turns it into the int8 I/Q a radio tuned
@@ -68,6 +69,74 @@ public struct DemoScene: Sendable {
         }
     }
 
+    /// A transmitter that sends short packets on a time grid, as Wi-Fi and
+    /// Bluetooth do: slot `k` starts at `k · slotSeconds + phaseSeconds` and,
+    /// when it carries a packet, is on the air for `airSeconds` on one of
+    /// `channelsHz` (chosen per slot: Bluetooth hops). Whether a slot carries
+    /// a packet, and on which channel, is a hash of the seed and the slot, so
+    /// a scene repeats exactly.
+    public struct PacketEmitter: Sendable, Equatable {
+        /// channel centres it transmits on [Hz]
+        public var channelsHz: [Double]
+        /// occupied bandwidth of one packet [Hz]
+        public var widthHz: Double
+        /// [int8 units]
+        public var amplitude: Double
+        /// slot grid [s]
+        public var slotSeconds: Double
+        /// offset of the grid [s]
+        public var phaseSeconds: Double
+        /// time on the air per packet [s]
+        public var airSeconds: Double
+        /// fraction of slots that carry a packet (while a session is on)
+        public var slotProbability: Double
+        /// traffic comes in sessions this long [s]; 0 = always on
+        public var sessionSeconds: Double
+        /// fraction of sessions with traffic
+        public var sessionProbability: Double
+
+        public init(channelsHz: [Double], widthHz: Double, amplitude: Double, slotSeconds: Double,
+                    phaseSeconds: Double = 0, airSeconds: Double, slotProbability: Double = 1,
+                    sessionSeconds: Double = 0, sessionProbability: Double = 1) {
+            self.channelsHz = channelsHz
+            self.widthHz = widthHz
+            self.amplitude = amplitude
+            self.slotSeconds = slotSeconds
+            self.phaseSeconds = phaseSeconds
+            self.airSeconds = airSeconds
+            self.slotProbability = slotProbability
+            self.sessionSeconds = sessionSeconds
+            self.sessionProbability = sessionProbability
+        }
+
+        /// Calls `body` with the channel [Hz] of every packet on the air
+        /// during `start`…`end` [s]; `seed` picks the slots and channels.
+        public func packets(from start: Double, to end: Double, seed: UInt64, _ body: (Double) -> Void) {
+            guard slotSeconds > 0, !channelsHz.isEmpty, end >= start else { return }
+            // slots whose air time [k·slot + phase, … + air] overlaps the interval
+            let first = Int64(((start - phaseSeconds - airSeconds) / slotSeconds).rounded(.up))
+            let last = Int64(((end - phaseSeconds) / slotSeconds).rounded(.down))
+            guard first <= last else { return }
+            for slot in first...last {
+                let slotStart = Double(slot) * slotSeconds + phaseSeconds
+                if sessionSeconds > 0 {
+                    let session = UInt64(bitPattern: Int64((slotStart / sessionSeconds).rounded(.down)))
+                    guard Self.unit(seed ^ 0x5e55_10, session) < sessionProbability else { continue }
+                }
+                let key = UInt64(bitPattern: slot)
+                guard Self.unit(seed, key) < slotProbability else { continue }
+                let channel = channelsHz.count == 1
+                    ? 0 : Int(SeededRandom.mix(seed ^ 0xc4a7 ^ key &* 0x9e37_79b9) % UInt64(channelsHz.count))
+                body(channelsHz[channel])
+            }
+        }
+
+        /// A uniform 0…1 from a seed and a key.
+        static func unit(_ seed: UInt64, _ key: UInt64) -> Double {
+            Double(SeededRandom.mix(seed ^ key &* 0xd6e8_feb8_6659_fd93) >> 11) * 0x1p-53
+        }
+    }
+
     /// seed of the noise and of random bursts
     public var seed: UInt64
     /// noise standard deviation per I/Q component [int8 units]
@@ -83,11 +152,13 @@ public struct DemoScene: Sendable {
     public var randomBurstProbability: Double
     /// random burst amplitude [int8 units]
     public var randomBurstAmplitude: Double
+    /// Wi-Fi, Bluetooth and the like
+    public var packetEmitters: [PacketEmitter]
 
     public init(seed: UInt64, noiseSigma: Double = 2.5, carriers: [Carrier] = [],
                 driftingTones: [DriftingTone] = [], scheduledBursts: [Burst] = [],
                 randomBurstBand: ClosedRange<Double>? = nil, randomBurstProbability: Double = 0,
-                randomBurstAmplitude: Double = 24) {
+                randomBurstAmplitude: Double = 24, packetEmitters: [PacketEmitter] = []) {
         self.seed = seed
         self.noiseSigma = noiseSigma
         self.carriers = carriers
@@ -96,21 +167,34 @@ public struct DemoScene: Sendable {
         self.randomBurstBand = randomBurstBand
         self.randomBurstProbability = randomBurstProbability
         self.randomBurstAmplitude = randomBurstAmplitude
+        self.packetEmitters = packetEmitters
     }
 
-    /// The built-in demo: FM broadcast 88–108 MHz on a 200 kHz raster with
-    /// varying levels, ISM/ADS-B/GPS carriers, a tone drifting across
-    /// 144–146 MHz at 3 kHz/s, and Wi-Fi-like bursts at 2.4–2.48 GHz.
+    /// The built-in demo, judged beside real rtl_power captures of the FM
+    /// band: a flat noise floor; 12 FM stations on the 200 kHz raster at
+    /// least 0.8 MHz apart, 30–50 dB above the floor in 100 kHz bins; ISM,
+    /// ADS-B and GPS carriers; a tone drifting across 144.2–145.8 MHz at
+    /// 3 kHz/s; and at 2.4 GHz the packets a flat hears: faint beacons of
+    /// two Wi-Fi access points (channels 1 and 11; 0.5 ms every 102.4 ms), a
+    /// station on channel 6 with traffic in bursts (one second in six busy,
+    /// 1.5 ms packets), and a Bluetooth link hopping over 79 channels (625 µs
+    /// slots, one in sixteen used), so single packets stand out in the
+    /// waterfall.
     public static func standard(seed: UInt64 = 1) -> DemoScene {
         var random = SeededRandom(seed: seed ^ 0x5ce4e)
         var carriers: [Carrier] = []
-        // 88.1 … 107.9 MHz: every station present, levels spread over ~25 dB
-        var channel = 88.1e6
-        while channel < 108e6 {
-            let level = 0.6 + 5.5 * random.unit() * random.unit()
-            carriers.append(Carrier(frequencyHz: channel, amplitude: level, deviationHz: 40_000,
-                                    modulationHz: 400 + 2_000 * random.unit()))
-            channel += 200_000
+        // 12 stations: a channel from the 200 kHz raster in each 1.65 MHz
+        // stretch (so neighbours are ≥ 0.8 MHz apart), levels spread evenly
+        // in dB over 30–50 dB above the floor (amplitude 1 ≈ 18 dB)
+        let stations = 12
+        let stretch = 20e6 / Double(stations)
+        for index in 0..<stations {
+            let channels = Int((stretch - 0.8e6) / 200_000)
+            let channel = 88.1e6 + Double(index) * (stretch / 200_000).rounded(.down) * 200_000
+                + Double(Int(random.unit() * Double(channels))) * 200_000
+            let aboveFloorDB = 30 + 20 * random.unit()
+            carriers.append(Carrier(frequencyHz: channel, amplitude: pow(10, (aboveFloorDB - 18) / 20),
+                                    deviationHz: 50_000, modulationHz: 300 + 1_500 * random.unit()))
         }
         carriers += [
             Carrier(frequencyHz: 433.92e6, amplitude: 12),
@@ -118,9 +202,22 @@ public struct DemoScene: Sendable {
             Carrier(frequencyHz: 1090e6, amplitude: 9, deviationHz: 300_000, modulationHz: 50_000),
             Carrier(frequencyHz: 1575.42e6, amplitude: 4, deviationHz: 800_000, modulationHz: 511_000),
         ]
-        return DemoScene(seed: seed, carriers: carriers,
+        let beacon = 0.1024
+        // two access points' beacons, faint (10–15 dB over the floor)
+        var emitters = [(2412e6, 3.0), (2462e6, 5.0)].map { channel, amplitude in
+            PacketEmitter(channelsHz: [channel], widthHz: 16e6, amplitude: amplitude, slotSeconds: beacon,
+                          phaseSeconds: beacon * random.unit(), airSeconds: 0.0005)
+        }
+        // a busy station on channel 6: one second in six with traffic
+        emitters.append(PacketEmitter(channelsHz: [2437e6], widthHz: 16e6, amplitude: 20, slotSeconds: 0.004,
+                                      airSeconds: 0.0015, slotProbability: 0.3, sessionSeconds: 1,
+                                      sessionProbability: 1.0 / 6))
+        emitters.append(PacketEmitter(channelsHz: (0..<79).map { 2402e6 + Double($0) * 1e6 }, widthHz: 1e6,
+                                      amplitude: 10, slotSeconds: 0.000625, airSeconds: 0.0004,
+                                      slotProbability: 1.0 / 16))
+        return DemoScene(seed: seed, noiseSigma: 1, carriers: carriers,
                          driftingTones: [DriftingTone(lowerHz: 144.2e6, upperHz: 145.8e6,
                                                       rateHzPerSecond: 3_000, amplitude: 10)],
-                         randomBurstBand: 2.4e9...2.48e9, randomBurstProbability: 0.15)
+                         packetEmitters: emitters)
     }
 }

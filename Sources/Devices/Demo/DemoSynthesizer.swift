@@ -190,7 +190,37 @@ public final class DemoSynthesizer {
                             modulationHz: 150_000, startPhase: blockPhase, timeOffset: 0,
                             sampleRateHz: samplesPerSecond, into: &dynamicScratch)
         }
+        let blockEnd = timeSeconds + Double(payloadCount / 2) / samplesPerSecond
+        for emitter in scene.packetEmitters {
+            emitter.packets(from: timeSeconds, to: blockEnd, seed: scene.seed) { channel in
+                addPacket(centreHz: channel, widthHz: emitter.widthHz, amplitude: emitter.amplitude,
+                          tunedHz: centreHz, phase: blockPhase, clear: clearOnce)
+            }
+        }
         return any
+    }
+
+    /// widest piece of a packet drawn as one FM carrier [Hz]; wider packets
+    /// (Wi-Fi) are drawn as several such pieces side by side
+    static let packetPieceHz = 4e6
+
+    /// Adds one packet `widthHz` wide at `centreHz`: FM pieces whose swing
+    /// fills the width, each drawn only where it fits in the band the radio
+    /// sees (a piece outside would alias).
+    private func addPacket(centreHz: Double, widthHz: Double, amplitude: Double, tunedHz: Double, phase: Double,
+                           clear: () -> Void) {
+        let pieces = max(1, Int((widthHz / Self.packetPieceHz).rounded(.up)))
+        let pieceWidth = widthHz / Double(pieces)
+        // equal power split: the packet's total power does not depend on its pieces
+        let pieceAmplitude = amplitude / Double(pieces).squareRoot()
+        for piece in 0..<pieces {
+            let f = centreHz - widthHz / 2 + (Double(piece) + 0.5) * pieceWidth
+            guard abs(f - tunedHz) + pieceWidth / 2 < halfBandwidthHz else { continue }
+            clear()
+            Self.addCarrier(offsetHz: f - tunedHz, amplitude: pieceAmplitude, deviationHz: pieceWidth * 0.4,
+                            modulationHz: pieceWidth / 20, startPhase: phase + Double(piece),
+                            timeOffset: 0, sampleRateHz: samplesPerSecond, into: &dynamicScratch)
+        }
     }
 
     /// The bursts present in one block: scheduled ones plus, inside the
