@@ -19,9 +19,6 @@ struct RecordCommand: ParsableCommand {
             """
     )
 
-    /// written into each capture's metadata
-    static let tscopeVersion = "0.4.0"
-
     @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.")
@@ -112,7 +109,7 @@ struct RecordCommand: ParsableCommand {
         var metadata = CaptureMetadata(format: "tscope")
         metadata.serial = deviceOptions.serial
         metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
-        metadata.writerVersion = Self.tscopeVersion
+        metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         if raw && deviceOptions.device.isRTLSDR {
             try RawRTLSDRRecording(command: self, metadata: metadata).run()

@@ -81,7 +81,7 @@ struct WatchCommand: ParsableCommand {
         let failure = DeviceFailure()
         let counters = DroppedBlocks()
         var metadata = CaptureMetadata(format: "tscope")
-        metadata.writerVersion = RecordCommand.tscopeVersion
+        metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         let recordingSettings = ViewerRecording.Settings(directory: recordDirectory, label: label,
                                                          operatorName: operatorName, duration: try parsedDuration(),
