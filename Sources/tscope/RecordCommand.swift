@@ -216,13 +216,14 @@ struct SpectrumRecording {
         let path: String
         let started = monotonicSeconds()
         do {
-            path = try recorder.start(plan, deviceDroppedBlocks: source.counters.droppedBlocks)
+            // a write error (disk full…) ends the wait at once
+            path = try recorder.start(plan, deviceDroppedBlocks: source.counters.droppedBlocks,
+                                      onFailure: { waiter.fail("\($0)") })
         } catch {
             throw CommandError("\(error)")
         }
         FileHandle.standardError.write(Data("recording \(path)\n".utf8))
         let end = waiter.wait(duration: duration, started: started) {
-            if let error = recorder.writeError { waiter.fail("\(error)") }
             let counters = source.counters
             let state = source.state.statusMessage.map { ", \($0)" } ?? ""
             return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks\(state)"
@@ -232,9 +233,14 @@ struct SpectrumRecording {
         do {
             summary = try recorder.stop(deviceDroppedBlocks: source.counters.droppedBlocks)
         } catch {
-            throw CommandError("\(error)")
+            throw CommandError("\(error); what was committed before is kept in \(path)")
         }
-        if let summary { report(summary) }
+        if let summary {
+            report(summary)
+            if let failure = summary.failure {
+                throw CommandError("\(failure); recording ended, \(summary.frames) frames stored in \(path)")
+            }
+        }
         if case .failure(let message) = end {
             throw CommandError("\(message); everything recorded before is kept in \(path)")
         }

@@ -70,6 +70,7 @@ final class ViewerRecording: @unchecked Sendable {
             duration: settings.duration, requestedFrameRate: Self.frameRate, band: tuning.band,
             binWidthHz: tuning.binWidthHz, metadata: metadata)
         do {
+            // a write error shows at the next poll (once per drawn frame), which stops the session
             let path = try recorder.start(plan, deviceDroppedBlocks: droppedBlocks())
             message = "recording \((path as NSString).lastPathComponent)"
         } catch {
@@ -98,12 +99,18 @@ final class ViewerRecording: @unchecked Sendable {
         do {
             guard let summary = try recorder.stop(deviceDroppedBlocks: droppedBlocks()) else { return }
             let name = (summary.path as NSString).lastPathComponent
-            message = "saved \(name): \(summary.frames) frames"
-            summaries.append("\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
-                + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)")
+            let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
+                + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)"
+            if let failure = summary.failure {
+                message = "recording stopped: \(failure.detail); \(summary.frames) frames kept in \(name)"
+                summaries.append("\(line); stopped early: \(failure.detail)")
+            } else {
+                message = "saved \(name): \(summary.frames) frames"
+                summaries.append(line)
+            }
         } catch {
-            message = "recording stopped: \(error); what was written is kept in \(path)"
-            summaries.append(message ?? path)
+            message = "recording stopped: \(error); what was committed is kept in \(path)"
+            summaries.append("\(path): \(error)")
         }
     }
 

@@ -10,8 +10,18 @@ import Signals
 /// `commitIfDue`, which a writer thread calls when no frames arrive), so a
 /// process killed with SIGKILL loses at most that interval. The journal is a
 /// WAL with synchronous=NORMAL: a commit survives the process dying (not a
-/// power cut). `finish` checkpoints and returns the file to a single
-/// self-contained file (rollback journal).
+/// power cut). The WAL is checkpointed into the main file when the file is
+/// created (schema, metadata, session row) and then at least every
+/// `checkpointInterval`, so the main file copied alone after a crash holds
+/// everything older than that. `finish` checkpoints and returns the file to a
+/// single self-contained file (rollback journal).
+///
+/// The first write error (disk full, I/O error) rolls back what was not yet
+/// committed and makes every later write fail with it; `finish` still records
+/// the session's stop time and the frames actually stored (`framesStored`).
+/// So that a full disk leaves room for that, `<path>-reserve` (256 KiB) is
+/// kept beside the file while recording and deleted on the first error and
+/// at `finish`.
 ///
 /// Opening an existing capture appends a new session to it; its metadata is
 /// kept, fields it lacks are filled in.
@@ -19,11 +29,15 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     public struct Options: Sendable {
         /// longest time frames wait uncommitted [s]
         public var commitInterval: Double
+        /// longest time committed frames stay only in the -wal side file [s]
+        public var checkpointInterval: Double
         /// monotonic clock [s] for the commit cadence
         public var clock: @Sendable () -> Double
 
-        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() }) {
+        public init(commitInterval: Double = 1, checkpointInterval: Double = 5,
+                    clock: @escaping @Sendable () -> Double = { monotonicSeconds() }) {
             self.commitInterval = commitInterval
+            self.checkpointInterval = checkpointInterval
             self.clock = clock
         }
     }
@@ -32,6 +46,10 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// this writer's row in `sessions`
     public let sessionID: Int64
     public private(set) var framesWritten = 0
+    /// frames committed to the file (`framesWritten` less those lost to a write error)
+    public private(set) var framesStored = 0
+    /// the first write error; nothing is written after it
+    public private(set) var failure: CaptureError?
     /// transactions committed so far (the initial schema and session row not counted)
     package private(set) var commits = 0
 
@@ -39,6 +57,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     private let database: DatabaseQueue
     private var inTransaction = false
     private var lastCommit: Double
+    private var lastCheckpoint: Double
     /// first and last frame timestamps [s, Unix]
     private var firstTimestamp: Double?
     private var lastTimestamp: Double?
@@ -46,6 +65,9 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// when a frame has more bins than any before it
     private var scratch: UnsafeMutableRawBufferPointer
     private var finished = false
+    /// `<path>-reserve`: space given back for finishing the session row after a disk-full error
+    private let reservePath: String
+    static let reserveBytes = 256 * 1024
 
     /// Creates `path` (or appends a session to an existing capture there).
     public init(path: String, metadata: CaptureMetadata, session: CaptureSessionInfo,
@@ -91,12 +113,21 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                     newSession = db.lastInsertedRowID
                     return .commit
                 }
+                // the schema, metadata and session row in the main file from the start
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
         sessionID = newSession
+        reservePath = path + "-reserve"
+        guard FileManager.default.createFile(atPath: reservePath, contents: Data(count: Self.reserveBytes)) else {
+            try? database.close()
+            throw CaptureError(file: path, "disk full or not writable: cannot reserve \(Self.reserveBytes / 1024) KiB "
+                + "beside it (\(reservePath))")
+        }
         lastCommit = options.clock()
+        lastCheckpoint = lastCommit
         scratch = .allocate(byteCount: 16_384 * 4, alignment: 16)
     }
 
@@ -107,6 +138,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// Adds one frame (committed within `commitInterval`).
     public func write(_ frame: SpectrumFrame) throws {
         guard !finished else { throw CaptureError(file: path, "write after finish") }
+        if let failure { throw failure }
         let count = frame.powerDB.count
         guard count > 0 else { throw CaptureError(file: path, "frame at \(frame.timestamp) has no bins") }
         let byteCount = count * 4
@@ -130,7 +162,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                                                count, blob])
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         framesWritten += 1
         if firstTimestamp == nil { firstTimestamp = frame.timestamp }
@@ -142,6 +174,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
     /// - Parameters: from, to: Unix time [s] of the last frame before and the first after
     public func writeGap(from: Double, to: Double, reason: String) throws {
         guard !finished else { throw CaptureError(file: path, "write after finish") }
+        if let failure { throw failure }
         do {
             try database.inDatabase { db in
                 if !inTransaction {
@@ -152,7 +185,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                                arguments: [sessionID, from, to, reason])
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         try commitIfDue()
     }
@@ -165,26 +198,54 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
 
     /// Commits the frames written so far now.
     public func commit() throws {
+        if let failure { throw failure }
         guard inTransaction else { return }
+        let now = options.clock()
         do {
             try database.inDatabase { db in
                 try db.execute(sql: "UPDATE sessions SET frames = ? WHERE id = ?", arguments: [framesWritten, sessionID])
                 try db.execute(sql: "COMMIT")
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         inTransaction = false
+        framesStored = framesWritten
         commits += 1
-        lastCommit = options.clock()
+        lastCommit = now
+        if now - lastCheckpoint >= options.checkpointInterval {
+            // PASSIVE: copies what no reader holds back; never waits (a reader may hold the rest for later)
+            do {
+                try database.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            } catch {
+                throw fail(error)
+            }
+            lastCheckpoint = now
+        }
+    }
+
+    /// Keeps the first write error, rolls back what was not committed, and
+    /// returns the error to throw.
+    private func fail(_ error: Error) -> CaptureError {
+        let mapped = CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+        if failure == nil { failure = mapped }
+        unlink(reservePath)
+        try? database.inDatabase { db in
+            if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        }
+        inTransaction = false
+        return failure ?? mapped
     }
 
     /// Commits, records the session's outcome, and leaves a self-contained
     /// file. The achieved frame rate defaults to frames over their time span.
+    /// After a write error the session row is still finished (stop time, the
+    /// frames stored) when the disk has room for it, and that error is thrown.
     public func finish(outcome: CaptureSessionOutcome? = nil) throws {
         guard !finished else { return }
-        try commit()
+        if failure == nil { try? commit() }
         finished = true
+        defer { unlink(reservePath) }
         let result = outcome ?? CaptureSessionOutcome(stoppedAt: unixTimeNow(), achievedFrameRate: spanFrameRate)
         do {
             try database.inDatabase { db in
@@ -192,15 +253,25 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                     UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
                                         dropped_frames = ?
                     WHERE id = ?
-                    """, arguments: [result.stoppedAt, result.achievedFrameRate, framesWritten,
+                    """, arguments: [result.stoppedAt, result.achievedFrameRate, framesStored,
                                      result.droppedBlocks, result.droppedFrames, sessionID])
+            }
+        } catch {
+            let mapped = fail(error)
+            try? database.close()
+            throw mapped
+        }
+        do {
+            try database.inDatabase { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
             }
-            try database.close()
         } catch {
-            throw CaptureStoreErrors.map(error, path: path)
+            // the file and its -wal hold everything; SQLite merges them on the next open
+            if failure == nil { failure = CaptureStoreErrors.map(error, path: path) }
         }
+        try? database.close()
+        if let failure { throw failure }
     }
 
     public func finish() throws {

@@ -1,0 +1,51 @@
+import Capture
+import Foundation
+import Testing
+
+/// `tscope record` onto a full filesystem: a 2 MiB tmpfs mounted in a private
+/// mount namespace (`unshare --map-root-user --mount`, so it needs no root and
+/// vanishes with the run); the files are copied out before the namespace ends.
+@Suite(.serialized) struct FullDiskTests {
+    /// Runs `tscope <arguments>` with `$DIR` (in the arguments) a fresh 2 MiB tmpfs;
+    /// returns the result and the directory the tmpfs's files were copied to.
+    func runOnFullDisk(_ arguments: [String], label: String) throws -> (ProcessResult, URL) {
+        let mountPoint = try Paths.temporaryDirectory("\(label)-mnt")
+        let copied = try Paths.temporaryDirectory("\(label)-out")
+        defer { try? FileManager.default.removeItem(at: mountPoint) }
+        let script = """
+            mount -t tmpfs -o size=2m tmpfs "$1" || exit 99
+            "$3" "${@:4}"; status=$?
+            cp -a "$1"/. "$2"/; exit $status
+            """
+        let substituted = arguments.map { $0.replacingOccurrences(of: "$DIR", with: mountPoint.path) }
+        let result = try run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                             ["--map-root-user", "--mount", "/bin/bash", "-c", script, "_", mountPoint.path,
+                              copied.path, Paths.tscope.path] + substituted, timeoutSeconds: 120)
+        #expect(result.status != 99, "cannot mount a tmpfs here: \(result.stderr)")
+        return (result, copied)
+    }
+
+    @Test func recordEndsAtOnceOnAFullDiskKeepingWhatWasStored() throws {
+        // 4000 bins × 4 B × 10 frames/s: the 2 MiB fill in a few seconds, long before --duration
+        let started = Date()
+        let (result, copied) = try runOnFullDisk(
+            ["record", "--device", "demo", "-w", "5000", "--frame-rate", "10", "--duration", "120",
+             "--output", "$DIR/run.tscope"], label: "full")
+        defer { try? FileManager.default.removeItem(at: copied) }
+        #expect(Date().timeIntervalSince(started) < 60, "the recording went on after the disk filled")
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let errorLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(errorLine.contains("run.tscope: disk full (No space left on device); recording ended, "),
+                "\(result.stderr)")
+        #expect(result.stdoutText.hasSuffix("run.tscope\n"), "the path is printed: \(result.stdoutText)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: copied.path)
+        // the -wal stays when the disk has no room to fold it in (SQLite merges it on the next open)
+        #expect(files.contains("run.tscope") && !files.contains("run.tscope-reserve"), "\(files)")
+        let reader = try CaptureStoreReader(path: copied.appendingPathComponent("run.tscope").path)
+        let session = try #require(reader.sessions.first)
+        #expect(session.stoppedAt != nil, "the session row is finished")
+        #expect(reader.frameCount > 10)
+        #expect(session.frames == reader.frameCount, "the row counts the frames actually stored")
+        #expect(errorLine.contains("recording ended, \(reader.frameCount) frames stored in "), "\(errorLine)")
+    }
+}
