@@ -429,13 +429,18 @@ final class RawSigMFWriterThread: @unchecked Sendable {
     /// recording becomes the command's error (everything before it kept).
     private func close(end: RecordingWait.End, elapsed: Double) throws {
         finish()
-        do { try writer.finish() } catch { throw CommandError("\(error)") }
+        // the meta file is complete at every moment: report and print it even when the data's flush fails
+        var flushError: Error?
+        do { try writer.finish() } catch { flushError = error }
         FileHandle.standardError.write(Data(("\(writer.metaPath): \(writer.sampleCount) samples in "
             + "\(writer.segmentCount) segments in \(String(format: "%.2f", elapsed)) s; "
             + "dropped blocks \(queue.dropped)\n").utf8))
         print(writer.metaPath)
         if case .failure(let message) = end {
-            throw CommandError("\(message); everything recorded before is kept in \(writer.dataPath)")
+            throw CommandError("\(message); recording ended, what was written is kept in \(writer.metaPath)")
+        }
+        if let flushError {
+            throw CommandError("\(flushError); recording ended, what was written is kept in \(writer.metaPath)")
         }
     }
 }

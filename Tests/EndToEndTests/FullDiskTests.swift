@@ -48,4 +48,21 @@ import Testing
         #expect(session.frames == reader.frameCount, "the row counts the frames actually stored")
         #expect(errorLine.contains("recording ended, \(reader.frameCount) frames stored in "), "\(errorLine)")
     }
+
+    @Test func rawRecordingEndsOnAFullDiskAndOpens() throws {
+        let (result, copied) = try runOnFullDisk(
+            ["record", "--raw", "--device", "demo", "--duration", "120", "--output", "$DIR/raw"], label: "full-raw")
+        defer { try? FileManager.default.removeItem(at: copied) }
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let errorLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(errorLine.contains("raw.sigmf-data: disk full (No space left on device); recording ended"),
+                "\(result.stderr)")
+        #expect(result.stdoutText.hasSuffix("raw.sigmf-meta\n"), "\(result.stdoutText)")
+        let recording = try SigMFRecording(path: copied.appendingPathComponent("raw.sigmf-meta").path)
+        #expect(recording.segments.count > 10)
+        let export = try run(Paths.tscope, ["export", "--layout", "long", "--csv",
+                                            copied.appendingPathComponent("raw.csv").path,
+                                            copied.appendingPathComponent("raw.sigmf-meta").path])
+        #expect(export.status == 0, "stderr: \(export.stderr)")
+    }
 }
