@@ -225,7 +225,7 @@ struct SpectrumRecording {
         FileHandle.standardError.write(Data("recording \(path)\n".utf8))
         let end = waiter.wait(duration: duration, started: started) {
             let counters = source.counters
-            let state = source.state.statusMessage.map { ", \($0)" } ?? ""
+            let state = source.statusLine.map { ", \($0)" } ?? ""
             return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks\(state)"
         }
         source.stop()

@@ -127,7 +127,7 @@ struct WatchCommand: ParsableCommand {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.state.statusMessage ?? recording.message,
+                                      message: source.statusLine ?? recording.message,
                                       extra: recording.poll(), powerUnit: analyzer.kind.powerUnit)
             },
             failure: { failure.message },
