@@ -202,6 +202,7 @@ struct SpectrumRecording {
                 onGiveUp: { waiter.fail($0) })
             band = try BandOption.parse(command.band, option: "--band", limits: analyzer.kind.tunableRange)
             metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+            metadata.serial = analyzer.serial ?? metadata.serial
             if analyzer.kind != .hackrf { metadata.gains = nil }
             try source.start(band: band, binWidthHz: command.binWidth)
         } catch {
@@ -217,8 +218,9 @@ struct SpectrumRecording {
         let started = monotonicSeconds()
         do {
             // a write error (disk full…) ends the wait at once
-            path = try recorder.start(plan, deviceDroppedBlocks: source.counters.droppedBlocks,
-                                      onFailure: { waiter.fail("\($0)") })
+            let counters = source.counters
+            path = try recorder.start(plan, deviceDroppedBlocks: counters.droppedBlocks,
+                                      deviceBadBlocks: counters.badBlocks, onFailure: { waiter.fail("\($0)") })
         } catch {
             throw CommandError("\(error)")
         }
@@ -226,12 +228,14 @@ struct SpectrumRecording {
         let end = waiter.wait(duration: duration, started: started) {
             let counters = source.counters
             let state = source.statusLine.map { ", \($0)" } ?? ""
-            return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks\(state)"
+            return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks, \(counters.badBlocks) bad blocks"
+                + state
         }
         source.stop()
         let summary: RecordingSession.Summary?
         do {
-            summary = try recorder.stop(deviceDroppedBlocks: source.counters.droppedBlocks)
+            let counters = source.counters
+            summary = try recorder.stop(deviceDroppedBlocks: counters.droppedBlocks, deviceBadBlocks: counters.badBlocks)
         } catch {
             throw CommandError("\(error); what was committed before is kept in \(path)")
         }
@@ -250,7 +254,8 @@ struct SpectrumRecording {
         let requested = summary.requestedFrameRate.map { String(format: "%.2f/s", $0) } ?? "every sweep"
         let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.2f", summary.elapsed)) s; "
             + "frame rate requested \(requested), achieved \(String(format: "%.2f/s", summary.achievedFrameRate)); "
-            + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)"
+            + "dropped blocks \(summary.droppedBlocks), bad blocks \(summary.badBlocks), "
+            + "dropped frames \(summary.droppedFrames)"
         FileHandle.standardError.write(Data((line + "\n").utf8))
         print(summary.path)
     }

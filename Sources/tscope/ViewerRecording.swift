@@ -34,6 +34,8 @@ final class ViewerRecording: @unchecked Sendable {
     private(set) var summaries: [String] = []
     /// the analyzer's name for the metadata, known once it is open
     var device: String?
+    /// its USB serial number, when known
+    var serial: String?
 
     /// - Parameter droppedBlocks: the device's dropped-block counter now
     init(settings: Settings, droppedBlocks: @escaping () -> Int) {
@@ -65,6 +67,7 @@ final class ViewerRecording: @unchecked Sendable {
         }
         var metadata = settings.metadata
         metadata.device = metadata.device ?? device
+        metadata.serial = metadata.serial ?? serial
         let plan = RecordingSession.Plan(
             output: .directory(settings.directory), label: settings.label, operatorName: settings.operatorName,
             duration: settings.duration, requestedFrameRate: Self.frameRate, band: tuning.band,

@@ -106,6 +106,7 @@ struct WatchCommand: ParsableCommand {
         defer { source.stop() }
         counters.read = { source.counters.droppedBlocks }
         recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+        recording.serial = analyzer.serial
 
         // the band checks again against what the chosen analyzer can tune
         let limits = analyzer.kind.tunableRange

@@ -116,6 +116,26 @@ import Testing
         #expect(try readFrameCount(copy) == copy.frameCount)
     }
 
+    /// A HackRF through the libusb stand-in with every 10th block corrupt: the bad blocks are
+    /// printed and stored per session, and its serial number is in the metadata.
+    @Test func badBlocksAndTheSerialAreStored() throws {
+        let served = try ServedHackRF(options: .init(pacing: .realTime(extraRetuneSeconds: 0), corruptHeaderEvery: 10))
+        let directory = try Paths.temporaryDirectory("record-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.tscope").path
+        let result = try run(Paths.tscope, ["record", "--device", "hackrf", "--duration", "2", "--output", path],
+                             environment: try FakeUSB.environment(sockets: [served.socketPath]))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let printed = result.stderr.range(of: #"bad blocks (\d+)"#, options: .regularExpression)
+            .flatMap { Int(result.stderr[$0].split(separator: " ").last ?? "") }
+        let reader = try CaptureStoreReader(path: path)
+        let session = try #require(reader.sessions.first)
+        #expect(session.badBlocks > 0, "stderr: \(result.stderr)")
+        #expect(printed == session.badBlocks, "stderr: \(result.stderr)")
+        #expect(reader.metadata.serial == served.emulator.deviceInfo.serialNumber)
+        #expect(reader.metadata.serial?.isEmpty == false)
+    }
+
     @Test func severalSessionsAppendToANamedFile() throws {
         let directory = try Paths.temporaryDirectory("record-append")
         defer { try? FileManager.default.removeItem(at: directory) }

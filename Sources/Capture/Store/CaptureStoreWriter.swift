@@ -99,6 +99,11 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
                     } else {
                         try db.execute(sql: CaptureStoreSchema.createStatements)
                     }
+                    // per-session bad blocks: added to new and older files alike
+                    let columns = try db.columns(in: "sessions").map(\.name)
+                    if !columns.contains("bad_blocks") {
+                        try db.execute(sql: "ALTER TABLE sessions ADD COLUMN bad_blocks INTEGER NOT NULL DEFAULT 0")
+                    }
                     for (key, value) in CaptureStoreSchema.rows(of: metadata) {
                         try db.execute(sql: "INSERT OR IGNORE INTO metadata(key, value) VALUES (?, ?)",
                                        arguments: [key.rawValue, value])
@@ -251,10 +256,10 @@ public final class CaptureStoreWriter: SpectrumFrameWriter {
             try database.inDatabase { db in
                 try db.execute(sql: """
                     UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
-                                        dropped_frames = ?
+                                        dropped_frames = ?, bad_blocks = ?
                     WHERE id = ?
                     """, arguments: [result.stoppedAt, result.achievedFrameRate, framesStored,
-                                     result.droppedBlocks, result.droppedFrames, sessionID])
+                                     result.droppedBlocks, result.droppedFrames, result.badBlocks, sessionID])
             }
         } catch {
             let mapped = fail(error)

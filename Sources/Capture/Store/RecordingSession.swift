@@ -69,6 +69,8 @@ public final class RecordingSession: @unchecked Sendable {
         public var droppedBlocks: Int
         /// frames the recorder's queue dropped (disk too slow)
         public var droppedFrames: Int
+        /// corrupt blocks the device delivered during the session (skipped)
+        public var badBlocks: Int = 0
         /// the write error that ended the session early (frames before it kept), nil when it ended as asked
         public var failure: CaptureError?
     }
@@ -94,6 +96,7 @@ public final class RecordingSession: @unchecked Sendable {
         var startedMonotonic: Double
         var startedWall: Double
         var deviceDroppedAtStart: Int
+        var deviceBadAtStart: Int
         var queue: RecordingFrameQueue
         var writer: CaptureStoreWriter
         var finished: DispatchSemaphore
@@ -141,9 +144,10 @@ public final class RecordingSession: @unchecked Sendable {
     /// Opens the file and starts the writer thread. Returns the file's path.
     /// - Parameters:
     ///   - deviceDroppedBlocks: the device's dropped-block counter now
+    ///   - deviceBadBlocks: the device's bad-block counter now
     ///   - onFailure: called once, on the writer thread, with the first write error
     @discardableResult
-    public func start(_ plan: Plan, deviceDroppedBlocks: Int = 0,
+    public func start(_ plan: Plan, deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0,
                       onFailure: @escaping @Sendable (CaptureError) -> Void = { _ in }) throws(CaptureError) -> String {
         if isRecording { _ = try stop(deviceDroppedBlocks: deviceDroppedBlocks) }
         let startedWall = wallClock()
@@ -172,7 +176,7 @@ public final class RecordingSession: @unchecked Sendable {
             hold.clear()
             limiter = FrameRateLimiter(maxFramesPerSecond: plan.requestedFrameRate ?? 0)
             active = Active(plan: plan, path: path, startedMonotonic: clock(), startedWall: startedWall,
-                            deviceDroppedAtStart: deviceDroppedBlocks, queue: queue, writer: writer, finished: finished)
+                            deviceDroppedAtStart: deviceDroppedBlocks, deviceBadAtStart: deviceBadBlocks, queue: queue, writer: writer, finished: finished)
         }
         let thread = Thread { [self] in
             writeFrames(from: queue, into: writer, onFailure: onFailure)
@@ -219,9 +223,9 @@ public final class RecordingSession: @unchecked Sendable {
 
     /// Stops the session: stores what is queued, records the outcome, closes
     /// the file. Safe to call when idle (returns nil).
-    /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
+    /// - Parameters: deviceDroppedBlocks, deviceBadBlocks: the device's counters now
     @discardableResult
-    public func stop(deviceDroppedBlocks: Int = 0) throws(CaptureError) -> Summary? {
+    public func stop(deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0) throws(CaptureError) -> Summary? {
         guard let session = lock.withLock({ () -> Active? in
             defer { active = nil }
             return active
@@ -234,11 +238,13 @@ public final class RecordingSession: @unchecked Sendable {
         let achievedIfFinished = elapsed > 0 ? Double(writer.framesWritten) / elapsed : 0
         let droppedBlocks = max(0, deviceDroppedBlocks - session.deviceDroppedAtStart)
         let droppedFrames = session.queue.dropped
+        let badBlocks = max(0, deviceBadBlocks - session.deviceBadAtStart)
         // after a write error the rate is of the frames stored
         let achieved = writer.failure == nil ? achievedIfFinished
             : (elapsed > 0 ? Double(writer.framesStored) / elapsed : 0)
         let outcome = CaptureSessionOutcome(stoppedAt: session.startedWall + elapsed, achievedFrameRate: achieved,
-                                            droppedBlocks: droppedBlocks, droppedFrames: droppedFrames)
+                                            droppedBlocks: droppedBlocks, droppedFrames: droppedFrames,
+                                            badBlocks: badBlocks)
         var failure: CaptureError?
         do {
             try writer.finish(outcome: outcome)
@@ -249,7 +255,8 @@ public final class RecordingSession: @unchecked Sendable {
         if let failure { lock.withLock { if self.failure == nil { self.failure = failure } } }
         return Summary(path: session.path, frames: writer.framesStored, elapsed: elapsed,
                        requestedFrameRate: session.plan.requestedFrameRate, achievedFrameRate: achieved,
-                       droppedBlocks: droppedBlocks, droppedFrames: droppedFrames, failure: failure)
+                       droppedBlocks: droppedBlocks, droppedFrames: droppedFrames, badBlocks: badBlocks,
+                       failure: failure)
     }
 
     /// The writer thread: stores frames as they come, commits when due.
