@@ -65,4 +65,36 @@ import Testing
                                             copied.appendingPathComponent("raw.sigmf-meta").path])
         #expect(export.status == 0, "stderr: \(export.stderr)")
     }
+
+    /// The viewer's `r` recording onto a full disk: stopped at once with the cause on the status line,
+    /// the session row finished with the frames stored, one clean line on stderr after the view closes.
+    @Test func viewerRecordingStopsOnAFullDisk() throws {
+        let tmux = try #require(try TmuxSession(width: 140, height: 40), "Tools/install-deps --test installs tmux")
+        let mountPoint = try Paths.temporaryDirectory("full-view-mnt")
+        let copied = try Paths.temporaryDirectory("full-view-out")
+        defer {
+            try? FileManager.default.removeItem(at: mountPoint)
+            try? FileManager.default.removeItem(at: copied)
+        }
+        try tmux.type("unshare --map-root-user --mount bash -c 'mount -t tmpfs -o size=700k tmpfs \"$1\" && "
+            + "\(Paths.tscope.path) watch --device demo --record-dir \"$1\"; s=$?; cp -a \"$1\"/. \"$2\"/; exit $s' "
+            + "_ \(mountPoint.path) \(copied.path); echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("DEMO", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("r")
+        #expect(tmux.waitFor("● REC 00:0", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("recording stopped: disk full (No space left on device); ", timeoutSeconds: 90) != nil,
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        let after = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 10), "\(tmux.screen())")
+        let joined = after.replacingOccurrences(of: "\n", with: "")
+        #expect(joined.contains("; stopped early: disk full (No space left on device)"), "\(after)")
+        #expect(!joined.contains("recorded recording"), "\(after)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: copied.path).filter { $0.hasSuffix(".tscope") }
+        #expect(names.count == 1, "\(names)")
+        let reader = try CaptureStoreReader(path: copied.appendingPathComponent(names.first ?? "none").path)
+        let session = try #require(reader.sessions.first)
+        #expect(session.stoppedAt != nil)
+        #expect(reader.frameCount > 0 && session.frames == reader.frameCount)
+        #expect(joined.contains(": \(reader.frameCount) frames in "), "\(after)")
+    }
 }
