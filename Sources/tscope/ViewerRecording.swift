@@ -27,7 +27,7 @@ final class ViewerRecording: @unchecked Sendable {
 
     private let recorder = RecordingSession()
     private let settings: Settings
-    private let droppedBlocks: () -> Int
+    private let deviceCounters: () -> (dropped: Int, bad: Int)
     /// the last outcome (saved / failed), for the status line
     private(set) var message: String?
     /// one line per finished session, printed after the terminal is restored
@@ -37,10 +37,10 @@ final class ViewerRecording: @unchecked Sendable {
     /// its USB serial number, when known
     var serial: String?
 
-    /// - Parameter droppedBlocks: the device's dropped-block counter now
-    init(settings: Settings, droppedBlocks: @escaping () -> Int) {
+    /// - Parameter deviceCounters: the device's dropped- and bad-block counters now
+    init(settings: Settings, deviceCounters: @escaping () -> (dropped: Int, bad: Int)) {
         self.settings = settings
-        self.droppedBlocks = droppedBlocks
+        self.deviceCounters = deviceCounters
     }
 
     var isRecording: Bool { recorder.isRecording }
@@ -74,7 +74,8 @@ final class ViewerRecording: @unchecked Sendable {
             binWidthHz: tuning.binWidthHz, metadata: metadata)
         do {
             // a write error shows at the next poll (once per drawn frame), which stops the session
-            let path = try recorder.start(plan, deviceDroppedBlocks: droppedBlocks())
+            let counters = deviceCounters()
+            let path = try recorder.start(plan, deviceDroppedBlocks: counters.dropped, deviceBadBlocks: counters.bad)
             message = "recording \((path as NSString).lastPathComponent)"
         } catch {
             message = "cannot record: \(error)"
@@ -100,10 +101,13 @@ final class ViewerRecording: @unchecked Sendable {
     private func stop() {
         let path = recorder.path ?? settings.directory
         do {
-            guard let summary = try recorder.stop(deviceDroppedBlocks: droppedBlocks()) else { return }
+            let counters = deviceCounters()
+            guard let summary = try recorder.stop(deviceDroppedBlocks: counters.dropped,
+                                                  deviceBadBlocks: counters.bad) else { return }
             let name = (summary.path as NSString).lastPathComponent
             let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
-                + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)"
+                + "dropped blocks \(summary.droppedBlocks), bad blocks \(summary.badBlocks), "
+                + "dropped frames \(summary.droppedFrames)"
             if let failure = summary.failure {
                 message = "recording stopped: \(failure.detail); \(summary.frames) frames kept in \(name)"
                 summaries.append("\(line); stopped early: \(failure.detail)")
