@@ -13,10 +13,12 @@ import Foundation
 ///   sample order as the spec requires;
 /// - `annotations`: empty.
 ///
-/// The data file is streamed; captures are streamed to
-/// `NAME.sigmf-meta.partial` and assembled into the meta file by `finish`, so
-/// memory does not grow with the recording. A recording cut short by a crash
-/// keeps its data file and the partial captures list.
+/// The meta file is written first, when the recording starts, and is valid
+/// JSON at every moment after: each new capture segment is written over the
+/// fixed closing text and followed by it again (one `pwrite` at the end of
+/// the file), so memory does not grow with the recording and a recording cut
+/// short by a crash, a kill or a full disk opens with what it has. The data
+/// file is streamed; `finish` flushes it.
 public final class SigMFWriter {
     public enum Datatype: String, Sendable {
         /// complex signed 8-bit (HackRF)
@@ -32,10 +34,12 @@ public final class SigMFWriter {
     /// capture segments written so far
     public private(set) var segmentCount = 0
 
-    private let globalJSON: String
     private let data: OutputSink
-    private let captures: OutputSink
-    private let partialPath: String
+    /// the meta file's descriptor
+    private let meta: Int32
+    /// byte offset in the meta file where `closing` starts
+    private var metaEnd: Int
+    private static let closing = "\n  ],\n  \"annotations\": []\n}\n"
     private var segmentFrequencyHz: Double?
     private var finished = false
 
@@ -46,7 +50,6 @@ public final class SigMFWriter {
                 description: String? = nil, recorder: String = "tscope") throws(CaptureError) {
         dataPath = basePath + ".sigmf-data"
         metaPath = basePath + ".sigmf-meta"
-        partialPath = metaPath + ".partial"
         var global: [String: Any] = [
             "core:datatype": datatype.rawValue,
             "core:sample_rate": sampleRate,
@@ -58,13 +61,51 @@ public final class SigMFWriter {
         guard let json = try? JSONSerialization.data(withJSONObject: global, options: [.sortedKeys]) else {
             throw CaptureError(file: metaPath, "cannot encode the global metadata")
         }
-        globalJSON = String(decoding: json, as: UTF8.self)
+        let opening = "{\n  \"global\": \(String(decoding: json, as: UTF8.self)),\n  \"captures\": ["
+        meta = open(metaPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard meta >= 0 else { throw Self.error(metaPath, errno: errno) }
+        metaEnd = opening.utf8.count
         do {
+            try Self.writeAll(meta, opening + Self.closing, at: 0, path: metaPath)
             data = try OutputSink.file(path: dataPath)
-            captures = try OutputSink.file(path: partialPath)
         } catch {
+            close(meta)
             throw CaptureError(file: basePath, "\(error)")
         }
+    }
+
+    deinit { close(meta) }
+
+    /// "disk full (No space left on device)" for ENOSPC, else the system's words
+    static func error(_ path: String, errno number: Int32) -> CaptureError {
+        let words = String(cString: strerror(number))
+        return CaptureError(file: path, number == ENOSPC ? "disk full (\(words))" : words)
+    }
+
+    /// `text` at byte `offset` of `fd`, all of it.
+    private static func writeAll(_ fd: Int32, _ text: String, at offset: Int, path: String) throws(CaptureError) {
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done,
+                                                         off_t(offset + done)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw error(path, errno: errno)
+            }
+            done += written
+        }
+    }
+
+    /// After a failed data write: cuts a partly written I/Q pair off the data file (so it
+    /// stays whole samples) and returns the error in words ("disk full (No space left on
+    /// device)" for ENOSPC).
+    private func dataFailed(_ error: Error) -> CaptureError {
+        var status = stat()
+        if stat(dataPath, &status) == 0, status.st_size % 2 != 0 { truncate(dataPath, status.st_size - 1) }
+        let text = "\(error)"
+        return text.hasSuffix(String(cString: strerror(ENOSPC))) ? Self.error(dataPath, errno: ENOSPC)
+            : CaptureError(file: dataPath, text)
     }
 
     /// Appends interleaved 8-bit I/Q samples tuned to `centerFrequencyHz`,
@@ -76,35 +117,35 @@ public final class SigMFWriter {
                                "odd number of bytes (\(samples.count)): expected whole I/Q pairs")
         }
         if segmentFrequencyHz != centerFrequencyHz {
+            // the samples before the segment on disk first: no segment ever starts past the data's end
+            do { try data.flush() } catch { throw dataFailed(error) }
             let separator = segmentCount == 0 ? "\n" : ",\n"
-            try captures.write(separator + "    {\"core:sample_start\": \(sampleCount), "
-                               + "\"core:frequency\": \(centerFrequencyHz), "
-                               + "\"core:datetime\": \"\(Self.isoDateTime(timestamp))\"}")
+            let segment = separator + "    {\"core:sample_start\": \(sampleCount), "
+                + "\"core:frequency\": \(centerFrequencyHz), "
+                + "\"core:datetime\": \"\(Self.isoDateTime(timestamp))\"}"
+            try Self.writeAll(meta, segment + Self.closing, at: metaEnd, path: metaPath)
+            metaEnd += segment.utf8.count
             segmentFrequencyHz = centerFrequencyHz
             segmentCount += 1
         }
-        try data.write(samples)
+        do {
+            try data.write(samples)
+        } catch {
+            throw dataFailed(error)
+        }
         sampleCount += samples.count / 2
     }
 
-    /// Flushes the data and writes the meta file.
+    /// Flushes the data; the meta file is already complete.
     public func finish() throws {
         guard !finished else { return }
         finished = true
-        try data.flush()
-        try captures.flush()
-        let meta = try OutputSink.file(path: metaPath)
-        try meta.write("{\n  \"global\": \(globalJSON),\n  \"captures\": [")
-        guard let partial = FileHandle(forReadingAtPath: partialPath) else {
-            throw CaptureError(file: partialPath, "cannot reopen the captures written so far")
+        do {
+            try data.flush()
+        } catch {
+            throw dataFailed(error)
         }
-        defer { try? partial.close() }
-        while let chunk = try partial.read(upToCount: 1 << 20), !chunk.isEmpty {
-            try chunk.withUnsafeBytes { try meta.write($0) }
-        }
-        try meta.write("\n  ],\n  \"annotations\": []\n}\n")
-        try meta.flush()
-        try? FileManager.default.removeItem(atPath: partialPath)
+        if fsync(meta) != 0 && errno != EINVAL { throw Self.error(metaPath, errno: errno) }
     }
 
     /// Removes the files of a recording that never started (no samples):
@@ -112,7 +153,7 @@ public final class SigMFWriter {
     public func discardIfEmpty() {
         guard !finished, sampleCount == 0 else { return }
         finished = true
-        for path in [dataPath, partialPath, metaPath] { unlink(path) }
+        for path in [dataPath, metaPath] { unlink(path) }
     }
 
     /// `2026-11-21T10:15:00.123456Z`

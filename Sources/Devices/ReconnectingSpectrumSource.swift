@@ -37,6 +37,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     private var lastFrameTimestamp: Double?
     private var failure: String?
     private var pendingGapReason: String?
+    /// during an outage: when it began [s, monotonic], retries made, when the next is due [s, monotonic]
+    private var outageSince: Double?
+    private var outageAttempt = 0
+    private var nextAttemptMonotonic = 0.0
     private var framesIn = 0
     private var framesOut = 0
     private var staleFrames = 0
@@ -48,7 +52,8 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     /// - Parameters:
     ///   - deviceName: names the device in messages ("tinySA Ultra")
     ///   - onFrame: every forwarded frame, on the inner source's thread
-    ///   - onGap: each gap, just before the first frame after it
+    ///   - onGap: each gap, just before the first frame after it; or, when a headless run gives up,
+    ///     the outage up to then just before `onGiveUp`
     ///   - onGiveUp: the message when `giveUpAfterSeconds` passed (supervisor thread)
     public init(deviceName: String, tunableRange: FrequencyRange, policy: ReconnectPolicy = ReconnectPolicy(),
                 factory: @escaping SpectrumSourceFactory,
@@ -64,7 +69,38 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
         self.onGiveUp = onGiveUp
     }
 
-    public var state: ReconnectState { lock.withLock { stateValue } }
+    /// `.reconnecting` for the whole outage: also while a new connection is
+    /// open but has not delivered a frame yet (a stalled device opens fine)
+    public var state: ReconnectState { lock.withLock { effectiveState } }
+
+    /// The status-line text for the whole outage — what was lost, for how
+    /// long, and the next attempt ("reconnecting… (no data from HackRF One
+    /// for 1 s; lost 12 s ago; attempt 3 connected, waiting for data)"); nil
+    /// while all is well.
+    public var statusLine: String? {
+        lock.withLock {
+            guard case .reconnecting(let attempt, let reason) = effectiveState, let since = outageSince else {
+                return effectiveState.statusMessage
+            }
+            let now = monotonicSeconds()
+            var text = "reconnecting… (\(reason); lost \(Int((now - since).rounded(.down))) s ago; "
+            if connected != nil {
+                text += "attempt \(attempt + 1) connected, waiting for data)"
+            } else {
+                let next = max(0, nextAttemptMonotonic - now)
+                text += "attempt \(attempt + 1) in \(String(format: "%.1f", next)) s)"
+            }
+            return text
+        }
+    }
+
+    /// (lock held) the state shown: a connection made during an outage counts as reconnecting until it delivers
+    private var effectiveState: ReconnectState {
+        if case .running = stateValue, let reason = pendingGapReason {
+            return .reconnecting(attempt: outageAttempt, reason: reason)
+        }
+        return stateValue
+    }
 
     /// Frame accounting: `framesIn` = `framesOut` + `staleFrames`.
     public var accounting: (framesIn: Int, framesOut: Int, staleFrames: Int, gaps: Int) {
@@ -197,6 +233,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
             ReconnectGap(fromTimestamp: lastFrameTimestamp ?? frame.timestamp, toTimestamp: frame.timestamp, reason: $0)
         }
         pendingGapReason = nil
+        outageSince = nil
         lastFrameTimestamp = frame.timestamp
         lock.unlock()
         if let gap { onGap(gap) }
@@ -236,7 +273,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                 // a connection that never delivered does not end the outage
                 let firstLoss = lock.withLock { () -> Bool in
                     let first = pendingGapReason == nil
-                    if first { pendingGapReason = reason }
+                    if first {
+                        pendingGapReason = reason
+                        outageSince = now
+                    }
                     stateValue = .reconnecting(attempt: first ? 0 : attempt, reason: reason)
                     return first
                 }
@@ -245,13 +285,23 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                     attempt = 0
                 }
                 nextAttemptAt = now + policy.backoff(attempt: attempt + 1)
+                lock.withLock {
+                    outageAttempt = attempt
+                    nextAttemptMonotonic = nextAttemptAt
+                }
             case .reconnecting(_, let reason):
                 if let limit = policy.giveUpAfterSeconds, now - lostAt >= limit {
                     let message = "\(deviceName) lost (\(reason)) and not back after \(Self.seconds(limit)); giving up"
-                    lock.withLock {
+                    // the outage up to now, as a final gap (it has no frame after it)
+                    let gap = lock.withLock { () -> ReconnectGap? in
                         stateValue = .failed(message)
                         supervising = false
+                        defer { pendingGapReason = nil }
+                        guard let from = lastFrameTimestamp, pendingGapReason != nil else { return nil }
+                        return ReconnectGap(fromTimestamp: from, toTimestamp: max(from, unixTimeNow()),
+                                            reason: "\(reason); gave up")
                     }
+                    if let gap { onGap(gap) }
                     onGiveUp(message)
                     return
                 }
@@ -259,10 +309,17 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                 attempt += 1
                 do {
                     try connect()
-                    lock.withLock { stateValue = .running }
+                    lock.withLock {
+                        stateValue = .running
+                        outageAttempt = attempt
+                    }
                 } catch {
                     nextAttemptAt = monotonicSeconds() + policy.backoff(attempt: attempt + 1)
-                    lock.withLock { stateValue = .reconnecting(attempt: attempt, reason: reason) }
+                    lock.withLock {
+                        stateValue = .reconnecting(attempt: attempt, reason: reason)
+                        outageAttempt = attempt
+                        nextAttemptMonotonic = nextAttemptAt
+                    }
                 }
             case .stopped, .failed:
                 return

@@ -106,6 +106,8 @@ struct SelectedAnalyzer {
     /// "tinySA", "RF Explorer 1234" — for the status line and messages
     var name: String
     var factory: SpectrumSourceFactory
+    /// the USB serial number of the analyzer chosen (nil for the demo devices), for capture metadata
+    var serial: String? = nil
 
     /// how long without a frame means the device stalled [s]: a tinySA sweep
     /// at narrow RBW can take seconds; the others deliver many frames a second
@@ -122,21 +124,25 @@ extension DeviceOptions {
                                     factory: kind.demoFactory(seed: demoSeed, hackRF: hackRF))
         }
         let kind: AnalyzerKind
+        var found: USBDeviceInfo?
         if let fixed = device.kind {
             kind = fixed
+            found = try? USBEnumerator.devices(matching: fixed.usbIDs).first { serial == nil || $0.serialNumber == serial }
         } else {
             let attached = try USBEnumerator.devices(matching: AnalyzerKind.allCases.flatMap(\.usbIDs))
                 .filter { serial == nil || $0.serialNumber == serial }
-            guard let first = attached.first, let found = AnalyzerKind(first) else {
+            guard let first = attached.first, let firstKind = AnalyzerKind(first) else {
                 if let serial { throw CommandError("no analyzer with serial \(serial) found: see `tscope devices`") }
                 return SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
                                         factory: AnalyzerKind.hackrf.demoFactory(seed: demoSeed, hackRF: hackRF))
             }
-            kind = found
+            kind = firstKind
+            found = first
         }
         let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
         return SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
-                                factory: kind.hardwareFactory(serial: serial, hackRF: hackRF))
+                                factory: kind.hardwareFactory(serial: serial, hackRF: hackRF),
+                                serial: serial ?? found?.serialNumber)
     }
 
     /// The chosen analyzer behind a reconnect supervisor. `headless`

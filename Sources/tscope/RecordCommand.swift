@@ -13,14 +13,12 @@ struct RecordCommand: ParsableCommand {
         discussion: """
             The file name is built from operator, label and UTC start, e.g. bench2_fm-survey_20261121T101500Z.tscope, \
             in --output DIR (default: the current directory), unless --output names a file (later recordings are \
-            appended to it as new sessions). Frames are committed at least once a second: a crash loses at most the \
-            last second. Ctrl-C or SIGTERM stop early and keep everything recorded. At the end the requested and \
-            achieved frame rates and the dropped blocks are printed and stored.
+            appended to it as new sessions). Frames are committed twice a second: a crash loses under a second. \
+            Ctrl-C or SIGTERM stop early and keep everything recorded. A write error (disk full) ends the \
+            recording at once, keeping what was stored, exit 1. At the end the requested and achieved frame rates, \
+            the dropped and bad blocks are printed and stored.
             """
     )
-
-    /// written into each capture's metadata
-    static let tscopeVersion = "0.4.0"
 
     @OptionGroup var deviceOptions: DeviceOptions
 
@@ -112,7 +110,7 @@ struct RecordCommand: ParsableCommand {
         var metadata = CaptureMetadata(format: "tscope")
         metadata.serial = deviceOptions.serial
         metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
-        metadata.writerVersion = Self.tscopeVersion
+        metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         if raw && deviceOptions.device.isRTLSDR {
             try RawRTLSDRRecording(command: self, metadata: metadata).run()
@@ -205,6 +203,7 @@ struct SpectrumRecording {
                 onGiveUp: { waiter.fail($0) })
             band = try BandOption.parse(command.band, option: "--band", limits: analyzer.kind.tunableRange)
             metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+            metadata.serial = analyzer.serial ?? metadata.serial
             if analyzer.kind != .hackrf { metadata.gains = nil }
             try source.start(band: band, binWidthHz: command.binWidth)
         } catch {
@@ -219,25 +218,34 @@ struct SpectrumRecording {
         let path: String
         let started = monotonicSeconds()
         do {
-            path = try recorder.start(plan, deviceDroppedBlocks: source.counters.droppedBlocks)
+            // a write error (disk full…) ends the wait at once
+            let counters = source.counters
+            path = try recorder.start(plan, deviceDroppedBlocks: counters.droppedBlocks,
+                                      deviceBadBlocks: counters.badBlocks, onFailure: { waiter.fail("\($0)") })
         } catch {
             throw CommandError("\(error)")
         }
         FileHandle.standardError.write(Data("recording \(path)\n".utf8))
         let end = waiter.wait(duration: duration, started: started) {
-            if let error = recorder.writeError { waiter.fail("\(error)") }
             let counters = source.counters
-            let state = source.state.statusMessage.map { ", \($0)" } ?? ""
-            return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks\(state)"
+            let state = source.statusLine.map { ", \($0)" } ?? ""
+            return "\(counters.frames) sweeps, \(counters.droppedBlocks) dropped blocks, \(counters.badBlocks) bad blocks"
+                + state
         }
         source.stop()
         let summary: RecordingSession.Summary?
         do {
-            summary = try recorder.stop(deviceDroppedBlocks: source.counters.droppedBlocks)
+            let counters = source.counters
+            summary = try recorder.stop(deviceDroppedBlocks: counters.droppedBlocks, deviceBadBlocks: counters.badBlocks)
         } catch {
-            throw CommandError("\(error)")
+            throw CommandError("\(error); what was committed before is kept in \(path)")
         }
-        if let summary { report(summary) }
+        if let summary {
+            report(summary)
+            if let failure = summary.failure {
+                throw CommandError("\(failure); recording ended, \(summary.frames) frames stored in \(path)")
+            }
+        }
         if case .failure(let message) = end {
             throw CommandError("\(message); everything recorded before is kept in \(path)")
         }
@@ -247,7 +255,8 @@ struct SpectrumRecording {
         let requested = summary.requestedFrameRate.map { String(format: "%.2f/s", $0) } ?? "every sweep"
         let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.2f", summary.elapsed)) s; "
             + "frame rate requested \(requested), achieved \(String(format: "%.2f/s", summary.achievedFrameRate)); "
-            + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)"
+            + "dropped blocks \(summary.droppedBlocks), bad blocks \(summary.badBlocks), "
+            + "dropped frames \(summary.droppedFrames)"
         FileHandle.standardError.write(Data((line + "\n").utf8))
         print(summary.path)
     }
@@ -427,13 +436,18 @@ final class RawSigMFWriterThread: @unchecked Sendable {
     /// recording becomes the command's error (everything before it kept).
     private func close(end: RecordingWait.End, elapsed: Double) throws {
         finish()
-        do { try writer.finish() } catch { throw CommandError("\(error)") }
+        // the meta file is complete at every moment: report and print it even when the data's flush fails
+        var flushError: Error?
+        do { try writer.finish() } catch { flushError = error }
         FileHandle.standardError.write(Data(("\(writer.metaPath): \(writer.sampleCount) samples in "
             + "\(writer.segmentCount) segments in \(String(format: "%.2f", elapsed)) s; "
             + "dropped blocks \(queue.dropped)\n").utf8))
         print(writer.metaPath)
         if case .failure(let message) = end {
-            throw CommandError("\(message); everything recorded before is kept in \(writer.dataPath)")
+            throw CommandError("\(message); recording ended, what was written is kept in \(writer.metaPath)")
+        }
+        if let flushError {
+            throw CommandError("\(flushError); recording ended, what was written is kept in \(writer.metaPath)")
         }
     }
 }

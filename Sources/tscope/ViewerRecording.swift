@@ -27,18 +27,20 @@ final class ViewerRecording: @unchecked Sendable {
 
     private let recorder = RecordingSession()
     private let settings: Settings
-    private let droppedBlocks: () -> Int
+    private let deviceCounters: () -> (dropped: Int, bad: Int)
     /// the last outcome (saved / failed), for the status line
     private(set) var message: String?
     /// one line per finished session, printed after the terminal is restored
     private(set) var summaries: [String] = []
     /// the analyzer's name for the metadata, known once it is open
     var device: String?
+    /// its USB serial number, when known
+    var serial: String?
 
-    /// - Parameter droppedBlocks: the device's dropped-block counter now
-    init(settings: Settings, droppedBlocks: @escaping () -> Int) {
+    /// - Parameter deviceCounters: the device's dropped- and bad-block counters now
+    init(settings: Settings, deviceCounters: @escaping () -> (dropped: Int, bad: Int)) {
         self.settings = settings
-        self.droppedBlocks = droppedBlocks
+        self.deviceCounters = deviceCounters
     }
 
     var isRecording: Bool { recorder.isRecording }
@@ -65,12 +67,15 @@ final class ViewerRecording: @unchecked Sendable {
         }
         var metadata = settings.metadata
         metadata.device = metadata.device ?? device
+        metadata.serial = metadata.serial ?? serial
         let plan = RecordingSession.Plan(
             output: .directory(settings.directory), label: settings.label, operatorName: settings.operatorName,
             duration: settings.duration, requestedFrameRate: Self.frameRate, band: tuning.band,
             binWidthHz: tuning.binWidthHz, metadata: metadata)
         do {
-            let path = try recorder.start(plan, deviceDroppedBlocks: droppedBlocks())
+            // a write error shows at the next poll (once per drawn frame), which stops the session
+            let counters = deviceCounters()
+            let path = try recorder.start(plan, deviceDroppedBlocks: counters.dropped, deviceBadBlocks: counters.bad)
             message = "recording \((path as NSString).lastPathComponent)"
         } catch {
             message = "cannot record: \(error)"
@@ -96,14 +101,23 @@ final class ViewerRecording: @unchecked Sendable {
     private func stop() {
         let path = recorder.path ?? settings.directory
         do {
-            guard let summary = try recorder.stop(deviceDroppedBlocks: droppedBlocks()) else { return }
+            let counters = deviceCounters()
+            guard let summary = try recorder.stop(deviceDroppedBlocks: counters.dropped,
+                                                  deviceBadBlocks: counters.bad) else { return }
             let name = (summary.path as NSString).lastPathComponent
-            message = "saved \(name): \(summary.frames) frames"
-            summaries.append("\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
-                + "dropped blocks \(summary.droppedBlocks), dropped frames \(summary.droppedFrames)")
+            let line = "\(summary.path): \(summary.frames) frames in \(String(format: "%.1f", summary.elapsed)) s, "
+                + "dropped blocks \(summary.droppedBlocks), bad blocks \(summary.badBlocks), "
+                + "dropped frames \(summary.droppedFrames)"
+            if let failure = summary.failure {
+                message = "recording stopped: \(failure.detail); \(summary.frames) frames kept in \(name)"
+                summaries.append("\(line); stopped early: \(failure.detail)")
+            } else {
+                message = "saved \(name): \(summary.frames) frames"
+                summaries.append(line)
+            }
         } catch {
-            message = "recording stopped: \(error); what was written is kept in \(path)"
-            summaries.append(message ?? path)
+            message = "recording stopped: \(error); what was committed is kept in \(path)"
+            summaries.append("\(path): \(error)")
         }
     }
 

@@ -79,14 +79,14 @@ struct WatchCommand: ParsableCommand {
         }
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
-        let counters = DroppedBlocks()
+        let counters = DeviceBlockCounters()
         var metadata = CaptureMetadata(format: "tscope")
-        metadata.writerVersion = RecordCommand.tscopeVersion
+        metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         let recordingSettings = ViewerRecording.Settings(directory: recordDirectory, label: label,
                                                          operatorName: operatorName, duration: try parsedDuration(),
                                                          metadata: metadata)
-        let recording = ViewerRecording(settings: recordingSettings, droppedBlocks: { counters.value })
+        let recording = ViewerRecording(settings: recordingSettings, deviceCounters: { counters.value })
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
@@ -104,8 +104,12 @@ struct WatchCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         defer { source.stop() }
-        counters.read = { source.counters.droppedBlocks }
+        counters.read = {
+            let now = source.counters
+            return (now.droppedBlocks, now.badBlocks)
+        }
         recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+        recording.serial = analyzer.serial
 
         // the band checks again against what the chosen analyzer can tune
         let limits = analyzer.kind.tunableRange
@@ -127,7 +131,7 @@ struct WatchCommand: ParsableCommand {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.state.statusMessage ?? recording.message,
+                                      message: source.statusLine ?? recording.message,
                                       extra: recording.poll(), powerUnit: analyzer.kind.powerUnit)
             },
             failure: { failure.message },
@@ -151,10 +155,10 @@ extension WatchCommand {
     }
 }
 
-/// The device's dropped-block counter, readable before the source exists.
-final class DroppedBlocks: @unchecked Sendable {
-    var read: () -> Int = { 0 }
-    var value: Int { read() }
+/// The device's dropped- and bad-block counters, readable before the source exists.
+final class DeviceBlockCounters: @unchecked Sendable {
+    var read: () -> (dropped: Int, bad: Int) = { (0, 0) }
+    var value: (dropped: Int, bad: Int) { read() }
 }
 
 /// The view `watch` starts in.

@@ -48,6 +48,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: base + ".sigmf-meta.partial"))
     }
 
+    /// The meta file exists from the start and opens with the data at every moment, before `finish`.
+    @Test func metaIsReadableBeforeFinish() throws {
+        let directory = try TemporaryDirectory("sigmf-live")
+        defer { directory.remove() }
+        let base = directory.path("live")
+        let writer = try SigMFWriter(basePath: base, datatype: .ci8, sampleRate: 20e6)
+        let empty = try SigMFRecording(path: base + ".sigmf-meta")
+        #expect(empty.segments.isEmpty)
+        let block = [UInt8](repeating: 3, count: 64)
+        for (index, frequency) in [100e6, 101e6, 102e6].enumerated() {
+            try block.withUnsafeBytes {
+                try writer.append(samples: $0, centerFrequencyHz: frequency, timestamp: 1_795_256_100 + Double(index))
+            }
+            // a segment is written only once the samples before it are in the data file
+            let live = try SigMFRecording(path: base + ".sigmf-meta")
+            #expect(live.segments.map(\.centerHz) == Array([100e6, 101e6, 102e6].prefix(index + 1)))
+            #expect(live.segments.last?.sampleStart == 32 * index)
+        }
+        try writer.finish()
+        #expect(try SigMFRecording(path: base + ".sigmf-meta").segments.count == 3)
+    }
+
     @Test func oddByteCountIsRefused() throws {
         let directory = try TemporaryDirectory("sigmf-odd")
         defer { directory.remove() }

@@ -159,6 +159,51 @@ func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(accounting.framesIn == accounting.framesOut + accounting.staleFrames)
     }
 
+    /// A device that opens but never delivers: "reconnecting…" for the whole stall, across several
+    /// connect-and-stall cycles, never "running" in between.
+    @Test func aLongStallShowsReconnectingForItsWholeLength() throws {
+        let device = ScriptedDevice()
+        let log = SupervisorLog()
+        let source = supervisor(device, log, policy: fast)
+        try source.start(band: fm, binWidthHz: 100e3)
+        defer { source.stop() }
+        #expect(log.frames.wait(for: 5).count >= 5)
+        device.stalled = true
+        #expect(eventually { if case .reconnecting = source.state { return true } else { return false } })
+        let opensBefore = device.startedBands.count
+        var notReconnecting: [String] = []
+        var lines: Set<String> = []
+        let until = monotonicSeconds() + 10 * fast.stallSeconds
+        while monotonicSeconds() < until {
+            if case .reconnecting = source.state {} else { notReconnecting.append("\(source.state)") }
+            if let line = source.statusLine { lines.insert(line) } else { notReconnecting.append("no status line") }
+            usleep(2_000)
+        }
+        #expect(device.startedBands.count >= opensBefore + 2, "several reconnect cycles happened")
+        #expect(notReconnecting.isEmpty, "\(notReconnecting.prefix(5))")
+        #expect(lines.contains { $0.contains("connected, waiting for data") }, "\(lines.prefix(5))")
+        #expect(lines.allSatisfy { $0.hasPrefix("reconnecting… (no data from scripted analyzer") && $0.contains("lost ") })
+        device.stalled = false
+        #expect(eventually { source.state == .running && source.statusLine == nil })
+    }
+
+    @Test func givingUpStoresTheOutageAsAFinalGap() throws {
+        let device = ScriptedDevice()
+        let log = SupervisorLog()
+        var policy = fast
+        policy.giveUpAfterSeconds = 0.3
+        let source = supervisor(device, log, policy: policy)
+        try source.start(band: fm, binWidthHz: 100e3)
+        defer { source.stop() }
+        _ = log.frames.wait(for: 3)
+        let lastFrame = try #require(log.frames.all.last).timestamp
+        device.unplug()
+        #expect(eventually { !log.giveUps.isEmpty })
+        let gap = try #require(log.gaps.first)
+        #expect(gap.fromTimestamp == lastFrame && gap.seconds >= 0.3)
+        #expect(gap.reason == "scripted analyzer disconnected; gave up")
+    }
+
     @Test func anUnpluggedDeviceIsRetriedThenGivenUpWithAMessage() throws {
         let device = ScriptedDevice()
         let log = SupervisorLog()

@@ -81,25 +81,59 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    /// kill -9 after 8 s: the file with its -wal holds all but the last second; the main file copied
+    /// alone (as people copy files) is a capture holding everything older than the checkpoint interval.
     @Test func aFileLeftBySIGKILLOpensWithAllButTheLastSecond() throws {
         let directory = try Paths.temporaryDirectory("record-kill")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("crash.tscope").path
+        let started = Date().timeIntervalSince1970
         let process = try launch(["--output", path, "--frame-rate", "10"], in: directory)
         #expect(waitForFrames(path, atLeast: 5))
-        Thread.sleep(forTimeInterval: 1.5)
+        Thread.sleep(forTimeInterval: max(0, started + 8 - Date().timeIntervalSince1970))
         let killedAt = Date().timeIntervalSince1970
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
+        // first the main file alone, before anything opens (and checkpoints) the original
+        let alone = directory.appendingPathComponent("copied-alone.tscope").path
+        try FileManager.default.copyItem(atPath: path, toPath: alone)
+
         let reader = try CaptureStoreReader(path: path)
         let session = try #require(reader.sessions.first)
         #expect(session.stoppedAt == nil, "the crashed session never stopped")
         let last = try #require(reader.timeRange?.upperBound)
-        // committed at least once a second: the newest stored frame is at most ~1 s (plus a frame) old
-        #expect(killedAt - last < 1.5, "lost \(killedAt - last) s")
+        // committed twice a second: the newest stored frame is under 1 s old
+        #expect(killedAt - last < 1.0, "lost \(killedAt - last) s")
         #expect(reader.frameCount >= 10)
         #expect(try readFrameCount(reader) == reader.frameCount)
+
+        let copy = try CaptureStoreReader(path: alone)
+        #expect(copy.metadata.device == "HackRF One (demo)" && copy.sessions.count == 1)
+        let lastAlone = try #require(copy.timeRange?.upperBound, "the main file alone holds frames")
+        // checkpointed at least every 5 s (+ a commit): nothing older than that is missing
+        #expect(killedAt - lastAlone < 6.5, "the main file alone lacks the last \(killedAt - lastAlone) s")
+        #expect(try readFrameCount(copy) == copy.frameCount)
+    }
+
+    /// A HackRF through the libusb stand-in with every 10th block corrupt: the bad blocks are
+    /// printed and stored per session, and its serial number is in the metadata.
+    @Test func badBlocksAndTheSerialAreStored() throws {
+        let served = try ServedHackRF(options: .init(pacing: .realTime(extraRetuneSeconds: 0), corruptHeaderEvery: 10))
+        let directory = try Paths.temporaryDirectory("record-bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.tscope").path
+        let result = try run(Paths.tscope, ["record", "--device", "hackrf", "--duration", "2", "--output", path],
+                             environment: try FakeUSB.environment(sockets: [served.socketPath]))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let printed = result.stderr.range(of: #"bad blocks (\d+)"#, options: .regularExpression)
+            .flatMap { Int(result.stderr[$0].split(separator: " ").last ?? "") }
+        let reader = try CaptureStoreReader(path: path)
+        let session = try #require(reader.sessions.first)
+        #expect(session.badBlocks > 0, "stderr: \(result.stderr)")
+        #expect(printed == session.badBlocks, "stderr: \(result.stderr)")
+        #expect(reader.metadata.serial == served.emulator.deviceInfo.serialNumber)
+        #expect(reader.metadata.serial?.isEmpty == false)
     }
 
     @Test func severalSessionsAppendToANamedFile() throws {

@@ -23,6 +23,8 @@ public struct CaptureSessionInfo: Sendable, Equatable {
     public var droppedBlocks: Int
     /// frames the recorder dropped (the disk fell behind)
     public var droppedFrames: Int
+    /// corrupt blocks the device delivered during the session (skipped); 0 in files from before it was stored
+    public var badBlocks: Int = 0
 
     public init(id: Int64 = 0, startedAt: Double, stoppedAt: Double? = nil, label: String? = nil,
                 operatorName: String? = nil, band: FrequencyRange? = nil, binWidthHz: Double? = nil,
@@ -51,12 +53,16 @@ public struct CaptureSessionOutcome: Sendable, Equatable {
     public var achievedFrameRate: Double
     public var droppedBlocks: Int
     public var droppedFrames: Int
+    /// corrupt blocks from the device (skipped, counted)
+    public var badBlocks: Int
 
-    public init(stoppedAt: Double, achievedFrameRate: Double, droppedBlocks: Int = 0, droppedFrames: Int = 0) {
+    public init(stoppedAt: Double, achievedFrameRate: Double, droppedBlocks: Int = 0, droppedFrames: Int = 0,
+                badBlocks: Int = 0) {
         self.stoppedAt = stoppedAt
         self.achievedFrameRate = achievedFrameRate
         self.droppedBlocks = droppedBlocks
         self.droppedFrames = droppedFrames
+        self.badBlocks = badBlocks
     }
 }
 

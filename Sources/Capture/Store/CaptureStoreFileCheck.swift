@@ -84,7 +84,9 @@ enum CaptureStoreErrors {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return CaptureError(file: path, "damaged capture\(place): \(database.message ?? "database disk image is malformed")")
         case .SQLITE_FULL:
-            return CaptureError(file: path, "disk full\(place); frames committed before this are kept")
+            return CaptureError(file: path, "disk full (No space left on device)")
+        case .SQLITE_IOERR:
+            return CaptureError(file: path, "write failed (I/O error: \(database.message ?? "disk I/O error"))")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
             return CaptureError(file: path, "cannot open for writing\(place): \(database.message ?? "permission denied")")
         default:

@@ -173,11 +173,14 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
         if let low: Double = row["band_low_hz"], let high: Double = row["band_high_hz"] {
             band = FrequencyRange(lowerHz: low, upperHz: high)
         }
-        return CaptureSessionInfo(
+        var session = CaptureSessionInfo(
             id: row["id"], startedAt: row["started_at"], stoppedAt: row["stopped_at"], label: row["label"],
             operatorName: row["operator"], band: band, binWidthHz: row["bin_width_hz"],
             requestedFrameRate: row["requested_frame_rate"], achievedFrameRate: row["achieved_frame_rate"],
             frames: row["frames"], droppedBlocks: row["dropped_blocks"], droppedFrames: row["dropped_frames"])
+        // a column added by CaptureStoreWriter; absent from older files
+        session.badBlocks = row["bad_blocks"] ?? 0
+        return session
     }
 
     private static func gap(_ row: Row) -> CaptureGap {

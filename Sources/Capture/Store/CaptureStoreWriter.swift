@@ -12,8 +12,18 @@ import Signals
 /// `Options.atomicSession` only `finish` commits: a conversion's session is
 /// all or nothing, and `abandon` drops it.) The journal is a
 /// WAL with synchronous=NORMAL: a commit survives the process dying (not a
-/// power cut). `finish` checkpoints and returns the file to a single
-/// self-contained file (rollback journal).
+/// power cut). The WAL is checkpointed into the main file when the file is
+/// created (schema, metadata, session row) and then at least every
+/// `checkpointInterval`, so the main file copied alone after a crash holds
+/// everything older than that. `finish` checkpoints and returns the file to a
+/// single self-contained file (rollback journal).
+///
+/// The first write error (disk full, I/O error) rolls back what was not yet
+/// committed and makes every later write fail with it; `finish` still records
+/// the session's stop time and the frames actually stored (`framesStored`).
+/// So that a full disk leaves room for that, `<path>-reserve` (256 KiB) is
+/// kept beside the file while recording and deleted on the first error and
+/// at `finish`.
 ///
 /// Opening an existing capture appends a new session to it; its metadata is
 /// kept, fields it lacks are filled in.
@@ -21,6 +31,8 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     public struct Options: Sendable {
         /// longest time frames wait uncommitted [s]
         public var commitInterval: Double
+        /// longest time committed frames stay only in the -wal side file [s]
+        public var checkpointInterval: Double
         /// monotonic clock [s] for the commit cadence
         public var clock: @Sendable () -> Double
 
@@ -30,9 +42,11 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
         /// (live recordings commit every `commitInterval` to keep their data)
         public var atomicSession: Bool
 
-        public init(commitInterval: Double = 1, clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+        public init(commitInterval: Double = 1, checkpointInterval: Double = 5,
+                    clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
                     atomicSession: Bool = false) {
             self.commitInterval = commitInterval
+            self.checkpointInterval = checkpointInterval
             self.clock = clock
             self.atomicSession = atomicSession
         }
@@ -42,6 +56,10 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     /// this writer's row in `sessions`
     public let sessionID: Int64
     public private(set) var framesWritten = 0
+    /// frames committed to the file (`framesWritten` less those lost to a write error)
+    public private(set) var framesStored = 0
+    /// the first write error; nothing is written after it
+    public private(set) var failure: CaptureError?
     /// transactions committed so far (the initial schema and session row not counted)
     package private(set) var commits = 0
 
@@ -49,6 +67,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     private let database: DatabaseQueue
     private var inTransaction = false
     private var lastCommit: Double
+    private var lastCheckpoint: Double
     /// first and last frame timestamps [s, Unix]
     private var firstTimestamp: Double?
     private var lastTimestamp: Double?
@@ -58,6 +77,9 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     private var finished = false
     /// the encoded rows of the frame being written (reused)
     private var rowBytes: [UInt8] = []
+    /// `<path>-reserve`: space given back for finishing the session row after a disk-full error
+    private let reservePath: String
+    static let reserveBytes = 256 * 1024
 
     /// Creates `path` (or appends a session to an existing capture there).
     public init(path: String, metadata: CaptureMetadata, session: CaptureSessionInfo,
@@ -90,6 +112,11 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
                     } else {
                         try db.execute(sql: CaptureStoreSchema.createStatements)
                     }
+                    // per-session bad blocks: added to new and older files alike
+                    let columns = try db.columns(in: "sessions").map(\.name)
+                    if !columns.contains("bad_blocks") {
+                        try db.execute(sql: "ALTER TABLE sessions ADD COLUMN bad_blocks INTEGER NOT NULL DEFAULT 0")
+                    }
                     for (key, value) in CaptureStoreSchema.rows(of: metadata) {
                         try db.execute(sql: "INSERT OR IGNORE INTO metadata(key, value) VALUES (?, ?)",
                                        arguments: [key.rawValue, value])
@@ -113,12 +140,22 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
                         return .commit
                     }
                 }
+                // the schema, metadata and session row in the main file from the start
+                // (an atomic session's stay in its open transaction until `finish`)
+                if !options.atomicSession { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             }
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
         sessionID = newSession
+        reservePath = path + "-reserve"
+        guard FileManager.default.createFile(atPath: reservePath, contents: Data(count: Self.reserveBytes)) else {
+            try? database.close()
+            throw CaptureError(file: path, "disk full or not writable: cannot reserve \(Self.reserveBytes / 1024) KiB "
+                + "beside it (\(reservePath))")
+        }
         lastCommit = options.clock()
+        lastCheckpoint = lastCommit
         scratch = .allocate(byteCount: 16_384 * 4, alignment: 16)
         inTransaction = options.atomicSession
     }
@@ -136,6 +173,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     /// back to its source format byte for byte).
     public func write(_ frame: SpectrumFrame, rows: SweepRowLayout?) throws {
         guard !finished else { throw CaptureError(file: path, "write after finish") }
+        if let failure { throw failure }
         let count = frame.powerDB.count
         guard count > 0 else { throw CaptureError(file: path, "frame at \(frame.timestamp) has no bins") }
         let byteCount = count * 4
@@ -168,7 +206,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
                 }
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         framesWritten += 1
         if firstTimestamp == nil { firstTimestamp = frame.timestamp }
@@ -180,6 +218,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
     /// - Parameters: from, to: Unix time [s] of the last frame before and the first after
     public func writeGap(from: Double, to: Double, reason: String) throws {
         guard !finished else { throw CaptureError(file: path, "write after finish") }
+        if let failure { throw failure }
         do {
             try database.inDatabase { db in
                 if !inTransaction {
@@ -190,7 +229,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
                                arguments: [sessionID, from, to, reason])
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         try commitIfDue()
     }
@@ -203,44 +242,80 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
 
     /// Commits the frames written so far now.
     public func commit() throws {
+        if let failure { throw failure }
         guard inTransaction else { return }
+        let now = options.clock()
         do {
             try database.inDatabase { db in
                 try db.execute(sql: "UPDATE sessions SET frames = ? WHERE id = ?", arguments: [framesWritten, sessionID])
                 try db.execute(sql: "COMMIT")
             }
         } catch {
-            throw CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+            throw fail(error)
         }
         inTransaction = false
+        framesStored = framesWritten
         commits += 1
-        lastCommit = options.clock()
+        lastCommit = now
+        if now - lastCheckpoint >= options.checkpointInterval {
+            // PASSIVE: copies what no reader holds back; never waits (a reader may hold the rest for later)
+            do {
+                try database.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            } catch {
+                throw fail(error)
+            }
+            lastCheckpoint = now
+        }
+    }
+
+    /// Keeps the first write error, rolls back what was not committed, and
+    /// returns the error to throw.
+    private func fail(_ error: Error) -> CaptureError {
+        let mapped = CaptureStoreErrors.map(error, path: path, frame: framesWritten)
+        if failure == nil { failure = mapped }
+        unlink(reservePath)
+        try? database.inDatabase { db in
+            if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        }
+        inTransaction = false
+        return failure ?? mapped
     }
 
     /// Commits, records the session's outcome, and leaves a self-contained
     /// file. The achieved frame rate defaults to frames over their time span.
+    /// After a write error the session row is still finished (stop time, the
+    /// frames stored) when the disk has room for it, and that error is thrown.
     public func finish(outcome: CaptureSessionOutcome? = nil) throws {
         guard !finished else { return }
-        let result = outcome ?? CaptureSessionOutcome(stoppedAt: unixTimeNow(), achievedFrameRate: spanFrameRate)
-        // the outcome is committed with the last frames (an atomic session: in its one transaction)
-        do {
-            try database.inDatabase { db in
-                if !inTransaction {
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    inTransaction = true
-                }
-                try db.execute(sql: """
-                    UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
-                                        dropped_frames = ?
-                    WHERE id = ?
-                    """, arguments: [result.stoppedAt, result.achievedFrameRate, framesWritten,
-                                     result.droppedBlocks, result.droppedFrames, sessionID])
-            }
-        } catch {
-            throw CaptureStoreErrors.map(error, path: path)
-        }
-        try commit()
         finished = true
+        defer { unlink(reservePath) }
+        let result = outcome ?? CaptureSessionOutcome(stoppedAt: unixTimeNow(), achievedFrameRate: spanFrameRate)
+        if failure == nil {
+            // the outcome is committed with the last frames (an atomic session: in its one transaction)
+            do {
+                try database.inDatabase { db in
+                    if !inTransaction {
+                        try db.execute(sql: "BEGIN IMMEDIATE")
+                        inTransaction = true
+                    }
+                    try recordOutcome(result, frames: framesWritten, in: db)
+                    try db.execute(sql: "COMMIT")
+                }
+                inTransaction = false
+                framesStored = framesWritten
+            } catch {
+                _ = fail(error)
+            }
+        }
+        if let failure {
+            // after a write error the session row still gets its stop time and the frames actually stored
+            do {
+                try database.inDatabase { db in try recordOutcome(result, frames: framesStored, in: db) }
+            } catch {
+                try? database.close()
+                throw failure
+            }
+        }
         do {
             try database.inDatabase { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -251,15 +326,26 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
             // conversion into itself) still reads it: everything is committed,
             // and SQLite folds the WAL back in when the last connection closes.
         } catch {
-            throw CaptureStoreErrors.map(error, path: path)
+            // the file and its -wal hold everything; SQLite merges them on the next open
+            if failure == nil { failure = CaptureStoreErrors.map(error, path: path) }
         }
         do {
             try database.close()
         } catch {
-            throw CaptureStoreErrors.map(error, path: path)
+            if failure == nil { failure = CaptureStoreErrors.map(error, path: path) }
         }
+        if let failure { throw failure }
     }
 
+    /// The session row's outcome: stop time, achieved rate, `frames` stored and the device's counts.
+    private func recordOutcome(_ result: CaptureSessionOutcome, frames: Int, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE sessions SET stopped_at = ?, achieved_frame_rate = ?, frames = ?, dropped_blocks = ?,
+                                dropped_frames = ?, bad_blocks = ?
+            WHERE id = ?
+            """, arguments: [result.stoppedAt, result.achievedFrameRate, frames,
+                             result.droppedBlocks, result.droppedFrames, result.badBlocks, sessionID])
+    }
 
     public func finish() throws {
         try finish(outcome: nil)
@@ -276,6 +362,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
         }
         inTransaction = false
         try? database.close()
+        unlink(reservePath)
     }
 
     /// (frames − 1) / time from first to last frame [frames/s]; 0 below two frames

@@ -13,6 +13,11 @@ import Signals
 /// and counted when the disk falls behind) to a writer thread that commits at
 /// least once per `commitInterval`.
 ///
+/// The first write error (disk full…) stops storing at once and is reported
+/// through `start`'s `onFailure` on the writer thread; the owner then calls
+/// `stop`, which finishes the session row with the frames actually stored
+/// and the stop time, and returns the error in the summary.
+///
 /// With a requested frame rate, the frames between two stored frames are
 /// combined by per-bin peak hold (`PeakHold`), so nothing seen is lost.
 public final class RecordingSession: @unchecked Sendable {
@@ -64,6 +69,10 @@ public final class RecordingSession: @unchecked Sendable {
         public var droppedBlocks: Int
         /// frames the recorder's queue dropped (disk too slow)
         public var droppedFrames: Int
+        /// corrupt blocks the device delivered during the session (skipped)
+        public var badBlocks: Int = 0
+        /// the write error that ended the session early (frames before it kept), nil when it ended as asked
+        public var failure: CaptureError?
     }
 
     private let queueCapacity: Int
@@ -87,6 +96,7 @@ public final class RecordingSession: @unchecked Sendable {
         var startedMonotonic: Double
         var startedWall: Double
         var deviceDroppedAtStart: Int
+        var deviceBadAtStart: Int
         var queue: RecordingFrameQueue
         var writer: CaptureStoreWriter
         var finished: DispatchSemaphore
@@ -94,10 +104,11 @@ public final class RecordingSession: @unchecked Sendable {
 
     /// - Parameters:
     ///   - queueCapacity: frames buffered for the writer thread
-    ///   - commitInterval: longest time a stored frame stays uncommitted [s]
+    ///   - commitInterval: longest time a stored frame stays uncommitted [s]; with the peak hold
+    ///     (1 / frame rate) and the writer's wake-ups (a quarter of it) a kill -9 loses under 1 s
     ///   - clock: monotonic time [s] for elapsed time, rates and commits
     ///   - wallClock: Unix time [s] for the file name and session times
-    public init(queueCapacity: Int = 64, commitInterval: Double = 1,
+    public init(queueCapacity: Int = 64, commitInterval: Double = 0.5,
                 clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
                 wallClock: @escaping @Sendable () -> Double = { unixTimeNow() }) {
         self.queueCapacity = queueCapacity
@@ -131,9 +142,13 @@ public final class RecordingSession: @unchecked Sendable {
     public var writeError: CaptureError? { lock.withLock { failure } }
 
     /// Opens the file and starts the writer thread. Returns the file's path.
-    /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
+    /// - Parameters:
+    ///   - deviceDroppedBlocks: the device's dropped-block counter now
+    ///   - deviceBadBlocks: the device's bad-block counter now
+    ///   - onFailure: called once, on the writer thread, with the first write error
     @discardableResult
-    public func start(_ plan: Plan, deviceDroppedBlocks: Int = 0) throws(CaptureError) -> String {
+    public func start(_ plan: Plan, deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0,
+                      onFailure: @escaping @Sendable (CaptureError) -> Void = { _ in }) throws(CaptureError) -> String {
         if isRecording { _ = try stop(deviceDroppedBlocks: deviceDroppedBlocks) }
         let startedWall = wallClock()
         let path: String
@@ -161,10 +176,10 @@ public final class RecordingSession: @unchecked Sendable {
             hold.clear()
             limiter = FrameRateLimiter(maxFramesPerSecond: plan.requestedFrameRate ?? 0)
             active = Active(plan: plan, path: path, startedMonotonic: clock(), startedWall: startedWall,
-                            deviceDroppedAtStart: deviceDroppedBlocks, queue: queue, writer: writer, finished: finished)
+                            deviceDroppedAtStart: deviceDroppedBlocks, deviceBadAtStart: deviceBadBlocks, queue: queue, writer: writer, finished: finished)
         }
         let thread = Thread { [self] in
-            writeFrames(from: queue, into: writer)
+            writeFrames(from: queue, into: writer, onFailure: onFailure)
             finished.signal()
         }
         thread.name = "tscope.capture.writer"
@@ -208,9 +223,9 @@ public final class RecordingSession: @unchecked Sendable {
 
     /// Stops the session: stores what is queued, records the outcome, closes
     /// the file. Safe to call when idle (returns nil).
-    /// - Parameter deviceDroppedBlocks: the device's dropped-block counter now
+    /// - Parameters: deviceDroppedBlocks, deviceBadBlocks: the device's counters now
     @discardableResult
-    public func stop(deviceDroppedBlocks: Int = 0) throws(CaptureError) -> Summary? {
+    public func stop(deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0) throws(CaptureError) -> Summary? {
         guard let session = lock.withLock({ () -> Active? in
             defer { active = nil }
             return active
@@ -219,25 +234,34 @@ public final class RecordingSession: @unchecked Sendable {
         session.queue.close()
         session.finished.wait()
         let elapsed = min(stoppedMonotonic - session.startedMonotonic, session.plan.duration ?? .infinity)
-        let frames = session.writer.framesWritten
-        let achieved = elapsed > 0 ? Double(frames) / elapsed : 0
+        let writer = session.writer
+        let achievedIfFinished = elapsed > 0 ? Double(writer.framesWritten) / elapsed : 0
         let droppedBlocks = max(0, deviceDroppedBlocks - session.deviceDroppedAtStart)
         let droppedFrames = session.queue.dropped
+        let badBlocks = max(0, deviceBadBlocks - session.deviceBadAtStart)
+        // after a write error the rate is of the frames stored
+        let achieved = writer.failure == nil ? achievedIfFinished
+            : (elapsed > 0 ? Double(writer.framesStored) / elapsed : 0)
         let outcome = CaptureSessionOutcome(stoppedAt: session.startedWall + elapsed, achievedFrameRate: achieved,
-                                            droppedBlocks: droppedBlocks, droppedFrames: droppedFrames)
+                                            droppedBlocks: droppedBlocks, droppedFrames: droppedFrames,
+                                            badBlocks: badBlocks)
+        var failure: CaptureError?
         do {
-            try session.writer.finish(outcome: outcome)
+            try writer.finish(outcome: outcome)
         } catch {
-            throw CaptureStoreErrors.map(error, path: session.path)
+            failure = CaptureStoreErrors.map(error, path: session.path)
         }
-        if let failure = writeError { throw failure }
-        return Summary(path: session.path, frames: frames, elapsed: elapsed,
+        failure = writeError ?? failure
+        if let failure { lock.withLock { if self.failure == nil { self.failure = failure } } }
+        return Summary(path: session.path, frames: writer.framesStored, elapsed: elapsed,
                        requestedFrameRate: session.plan.requestedFrameRate, achievedFrameRate: achieved,
-                       droppedBlocks: droppedBlocks, droppedFrames: droppedFrames)
+                       droppedBlocks: droppedBlocks, droppedFrames: droppedFrames, badBlocks: badBlocks,
+                       failure: failure)
     }
 
     /// The writer thread: stores frames as they come, commits when due.
-    private func writeFrames(from queue: RecordingFrameQueue, into writer: CaptureStoreWriter) {
+    private func writeFrames(from queue: RecordingFrameQueue, into writer: CaptureStoreWriter,
+                             onFailure: @Sendable (CaptureError) -> Void) {
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         frame.powerDB.reserveCapacity(4096)
         var failed = false
@@ -258,7 +282,11 @@ public final class RecordingSession: @unchecked Sendable {
             } catch {
                 failed = true
                 let mapped = CaptureStoreErrors.map(error, path: writer.path)
-                lock.withLock { if failure == nil { failure = mapped } }
+                let first = lock.withLock { () -> Bool in
+                    defer { if failure == nil { failure = mapped } }
+                    return failure == nil
+                }
+                if first { onFailure(mapped) }
             }
         }
     }

@@ -30,14 +30,19 @@ public final class HackRFEmulator: FirmwareEmulator {
         public var corruptHeaderEvery: Int?
         /// throw `.disconnected` once this many blocks were sent
         public var disconnectAfterBlocks: Int?
+        /// deliver nothing more (a stalled device that still answers control transfers) once this many
+        /// blocks were sent, on this and every later connection
+        public var stallAfterBlocks: Int?
         /// bcdDevice (USB API version)
         public var usbAPIVersion: UInt16
 
         public init(pacing: Pacing = .realTime, corruptHeaderEvery: Int? = nil,
-                    disconnectAfterBlocks: Int? = nil, usbAPIVersion: UInt16 = HackRFProtocol.firmwareAPI) {
+                    disconnectAfterBlocks: Int? = nil, stallAfterBlocks: Int? = nil,
+                    usbAPIVersion: UInt16 = HackRFProtocol.firmwareAPI) {
             self.pacing = pacing
             self.corruptHeaderEvery = corruptHeaderEvery
             self.disconnectAfterBlocks = disconnectAfterBlocks
+            self.stallAfterBlocks = stallAfterBlocks
             self.usbAPIVersion = usbAPIVersion
         }
     }
@@ -237,6 +242,7 @@ public final class HackRFEmulator: FirmwareEmulator {
             if blocksSent >= limit { throw .disconnected(device: "HackRF One (emulated)") }
             blocks = min(blocks, limit - blocksSent)
         }
+        if let limit = options.stallAfterBlocks { blocks = min(blocks, max(0, limit - blocksSent)) }
         for b in 0..<blocks {
             let block = UnsafeMutableRawBufferPointer(rebasing:
                 buffer[(b * HackRFProtocol.blockSize)..<((b + 1) * HackRFProtocol.blockSize)])
