@@ -38,12 +38,15 @@ public struct AnalyzerScene: Sendable {
     /// Level an analyzer reads at `frequencyHz` with a resolution filter
     /// `rbwHz` wide [dBm]: noise plus every carrier within reach, summed as
     /// power; a carrier falls off as a Gaussian filter would
-    /// (−12 dB at one filter width from its edge).
-    public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double) -> Double {
+    /// (−12 dB at one filter width from its edge). Only carriers inside
+    /// `receiving` reach the detector (an analyzer input that does not cover
+    /// a carrier shows the floor there).
+    public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double,
+                                  receiving: ClosedRange<Double>? = nil) -> Double {
         let noise = noiseFloorDBm + noiseSigmaDB * random.gaussian()
         var power = Units.power(decibels: noise)
         let filter = max(rbwHz, 1)
-        for carrier in carriers {
+        for carrier in carriers where receiving?.contains(carrier.frequencyHz) ?? true {
             let outside = max(0, abs(frequencyHz - carrier.frequencyHz) - carrier.widthHz / 2) / filter
             guard outside < 4 else { continue }
             power += Units.power(decibels: carrier.levelDBm - 12 * outside * outside)
