@@ -12,6 +12,11 @@ public struct AnalyzerScene: Sendable {
     public var noiseSigmaDB: Double
     /// carriers: centre [Hz], level [dBm], occupied width [Hz]
     public var carriers: [(frequencyHz: Double, levelDBm: Double, widthHz: Double)]
+    /// When set, the noise is white with this density [dBm/Hz] instead of
+    /// the fixed floor: a point reads density + 10·log10(noise bandwidth of
+    /// its RBW filter), spread ±20 % in linear power around that mean, so a
+    /// band of it has a known power.
+    public var noiseDensityDBmPerHz: Double?
     private var random: SeededRandom
 
     public init(seed: UInt64, noiseFloorDBm: Double = -105, noiseSigmaDB: Double = 1.5,
@@ -43,9 +48,14 @@ public struct AnalyzerScene: Sendable {
     /// a carrier shows the floor there).
     public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double,
                                   receiving: ClosedRange<Double>? = nil) -> Double {
-        let noise = noiseFloorDBm + noiseSigmaDB * random.gaussian()
-        var power = Units.power(decibels: noise)
         let filter = max(rbwHz, 1)
+        var power: Double
+        if let density = noiseDensityDBmPerHz {
+            let mean = Units.power(decibels: density) * ResolutionFilter.noiseBandwidth(rbwHz: filter)
+            power = mean * max(0.05, 1 + 0.2 * random.gaussian())
+        } else {
+            power = Units.power(decibels: noiseFloorDBm + noiseSigmaDB * random.gaussian())
+        }
         for carrier in carriers where receiving?.contains(carrier.frequencyHz) ?? true {
             let outside = max(0, abs(frequencyHz - carrier.frequencyHz) - carrier.widthHz / 2) / filter
             guard outside < 4 else { continue }

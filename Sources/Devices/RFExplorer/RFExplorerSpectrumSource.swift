@@ -107,9 +107,11 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
                     mismatched.add(1, ordering: .relaxed)
                     return
                 }
+                // the RBW the configuration reports; without it, one step
+                let noiseBandwidth = configuration.rbwHz.map(ResolutionFilter.noiseBandwidth(rbwHz:))
                 ready.append(SpectrumFrame(startHz: configuration.startHz - configuration.stepHz / 2,
                                            binWidthHz: configuration.stepHz, timestamp: unixTimeNow(),
-                                           powerDB: Array(sweep)))
+                                           powerDB: Array(sweep), noiseBandwidthHz: noiseBandwidth))
             }
         }
         let resend = restarted ? rangeCommand : nil

@@ -208,9 +208,10 @@ public final class TinySAEmulator: FirmwareEmulator {
         let zero = Double(options.model.zeroLevelDB)
         // a generating unit or an input that does not cover a carrier shows the floor
         let receiving = generating ? 0...0 : options.model.range(of: input)
+        // the firmware's auto RBW for this step spreads each carrier over its neighbours
+        let rbw = options.model.autoRBWHz(stepHz: step)
         for index in 0..<points {
-            let dBm = scene.levelDBm(at: Double(start) + step * Double(index), rbwHz: max(step, 3_000),
-                                     receiving: receiving)
+            let dBm = scene.levelDBm(at: Double(start) + step * Double(index), rbwHz: rbw, receiving: receiving)
             let raw = Int16(clamping: Int(((dBm + zero) * Double(TinySAProtocol.rawUnitsPerDB)).rounded()))
             let bits = UInt16(bitPattern: raw)
             reply += [TinySAProtocol.scanPointMarker, UInt8(bits & 0xff), UInt8(bits >> 8)]

@@ -136,6 +136,27 @@ public enum TinySAModel: String, Sendable, Equatable, CaseIterable {
     }
     public var displayName: String { self == .basic ? "tinySA" : "tinySA Ultra" }
 
+    /// The resolution bandwidth the firmware picks in auto mode for a sweep
+    /// step [Hz] (sa_core.c `update_rbw`, normal speed): twice the step, in
+    /// 100 Hz units rounded down, clamped to the receiver's range (basic
+    /// 2.6–600 kHz, Ultra 0.1–850 kHz), then the first filter at least that
+    /// wide (`set_rbw`; basic: the Si4432's IF filter bandwidths, si4432.c
+    /// and the Si4432 datasheet; Ultra: the Si4463 filters, si4468.c).
+    public func autoRBWHz(stepHz: Double) -> Double {
+        let wish = 2 * Int(max(0, stepHz) / 100)
+        let filters = self == .basic ? Self.si4432FiltersX10 : Self.si4463FiltersX10
+        let clamped = self == .basic ? min(max(wish, 26), 6000) : min(max(wish, 1), 8500)
+        return Double(filters.first { clamped <= $0 } ?? filters[filters.count - 1]) * 100
+    }
+
+    /// filter bandwidths [100 Hz] the basic's Si4432 offers (si4432.c RBW_choices)
+    static let si4432FiltersX10 = [31, 32, 37, 42, 45, 49, 54, 59, 61, 72, 82, 88, 95, 106, 115, 121, 142, 162, 175,
+                                   189, 210, 227, 240, 282, 322, 347, 377, 417, 452, 479, 562, 641, 692, 752, 832, 900,
+                                   953, 1121, 1279, 1379, 1428, 1678, 1811, 1915, 2251, 2488, 2693, 2849, 3355, 3618,
+                                   4202, 4684, 5188, 5770, 6207]
+    /// filter bandwidths [100 Hz] the Ultra's Si4463 offers (si4468.c RBW_choices)
+    static let si4463FiltersX10 = [2, 10, 30, 100, 300, 1000, 3000, 6000, 8500]
+
     /// The model a `version` reply names: the Ultra's firmware is built as
     /// TINYSA4 and reports "tinySA4_v…", the basic unit "tinySA_v…".
     public init?(versionLine: String) {

@@ -200,8 +200,11 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
             case .scan:
                 let step = Double(current.stopHz - current.startHz) / Double(current.points)
                 frames.add(1, ordering: .relaxed)
+                // the firmware measured each point through its auto RBW filter
+                let noiseBandwidth = ResolutionFilter.noiseBandwidth(rbwHz: model.autoRBWHz(stepHz: step))
                 onFrame(SpectrumFrame(startHz: Double(current.startHz) - step / 2, binWidthHz: step,
-                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points])))
+                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points]),
+                                      noiseBandwidthHz: noiseBandwidth))
             case .corrupt:
                 corrupt.add(1, ordering: .relaxed)
             case nil:
