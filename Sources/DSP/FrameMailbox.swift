@@ -31,6 +31,7 @@ public final class FrameMailbox: @unchecked Sendable {
         let sameGeometry = pendingCount > 0 && pending.startHz == frame.startHz
             && pending.binWidthHz == frame.binWidthHz && pending.powerDB.count == frame.powerDB.count
         pending.timestamp = frame.timestamp
+        pending.noiseBandwidthHz = frame.noiseBandwidthHz
         if sameGeometry {
             pending.powerDB.withUnsafeMutableBufferPointer { held in
                 frame.powerDB.withUnsafeBufferPointer { new in
@@ -71,6 +72,7 @@ public final class FrameMailbox: @unchecked Sendable {
         frame.startHz = pending.startHz
         frame.binWidthHz = pending.binWidthHz
         frame.timestamp = pending.timestamp
+        frame.noiseBandwidthHz = pending.noiseBandwidthHz
         Self.copy(pending.powerDB, into: &frame.powerDB)
         let combined = pendingCount
         pendingCount = 0

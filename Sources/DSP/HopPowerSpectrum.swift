@@ -61,6 +61,10 @@ public final class HopPowerSpectrum {
     /// u8 bytes one FFT consumes: 2 · N · downsample
     public var bytesPerTransform: Int { 2 * fftSize * downsample }
 
+    /// A bin's noise bandwidth over its width (`SpectrumFrame.noiseBandwidthHz`):
+    /// the window's mean square, since power is |X|²/N²
+    public var noiseBandwidthInBins: Double { window.meanSquare(length: fftSize) }
+
     /// Adds the power of every whole segment in `iq` to `accumulator`
     /// (`fftSize` values, FFT order: bin 0 = DC). Returns the number of FFTs.
     @discardableResult

@@ -40,6 +40,33 @@ public enum SpectralWindow: String, CaseIterable, Sendable {
         }
     }
 
+    /// Σw² / N over `length` weights: what a bin's power takes of white
+    /// noise, per bin width, when the FFT is scaled by 1/N (as tscope's FFT
+    /// paths are). It is the equivalent noise bandwidth in bins
+    /// (N·Σw²/(Σw)²) times the coherent power gain ((Σw/N)²).
+    public func meanSquare(length: Int) -> Double {
+        guard length > 0 else { return 1 }
+        var sum = 0.0
+        for i in 0..<length {
+            let w = weight(i, length: length)
+            sum += w * w
+        }
+        return sum / Double(length)
+    }
+
+    /// The Hann window hackrf_sweep uses, 0.5·(1 − cos(2πi/(N−1))).
+    public static func hann(_ i: Int, length: Int) -> Double {
+        0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(length - 1)))
+    }
+
+    /// Σw²/N of that Hann window (≈ 0.375 for large N).
+    public static func hannMeanSquare(length: Int) -> Double {
+        guard length > 1 else { return 1 }
+        var sum = 0.0
+        for i in 0..<length { sum += hann(i, length: length) * hann(i, length: length) }
+        return sum / Double(length)
+    }
+
     private static func blackmanHarris(_ x: Double, _ n1: Double) -> Double {
         0.35875 - 0.48829 * cos(2 * x * .pi / n1) + 0.14128 * cos(4 * x * .pi / n1) - 0.01168 * cos(6 * x * .pi / n1)
     }

@@ -55,7 +55,7 @@ public final class SweepFFT {
         decibels = .allocate(capacity: fftSize)
         for i in 0..<fftSize {
             // hackrf_sweep: (float)(0.5f * (1.0f - cos(2 * M_PI * i / (fftSize - 1))))
-            let window = Float(0.5 * (1.0 - cos(2 * Double.pi * Double(i) / Double(fftSize - 1))))
+            let window = Float(SpectralWindow.hann(i, length: fftSize))
             interleavedWindow[2 * i] = window / 128
             interleavedWindow[2 * i + 1] = window / 128
         }
@@ -69,6 +69,10 @@ public final class SweepFFT {
         powerSum.deallocate()
         decibels.deallocate()
     }
+
+    /// A bin's noise bandwidth over its width (`SpectrumFrame.noiseBandwidthHz`):
+    /// the Hann window's mean square, since power is |X/N|²
+    public var noiseBandwidthInBins: Double { SpectralWindow.hannMeanSquare(length: fftSize) }
 
     /// FFTW's planner is not thread-safe; only execution is.
     private static let planLock = NSLock()

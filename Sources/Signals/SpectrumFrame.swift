@@ -9,12 +9,22 @@ public struct SpectrumFrame: Sendable, Equatable {
     public var timestamp: Double
     /// power per bin [dB]; NaN where no data arrived for the bin
     public var powerDB: [Float]
+    /// The bandwidth over which one bin's level takes in a flat (white)
+    /// spectrum, in the levels' own scale: noise of density N0 reads
+    /// N0 × this in every bin [Hz]. A swept analyzer's point sees through a
+    /// resolution filter wider than its step (tinySA, RF Explorer); an FFT
+    /// bin's is its width times the window's mean square. Channel power
+    /// is Σ Pᵢ × binWidthHz / noiseBandwidthHz (`BandPower`). nil: the bins
+    /// tile the band exactly (stored captures, which do not record it).
+    public var noiseBandwidthHz: Double?
 
-    public init(startHz: Double, binWidthHz: Double, timestamp: Double, powerDB: [Float]) {
+    public init(startHz: Double, binWidthHz: Double, timestamp: Double, powerDB: [Float],
+                noiseBandwidthHz: Double? = nil) {
         self.startHz = startHz
         self.binWidthHz = binWidthHz
         self.timestamp = timestamp
         self.powerDB = powerDB
+        self.noiseBandwidthHz = noiseBandwidthHz
     }
 
     /// upper edge of the last bin [Hz]

@@ -25,6 +25,14 @@ public final class EmulatedTransport: USBTransport, @unchecked Sendable {
 
     private var deviceName: String { deviceInfo.product ?? "emulated \(deviceInfo.idString)" }
 
+    /// Runs `body` with the emulator while no transfer touches it (tests:
+    /// an event on the device side, such as a restart).
+    public func withEmulator<Result>(_ body: (FirmwareEmulator) -> Result) -> Result {
+        emulatorLock.lock()
+        defer { emulatorLock.unlock() }
+        return body(emulator)
+    }
+
     private func ensureOpen() throws(USBError) {
         stateLock.lock()
         let isClosed = closed

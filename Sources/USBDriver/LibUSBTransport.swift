@@ -7,7 +7,8 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     /// model name used in error messages ("HackRF One")
     private let deviceName: String
     private let context: LibUSBContext
-    private let interfaceNumber: Int32
+    /// the interfaces claimed (released on close)
+    private let interfaceNumbers: [Int32]
     /// guards `handle` and `stream`
     private let lock = NSLock()
     /// libusb_device_handle*; nil after close()
@@ -15,11 +16,11 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     private var stream: LibUSBBulkStream?
 
     private init(deviceInfo: USBDeviceInfo, deviceName: String, context: LibUSBContext,
-                 interfaceNumber: Int32, handle: OpaquePointer) {
+                 interfaceNumbers: [Int32], handle: OpaquePointer) {
         self.deviceInfo = deviceInfo
         self.deviceName = deviceName
         self.context = context
-        self.interfaceNumber = interfaceNumber
+        self.interfaceNumbers = interfaceNumbers
         self.handle = handle
     }
 
@@ -27,23 +28,26 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
 
     /// Finds the first device with these ids (and `serial`, if given), opens
     /// it, selects configuration 1 unless already active, optionally detaches
-    /// a kernel driver (RTL-SDR's dvb_usb_rtl28xxu) and claims `interface`.
+    /// a kernel driver (RTL-SDR's dvb_usb_rtl28xxu) and claims `interface`
+    /// and `alsoClaim` (a CDC-ACM port's data interface: using its endpoints
+    /// unclaimed makes the kernel claim it on the fly and log a warning).
     /// `deviceName` names the model in error messages.
     public static func open(vendorID: UInt16, productID: UInt16, serial: String? = nil,
-                            interface: Int32 = 0, detachKernelDriver: Bool = false,
+                            interface: Int32 = 0, alsoClaim: [Int32] = [], detachKernelDriver: Bool = false,
                             deviceName: String? = nil) throws(USBError) -> LibUSBTransport {
         let name = deviceName ?? "USB device \(USBDeviceInfo(vendorID: vendorID, productID: productID).idString)"
         guard let context = LibUSBContext.shared else { throw .notFound(device: name) }
         let (handle, info) = try openMatching(context: context, vendorID: vendorID, productID: productID,
                                               serial: serial, name: name)
+        let interfaces = [interface] + alsoClaim
         do {
-            try prepare(handle, interface: interface, detachKernelDriver: detachKernelDriver, name: name)
+            try prepare(handle, interfaces: interfaces, detachKernelDriver: detachKernelDriver, name: name)
         } catch {
             libusb_close(handle)
             throw error
         }
         return LibUSBTransport(deviceInfo: info, deviceName: name, context: context,
-                               interfaceNumber: interface, handle: handle)
+                               interfaceNumbers: interfaces, handle: handle)
     }
 
     private static func openMatching(context: LibUSBContext, vendorID: UInt16, productID: UInt16,
@@ -79,7 +83,7 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
         throw .notFound(device: serial.map { "\(name) with serial \($0)" } ?? name)
     }
 
-    private static func prepare(_ handle: OpaquePointer, interface: Int32, detachKernelDriver: Bool,
+    private static func prepare(_ handle: OpaquePointer, interfaces: [Int32], detachKernelDriver: Bool,
                                 name: String) throws(USBError) {
         var configuration: Int32 = 0
         var rc = libusb_get_configuration(handle, &configuration)
@@ -88,12 +92,17 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
             rc = libusb_set_configuration(handle, 1)
             guard rc == 0 else { throw .fromLibUSB(rc, operation: "set configuration", device: name) }
         }
-        if detachKernelDriver, libusb_kernel_driver_active(handle, interface) == 1 {
-            rc = libusb_detach_kernel_driver(handle, interface)
-            guard rc == 0 else { throw .fromLibUSB(rc, operation: "detach kernel driver", device: name) }
+        for (index, interface) in interfaces.enumerated() {
+            if detachKernelDriver, libusb_kernel_driver_active(handle, interface) == 1 {
+                rc = libusb_detach_kernel_driver(handle, interface)
+                guard rc == 0 else { throw .fromLibUSB(rc, operation: "detach kernel driver", device: name) }
+            }
+            rc = libusb_claim_interface(handle, interface)
+            guard rc == 0 else {
+                for claimed in interfaces[..<index] { libusb_release_interface(handle, claimed) }
+                throw .fromLibUSB(rc, operation: "claim interface \(interface)", device: name)
+            }
         }
-        rc = libusb_claim_interface(handle, interface)
-        guard rc == 0 else { throw .fromLibUSB(rc, operation: "claim interface", device: name) }
     }
 
     /// The open handle, or `.disconnected` after close().
@@ -203,7 +212,7 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
         defer { lock.unlock() }
         guard let open = handle else { return }
         handle = nil
-        libusb_release_interface(open, interfaceNumber)
+        for interface in interfaceNumbers { libusb_release_interface(open, interface) }
         libusb_close(open)
     }
 }

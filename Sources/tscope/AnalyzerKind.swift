@@ -68,7 +68,9 @@ enum AnalyzerKind: String, CaseIterable {
                 do {
                     // tinySA (cdc_acm) and RF Explorer (cp210x) have kernel
                     // serial drivers bound: detach them; so does RTL-SDR's DVB driver
+                    // the tinySA's CDC data interface (1) carries the bulk endpoints
                     transport = try LibUSBTransport.open(vendorID: id.vendorID, productID: id.productID, serial: serial,
+                                                         alsoClaim: kind == .tinysa ? [Int32(TinySAProtocol.dataInterface)] : [],
                                                          detachKernelDriver: kind != .hackrf, deviceName: kind.model)
                 } catch let error as USBError {
                     if case .notFound = error { continue }

@@ -10,8 +10,10 @@ struct MeterCommand: ParsableCommand {
         commandName: "meter",
         abstract: "Print the power in a band, one reading per interval.",
         discussion: """
-            Each reading is the mean linear power of every sweep in the interval, summed over the band's bins \\
-            (each bin weighted by the part of it inside the band), in dB. With --json: JSON Lines with the UTC \\
+            Each reading is the mean linear power of every sweep in the interval, integrated over the band as a \
+            channel-power measurement: Σ bin power × bin width / the noise bandwidth of one bin (a swept \
+            analyzer's RBW filter, an FFT window's; README "Channel power"), each bin weighted by the part of it \
+            inside the band, in dB. With --json: JSON Lines with the UTC \
             time, the band edges in Hz and the power in dB.
             """
     )

@@ -36,4 +36,14 @@ import Testing
         let empty = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [.nan, .nan])
         #expect(BandPower.decibels(in: band(0, 2), of: empty) == nil)
     }
+
+    @Test func theNoiseBandwidthScalesTheIntegral() throws {
+        // points 100 Hz apart seen through a 250 Hz noise bandwidth: Σ Pᵢ × 100 / 250
+        var wide = frame
+        wide.noiseBandwidthHz = 250
+        let measured = try #require(BandPower.decibels(in: band(1050, 1320), of: wide))
+        #expect(abs(measured - 10 * log10((0.5 * 1 + 2 + 4 + 0.2 * 8) * 100 / 250)) < 1e-4)
+        wide.noiseBandwidthHz = 0
+        #expect(BandPower.decibels(in: band(1050, 1320), of: wide) == nil)
+    }
 }

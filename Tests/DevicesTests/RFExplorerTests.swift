@@ -136,4 +136,53 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> [(RFExplorerStreamParser.Eve
         #expect(source.currentConfiguration.startHz == 1_400e6)
         #expect(throws: USBError.self) { try source.retune(to: FrequencyRange(lowerHz: 3e9, upperHz: 4e9)!, binWidthHz: 1e6) }
     }
+
+    @Test func configurationCarriesModeModuleRBWAndOffset() throws {
+        let line = "#C2-F:4850000,0178571,-010,-120,0112,1,002,4850000,6100000,0600000,00600,-005,004"
+        let parsed = try #require(RFExplorerConfiguration(line: line))
+        #expect(parsed.expansionActive && parsed.mode == 2 && parsed.modeName == "WiFi analyzer")
+        #expect(parsed.rbwHz == 600e3 && parsed.offsetDB == -5)
+        #expect(parsed.line.prefix(77) == line.prefix(77))
+        // a line from firmware without the optional fields: no RBW known
+        let short = try #require(RFExplorerConfiguration(line: String(line.prefix(66))))
+        #expect(short.rbwHz == nil && short.mode == 2)
+        #expect(try #require(RFExplorerConfiguration(line: config)).rbwHz == 89e3)
+    }
+
+    @Test func aUnitInAnotherModeIsRefusedWithWhatToDo() throws {
+        let emulator = RFExplorerEmulator(options: .init(secondsPerSweep: 0, mode: 2))
+        let driver = try RFExplorerDriver(transport: EmulatorTestTransport(emulator: emulator))
+        do {
+            try driver.open()
+            Issue.record("a unit in WiFi analyzer mode was accepted")
+        } catch {
+            #expect("\(error)".contains("WiFi analyzer mode") && "\(error)".contains("spectrum analyzer mode"), "\(error)")
+        }
+    }
+
+    /// The unit restarts while streaming: it sends its reset line, forgets
+    /// the band and stops; the source asks again and sweeps resume on the band.
+    @Test func aRestartedUnitIsSetUpAgain() throws {
+        let collector = FrameCollector()
+        let transport = EmulatedTransport(emulator: RFExplorerEmulator(seed: 4, options: .init(secondsPerSweep: 0.005)))
+        defer { transport.close() }
+        let source = try RFExplorerSpectrumSource(transport: transport, onFrame: { collector.add($0) })
+        let band = FrequencyRange(lowerHz: 900e6, upperHz: 920e6)!
+        try source.start(band: band, binWidthHz: 100e3)
+        func waitForBand(after count: Int) -> SpectrumFrame? {
+            let deadline = monotonicSeconds() + 10
+            while monotonicSeconds() < deadline {
+                let frames = collector.wait(for: collector.all.count + 1, seconds: 1)
+                if let frame = frames.dropFirst(count).last(where: { abs($0.binCenterHz(0) - 900e6) < 1 }) { return frame }
+            }
+            return nil
+        }
+        #expect(waitForBand(after: 0) != nil)
+        transport.withEmulator { ($0 as? RFExplorerEmulator)?.reboot() }
+        let before = collector.all.count
+        let resumed = waitForBand(after: before)
+        source.stop()
+        #expect(resumed != nil, "sweeps of the band did not resume after the restart")
+        #expect(source.restartCount == 1)
+    }
 }

@@ -30,8 +30,20 @@ import USBDriver
         var connection: UInt64 = 0
         func plugIn() -> TinySAEmulator {
             connection += 1
-            return TinySAEmulator(scene: Self.scene(seed: connection), options: .init(model: .basic, secondsPerPoint: 0,
-                                                                   faults: Self.faults(seed: 100 + connection)))
+            let emulator = TinySAEmulator(scene: Self.scene(seed: connection),
+                                          options: .init(model: .basic, secondsPerPoint: 0,
+                                                         faults: Self.faults(seed: 100 + connection)))
+            // the connect banner, as TinySADriver.open drains it (a fault may
+            // cut it; an unplug here shows at the next command)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
+            defer { buffer.deallocate() }
+            var received = 0, idle = 0
+            while received < TinySAProtocol.banner.count, idle < 100 {
+                guard let count = try? emulator.bulkIn(endpoint: TinySAProtocol.bulkInEndpoint, into: buffer) else { break }
+                received += count
+                idle = count == 0 ? idle + 1 : 0
+            }
+            return emulator
         }
         var emulator = plugIn()
         var parser = TinySAScanParser(maxPoints: 290, zeroLevelDB: 128)

@@ -98,6 +98,169 @@ final class FrameCollector: @unchecked Sendable {
         }
     }
 
+    /// Everything the emulator has sent so far.
+    private func drainBytes(_ transport: EmulatorTestTransport) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = try transport.bulkIn(endpoint: 0x81, length: 512, timeoutMS: 10)
+            if chunk.isEmpty { return bytes }
+            bytes += chunk
+        }
+    }
+
+    /// Everything the emulator has sent so far, as text.
+    private func drain(_ transport: EmulatorTestTransport) throws -> String {
+        String(decoding: try drainBytes(transport), as: UTF8.self)
+    }
+
+    @Test func emulatorSpeaksAsTheFirmwareShell() throws {
+        let transport = EmulatorTestTransport(emulator: TinySAEmulator(options: .init(model: .basic, secondsPerPoint: 0)))
+        // the banner once, before anything is asked
+        #expect(try drain(transport) == "\r\ntinySA Shell\r\nch> ")
+        #expect(try drain(transport) == "")
+        // characters echo as they arrive; LF is dropped, backspace erases; CR ends the line
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array("vex".utf8), timeoutMS: 100)
+        #expect(try drain(transport) == "vex")
+        _ = try transport.bulkOut(endpoint: 0x01, data: [0x08, 0x0a] + Array("rsion\r".utf8), timeoutMS: 100)
+        #expect(try drain(transport) == "\u{8} \u{8}rsion\r\ntinySA_v1.4-105-g7a1a5d4\r\nch> ")
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array("\rfoo 1\r".utf8), timeoutMS: 100)
+        #expect(try drain(transport) == "\r\n?\r\nch> foo 1\r\nfoo?\r\nch> ")
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array("scanraw 2 1\r".utf8), timeoutMS: 100)
+        #expect(try drain(transport) == "scanraw 2 1\r\nfrequency range is invalid\r\nch> ")
+        // the line buffer holds 47 characters; the rest is neither kept nor echoed
+        let long = String(repeating: "a", count: 60)
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array((long + "\r").utf8), timeoutMS: 100)
+        let a47 = String(repeating: "a", count: 47)
+        #expect(try drain(transport) == a47 + "\r\n" + a47 + "?\r\nch> ")
+    }
+
+    @Test func ultraVersionCarriesTheHardwareLine() throws {
+        let transport = EmulatorTestTransport(emulator: TinySAEmulator(options: .init(model: .ultra, secondsPerPoint: 0)))
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array("version\r".utf8), timeoutMS: 100)
+        #expect(try drain(transport)
+            == "\r\ntinySA Shell\r\nch> version\r\ntinySA4_v1.4-150-gd5b4b2a\r\nHW Version:V0.4.5.1 \r\nch> ")
+    }
+
+    /// The banner is drained, not taken for the version: the version line is
+    /// the `version` reply's, and the Ultra's levels use its zero level.
+    @Test func openReadsTheVersionReplyPastTheBanner() throws {
+        for model in TinySAModel.allCases {
+            let transport = EmulatorTestTransport(emulator: TinySAEmulator(options: .init(model: model, secondsPerPoint: 0)))
+            let driver = try TinySADriver(transport: transport)
+            try driver.open()
+            #expect(driver.model == model)
+            #expect(driver.versionLine == model.versionLine)
+            // nothing of the exchange is left over for the stream
+            #expect(try drain(transport) == "")
+        }
+    }
+
+    @Test func inputsFollowTheFirmwareRanges() throws {
+        func band(_ lower: Double, _ upper: Double) -> FrequencyRange { FrequencyRange(lowerHz: lower * 1e6, upperHz: upper * 1e6)! }
+        #expect(TinySAModel.basic.input(for: band(88, 108))?.input == .low)
+        #expect(TinySAModel.basic.input(for: band(430, 440))?.input == .high)
+        #expect(TinySAModel.basic.input(for: band(250, 300))?.input == .low, "both hold it: the low input first")
+        // over both inputs: the one holding most of the band, clipped to it
+        let wide = try #require(TinySAModel.basic.input(for: band(100, 500)))
+        #expect(wide.input == .high && wide.band == band(240, 500))
+        let low = try #require(TinySAModel.basic.input(for: band(0.1, 400)))
+        #expect(low.input == .low && low.band == band(0.1, 350))
+        #expect(TinySAModel.basic.input(for: band(1000, 1100)) == nil)
+        #expect(TinySAModel.ultra.input(for: band(430, 440))?.input == .low)
+        #expect(TinySAModel.ultra.input(for: band(2400, 2500))?.input == .ultra)
+        #expect(TinySAModel.ultra.input(for: band(6100, 6200)) == nil)
+    }
+
+    /// One carrier at `hz`, −30 dBm, on a −105 dBm floor.
+    private func toneScene(at hz: Double) -> AnalyzerScene {
+        AnalyzerScene(seed: 5, noiseSigmaDB: 0.5, carriers: [(frequencyHz: hz, levelDBm: -30, widthHz: 0)])
+    }
+
+    /// The peak level the source reads over `band`, and the commands the
+    /// emulator received.
+    private func peak(model: TinySAModel, scene: AnalyzerScene, band: FrequencyRange) throws -> (Float, [String]) {
+        let emulator = TinySAEmulator(scene: scene, options: .init(model: model, secondsPerPoint: 0))
+        let collector = FrameCollector()
+        let transport = EmulatedTransport(emulator: emulator)
+        defer { transport.close() }
+        let source = try TinySASpectrumSource(transport: transport, onFrame: { collector.add($0) })
+        try source.start(band: band, binWidthHz: band.spanHz / 100)
+        let frames = collector.wait(for: 2)
+        source.stop()
+        let frame = try #require(frames.last)
+        #expect(source.counters.badBlocks == 0)
+        return (frame.powerDB.max() ?? -.infinity, emulator.commandLog)
+    }
+
+    @Test func theBasicSwitchesToTheInputThatReceivesTheBand() throws {
+        // 550 MHz is on the high input only: the source selects it
+        let (high, highCommands) = try peak(model: .basic, scene: toneScene(at: 550e6),
+                                            band: FrequencyRange(lowerHz: 549e6, upperHz: 551e6)!)
+        #expect(abs(high - -30) < 1, "\(high)")
+        #expect(highCommands.prefix(3) == ["", "version", "mode high input"])
+        #expect(highCommands.filter { $0.hasPrefix("mode") }.count == 1, "the input is selected once")
+        let (low, lowCommands) = try peak(model: .basic, scene: toneScene(at: 100e6),
+                                          band: FrequencyRange(lowerHz: 99e6, upperHz: 101e6)!)
+        #expect(abs(low - -30) < 1, "\(low)")
+        #expect(lowCommands.contains("mode low input"))
+    }
+
+    @Test func emulatedInputsShowOnlyWhatTheyReceive() throws {
+        // the basic on its low input sees a 550 MHz tone as floor
+        let emulator = TinySAEmulator(scene: toneScene(at: 550e6), options: .init(model: .basic, secondsPerPoint: 0))
+        let transport = EmulatorTestTransport(emulator: emulator)
+        func scanPeak(after setup: [String]) throws -> Float {
+            _ = try drain(transport)
+            let lines = setup + ["scanraw 549000000 551000000 20"]
+            _ = try transport.bulkOut(endpoint: 0x01, data: lines.flatMap(TinySAProtocol.command), timeoutMS: 100)
+            var parser = TinySAScanParser(maxPoints: 290, zeroLevelDB: 128)
+            parser.expect(points: 20, after: setup)
+            var events: [TinySAScanParser.Event] = []
+            try drainBytes(transport).withUnsafeBytes { parser.feed($0) { events.append($0) } }
+            #expect(events == [.scan])
+            return parser.values[0..<20].max()!
+        }
+        #expect(try scanPeak(after: []) < -100)
+        #expect(try scanPeak(after: ["mode high input"]) > -31)
+        #expect(emulator.input == .high)
+        // the Ultra needs `ultra on` above 800 MHz and has no high input
+        let ultra = TinySAEmulator(scene: toneScene(at: 2_450e6), options: .init(model: .ultra, secondsPerPoint: 0))
+        let ultraTransport = EmulatorTestTransport(emulator: ultra)
+        _ = try drain(ultraTransport)
+        _ = try ultraTransport.bulkOut(endpoint: 0x01, data: Array("mode high input\r".utf8), timeoutMS: 100)
+        #expect(try drain(ultraTransport) == "mode high input\r\nusage: mode [low] input|output\r\nch> ")
+        let (floor, _) = try ultraPeakWithoutSwitching()
+        #expect(floor < -100)
+        let (switched, commands) = try peak(model: .ultra, scene: toneScene(at: 2_450e6),
+                                            band: FrequencyRange(lowerHz: 2_449e6, upperHz: 2_451e6)!)
+        #expect(abs(switched - -30) < 1, "\(switched)")
+        #expect(commands.prefix(4) == ["", "version", "mode low input", "ultra on"])
+    }
+
+    /// A 2.45 GHz scan on an Ultra that was never put in ultra mode.
+    private func ultraPeakWithoutSwitching() throws -> (Float, Int) {
+        let emulator = TinySAEmulator(scene: toneScene(at: 2_450e6), options: .init(model: .ultra, secondsPerPoint: 0))
+        let transport = EmulatorTestTransport(emulator: emulator)
+        _ = try drain(transport)
+        _ = try transport.bulkOut(endpoint: 0x01, data: Array("scanraw 2449000000 2451000000 20\r".utf8), timeoutMS: 100)
+        var parser = TinySAScanParser(maxPoints: 450, zeroLevelDB: 174)
+        parser.expect(points: 20)
+        try drainBytes(transport).withUnsafeBytes { parser.feed($0) { _ in } }
+        return (parser.values[0..<20].max()!, parser.scanPoints)
+    }
+
+    @Test func aRefusedInputCommandSpoilsOnlyItsSweep() {
+        let refused = Array("mode high input\r\nusage: mode [low] input|output\r\nch> ".utf8) + threePointReply
+        let accepted = Array("mode high input\r\nch> ".utf8) + threePointReply
+        for chunk in [1, 5, 64] {
+            var parser = TinySAScanParser(maxPoints: 290, zeroLevelDB: 128)
+            parser.expect(points: 3, after: ["mode high input"])
+            #expect(feed(&parser, refused, chunk: chunk) == [.corrupt], "chunk \(chunk)")
+            parser.expect(points: 3, after: ["mode high input"])
+            #expect(feed(&parser, accepted, chunk: chunk) == [.scan], "chunk \(chunk)")
+        }
+    }
+
     @Test func anotherSTM32SerialDeviceIsRefused() throws {
         let transport = EmulatorTestTransport(emulator: NanoVNALike())
         let driver = try TinySADriver(transport: transport)

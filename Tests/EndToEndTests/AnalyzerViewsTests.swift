@@ -99,6 +99,21 @@ import Testing
         #expect(power > -100 && power < 0, "\(power)")
     }
 
+    /// Channel power integrates the points by the RBW filter's noise
+    /// bandwidth: the demo tinySA's CW carrier (433.92 MHz, 20·log10(12/127)
+    /// − 10 = −30.49 dBm) reads its own power, not the sum of the ~10 points
+    /// its 10 kHz RBW spreads it over (2.2 kHz steps: that would be +6.8 dB).
+    @Test func aSweptAnalyzersChannelPowerIsTheTonesPower() throws {
+        let result = try run(Paths.tscope, ["meter", "--device", "demo-tinysa", "--band", "433.5:434.5", "-n", "2",
+                                            "--json", "--interval", "0.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdoutText.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let power = try #require(object["power_db"] as? Double)
+        let tone = 20 * log10(12.0 / 127) - 10
+        #expect(abs(power - tone) < 0.5, "\(power) dBm, the tone is \(tone) dBm")
+    }
+
     @Test func aBandOutsideTheChosenAnalyzerIsOneLine() throws {
         // valid for the option (0–6000 MHz) but not for an RTL-SDR: refused once the device is known
         let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--band", "5000:5100", "-n", "1"])

@@ -63,6 +63,20 @@ final class ServedEmulator {
         #expect(auto.stderr.contains("tinySA: 1 frames"), "\(auto.stderr)")
     }
 
+    /// The basic's default probe band (430–440 MHz) is on its high input:
+    /// the driver selects it, and the 433.92 MHz carrier shows.
+    @Test func probeOnTheBasicSelectsItsHighInput() throws {
+        let tiny = try tinySA(.init(model: .basic, secondsPerPoint: 0, serialNumber: "TSA-B"))
+        let result = try run(Paths.tscope, ["devices", "--probe", "--device", "tinysa", "--frames", "2"],
+                             environment: try FakeUSB.environment(sockets: [tiny.socketPath]), timeoutSeconds: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stdoutText)")
+        for line in lines {
+            #expect(line.hasPrefix("430.000–") && line.contains("at 433."), "\(line)")
+        }
+    }
+
     @Test func accessDeniedAndBusyAreActionable() throws {
         let tiny = try tinySA()
         var environment = try FakeUSB.environment(sockets: [tiny.socketPath])

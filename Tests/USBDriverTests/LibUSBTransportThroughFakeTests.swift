@@ -45,6 +45,10 @@ import Testing
         #expect(throws: USBError.notFound(device: "Toy with serial nope")) {
             try LibUSBTransport.open(vendorID: 0x1209, productID: 0x0001, serial: "nope", deviceName: "Toy")
         }
+        // the toy has one interface: a second one to claim is an error naming it, and nothing stays claimed
+        #expect(throws: USBError.self) {
+            try LibUSBTransport.open(vendorID: 0x1209, productID: 0x0001, alsoClaim: [1], deviceName: "Toy")
+        }
         let transport = try LibUSBTransport.open(vendorID: 0x1209, productID: 0x0001, serial: "TOY-0001",
                                                  detachKernelDriver: true, deviceName: "Toy")
         #expect(transport.deviceInfo == expected)

@@ -498,17 +498,26 @@ int libusb_set_configuration(libusb_device_handle *h, int configuration) {
     return 0;
 }
 
+/* Interfaces a device has: one, except a CDC-ACM serial port at the STM32
+ * virtual COM port id 0483:5740 (the tinySA), which has its communication
+ * interface 0 and data interface 1 (ChibiOS usbcfg.c); both can be claimed. */
+static int interface_count(libusb_device_handle *h) {
+    const struct libusb_device_descriptor *d = &g_slots[h->device->slot].descriptor;
+    return d->idVendor == 0x0483 && d->idProduct == 0x5740 ? 2 : 1;
+}
+
 int libusb_claim_interface(libusb_device_handle *h, int interface_number) {
     if (handle_gone(h)) return LIBUSB_ERROR_NO_DEVICE;
     if (g_slots[h->device->slot].claim_error != 0) return g_slots[h->device->slot].claim_error;
-    if (interface_number != 0) return LIBUSB_ERROR_NOT_FOUND;
-    h->claimed |= 1u;
+    if (interface_number < 0 || interface_number >= interface_count(h)) return LIBUSB_ERROR_NOT_FOUND;
+    h->claimed |= 1u << interface_number;
     return 0;
 }
 
 int libusb_release_interface(libusb_device_handle *h, int interface_number) {
-    if (interface_number != 0 || !(h->claimed & 1u)) return LIBUSB_ERROR_NOT_FOUND;
-    h->claimed &= ~1u;
+    if (interface_number < 0 || interface_number >= interface_count(h) || !(h->claimed & (1u << interface_number)))
+        return LIBUSB_ERROR_NOT_FOUND;
+    h->claimed &= ~(1u << interface_number);
     return handle_gone(h) ? LIBUSB_ERROR_NO_DEVICE : 0;
 }
 

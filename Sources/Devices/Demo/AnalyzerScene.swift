@@ -12,6 +12,11 @@ public struct AnalyzerScene: Sendable {
     public var noiseSigmaDB: Double
     /// carriers: centre [Hz], level [dBm], occupied width [Hz]
     public var carriers: [(frequencyHz: Double, levelDBm: Double, widthHz: Double)]
+    /// When set, the noise is white with this density [dBm/Hz] instead of
+    /// the fixed floor: a point reads density + 10·log10(noise bandwidth of
+    /// its RBW filter), spread ±20 % in linear power around that mean, so a
+    /// band of it has a known power.
+    public var noiseDensityDBmPerHz: Double?
     private var random: SeededRandom
 
     public init(seed: UInt64, noiseFloorDBm: Double = -105, noiseSigmaDB: Double = 1.5,
@@ -38,12 +43,20 @@ public struct AnalyzerScene: Sendable {
     /// Level an analyzer reads at `frequencyHz` with a resolution filter
     /// `rbwHz` wide [dBm]: noise plus every carrier within reach, summed as
     /// power; a carrier falls off as a Gaussian filter would
-    /// (−12 dB at one filter width from its edge).
-    public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double) -> Double {
-        let noise = noiseFloorDBm + noiseSigmaDB * random.gaussian()
-        var power = Units.power(decibels: noise)
+    /// (−12 dB at one filter width from its edge). Only carriers inside
+    /// `receiving` reach the detector (an analyzer input that does not cover
+    /// a carrier shows the floor there).
+    public mutating func levelDBm(at frequencyHz: Double, rbwHz: Double,
+                                  receiving: ClosedRange<Double>? = nil) -> Double {
         let filter = max(rbwHz, 1)
-        for carrier in carriers {
+        var power: Double
+        if let density = noiseDensityDBmPerHz {
+            let mean = Units.power(decibels: density) * ResolutionFilter.noiseBandwidth(rbwHz: filter)
+            power = mean * max(0.05, 1 + 0.2 * random.gaussian())
+        } else {
+            power = Units.power(decibels: noiseFloorDBm + noiseSigmaDB * random.gaussian())
+        }
+        for carrier in carriers where receiving?.contains(carrier.frequencyHz) ?? true {
             let outside = max(0, abs(frequencyHz - carrier.frequencyHz) - carrier.widthHz / 2) / filter
             guard outside < 4 else { continue }
             power += Units.power(decibels: carrier.levelDBm - 12 * outside * outside)

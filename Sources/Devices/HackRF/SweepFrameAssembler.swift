@@ -1,3 +1,4 @@
+import DSP
 import Signals
 
 /// Builds full-span spectra for one range of a sweep plan from per-block
@@ -20,6 +21,8 @@ public final class SweepFrameAssembler {
     public let binsPerQuarter: Int
     /// [Hz]
     public let binWidthHz: Double
+    /// a bin's noise bandwidth (`SpectrumFrame.noiseBandwidthHz`) [Hz]
+    public let noiseBandwidthHz: Double
     /// bins in a frame
     public var binCount: Int { working.count }
 
@@ -37,6 +40,8 @@ public final class SweepFrameAssembler {
         stopHz = UInt64(range.stopMHz) * 1_000_000
         binsPerQuarter = plan.binsPerQuarter
         binWidthHz = plan.binWidthHz
+        // hackrf_sweep's Hann window over the plan's FFT size
+        noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
         let chunks = Int((stopHz - startHz) / HackRFSweepPlan.quarterHz)
         working = [Float](repeating: .nan, count: chunks * binsPerQuarter)
         spare = working
@@ -76,7 +81,7 @@ public final class SweepFrameAssembler {
 
     private func emit(timestamp: Double) -> SpectrumFrame {
         let frame = SpectrumFrame(startHz: Double(startHz), binWidthHz: binWidthHz, timestamp: timestamp,
-                                  powerDB: working)
+                                  powerDB: working, noiseBandwidthHz: noiseBandwidthHz)
         swap(&working, &spare)
         working.withUnsafeMutableBufferPointer { bins in
             for i in 0..<bins.count { bins[i] = .nan }

@@ -56,6 +56,10 @@ public final class RFExplorerDriver: @unchecked Sendable {
                 }
             }
         }
+        if let configuration, configuration.mode != RFExplorerConfiguration.spectrumAnalyzerMode {
+            throw .unsupported("the RF Explorer is in \(configuration.modeName) mode, which sends no spectrum sweeps: "
+                + "switch it to spectrum analyzer mode on the unit")
+        }
     }
 
     public func send(_ bytes: [UInt8]) throws(USBError) {

@@ -24,9 +24,14 @@ public final class RFExplorerEmulator: FirmwareEmulator {
         public var maxSpanHz: Double
         public var faults: EmulatorFaults?
         public var serialNumber: String
+        /// the operating mode the unit is in (RFExplorerConfiguration.mode);
+        /// only the spectrum analyzer (0) sends sweeps
+        public var mode: Int
 
         public init(points: Int = 112, secondsPerSweep: Double = 0.05, minHz: Double = 15e6, maxHz: Double = 2_700e6,
-                    maxSpanHz: Double = 600e6, faults: EmulatorFaults? = nil, serialNumber: String = "0001") {
+                    maxSpanHz: Double = 600e6, faults: EmulatorFaults? = nil, serialNumber: String = "0001",
+                    mode: Int = RFExplorerConfiguration.spectrumAnalyzerMode) {
+            self.mode = mode
             self.points = points
             self.secondsPerSweep = secondsPerSweep
             self.minHz = minHz
@@ -69,11 +74,35 @@ public final class RFExplorerEmulator: FirmwareEmulator {
     public init(scene: AnalyzerScene, options: Options = Options()) {
         self.options = options
         self.scene = scene
-        let points = max(2, options.points)
-        configuration = RFExplorerConfiguration(
-            startHz: 430e6, stepHz: (10e6 / Double(points - 1)).rounded(.down), topDBm: -10, bottomDBm: -120,
-            points: points, minHz: options.minHz, maxHz: options.maxHz, maxSpanHz: options.maxSpanHz)
+        configuration = Self.powerOnConfiguration(options)
         replies = SerialReplyQueue(faults: options.faults, deviceName: "RF Explorer")
+    }
+
+    /// 430–440 MHz with the unit's points, as after power-on.
+    private static func powerOnConfiguration(_ options: Options) -> RFExplorerConfiguration {
+        let points = max(2, options.points)
+        let step = (10e6 / Double(points - 1)).rounded(.down)
+        return RFExplorerConfiguration(
+            startHz: 430e6, stepHz: step, topDBm: -10, bottomDBm: -120, points: points, minHz: options.minHz,
+            maxHz: options.maxHz, maxSpanHz: options.maxSpanHz, mode: options.mode, rbwHz: resolutionBandwidth(step: step))
+    }
+
+    /// The RBW the emulator measures with and reports [Hz]: the sample step
+    /// rounded up to whole kHz (the field's unit), at least 3 kHz. This is
+    /// the emulator's rule; a real unit reports its own choice in the field.
+    static func resolutionBandwidth(step: Double) -> Double {
+        max(3, (step / 1e3).rounded(.up)) * 1e3
+    }
+
+    /// The unit restarts (power glitch, watchdog): it announces itself with
+    /// the reset line, forgets the band the host set and stops streaming
+    /// until asked again with `C0`.
+    public func reboot() {
+        replies.clear()
+        received.removeAll()
+        streaming = false
+        configuration = Self.powerOnConfiguration(options)
+        replies.append(Array((RFExplorerProtocol.resetPrefix + "2010-20\r\n").utf8))
     }
 
     public var intactSweeps: Int { replies.intactMessages }
@@ -115,7 +144,8 @@ public final class RFExplorerEmulator: FirmwareEmulator {
         }
         guard bridge.enabled else { return 0 }
         let now = monotonicSeconds()
-        if streaming, replies.isEmpty, now >= nextSweepAt {
+        if streaming, configuration.mode == RFExplorerConfiguration.spectrumAnalyzerMode, replies.isEmpty,
+           now >= nextSweepAt {
             queueSweep()
             nextSweepAt = max(nextSweepAt + options.secondsPerSweep, now)
         }
@@ -184,6 +214,7 @@ public final class RFExplorerEmulator: FirmwareEmulator {
         if end - start < 112e3 { start = max(options.minHz, end - 112e3) }
         configuration.startHz = (start / 1e3).rounded(.down) * 1e3
         configuration.stepHz = ((end - configuration.startHz) / Double(configuration.points - 1)).rounded(.down)
+        configuration.rbwHz = Self.resolutionBandwidth(step: configuration.stepHz)
         configuration.topDBm = top
         configuration.bottomDBm = bottom
         replies.clear()
@@ -203,7 +234,7 @@ public final class RFExplorerEmulator: FirmwareEmulator {
         }
         for index in 0..<points {
             let frequency = configuration.startHz + Double(index) * configuration.stepHz
-            let dBm = scene.levelDBm(at: frequency, rbwHz: max(configuration.stepHz, 3_000))
+            let dBm = scene.levelDBm(at: frequency, rbwHz: configuration.rbwHz ?? configuration.stepHz)
             sweep.append(UInt8(clamping: Int((-2 * dBm).rounded())))
         }
         sweep += RFExplorerProtocol.lineEnd

@@ -29,6 +29,10 @@ public enum RFExplorerProtocol {
         return sign + String(repeating: "0", count: pad) + magnitude
     }
 
+    /// the start of the line the unit sends when it (re)starts
+    /// (RFE_Common.py CONST_RESETSTRING); it then has forgotten what the host set
+    public static let resetPrefix = "(C) Ariel Rocholl "
+
     /// a sweep byte b is −b/2 dBm
     public static func dBm(sample: UInt8) -> Float { -Float(sample) / 2 }
     public static let lineEnd: [UInt8] = [0x0d, 0x0a]
@@ -45,13 +49,30 @@ public struct RFExplorerConfiguration: Sendable, Equatable {
     public var bottomDBm: Int
     /// samples per sweep
     public var points: Int
-    /// tunable limits [Hz] and the widest span [Hz]
+    /// tunable limits [Hz] and the widest span [Hz] of the active module
     public var minHz: Double
     public var maxHz: Double
     public var maxSpanHz: Double
+    /// the expansion module (not the main board) is the active input
+    public var expansionActive: Bool
+    /// operating mode (RFE_Common.py eMode): 0 spectrum analyzer, 1
+    /// transmitter, 2 WiFi analyzer, 5 tracking, 6 sniffer
+    public var mode: Int
+    /// resolution bandwidth the analyzer measures with [Hz]; nil when the
+    /// line has no RBW field (firmware before it was added)
+    public var rbwHz: Double?
+    /// the amplitude offset set on the unit [dB]
+    public var offsetDB: Int
+
+    public static let spectrumAnalyzerMode = 0
 
     public init(startHz: Double, stepHz: Double, topDBm: Int, bottomDBm: Int, points: Int,
-                minHz: Double, maxHz: Double, maxSpanHz: Double) {
+                minHz: Double, maxHz: Double, maxSpanHz: Double, expansionActive: Bool = false,
+                mode: Int = RFExplorerConfiguration.spectrumAnalyzerMode, rbwHz: Double? = nil, offsetDB: Int = 0) {
+        self.expansionActive = expansionActive
+        self.mode = mode
+        self.rbwHz = rbwHz
+        self.offsetDB = offsetDB
         self.startHz = startHz
         self.stepHz = stepHz
         self.topDBm = topDBm
@@ -71,18 +92,35 @@ public struct RFExplorerConfiguration: Sendable, Equatable {
         guard fields.count >= 10,
               let startKHz = Int(fields[0]), let step = Int(fields[1]), let top = Int(fields[2]),
               let bottom = Int(fields[3]), let points = Int(fields[4]), let minKHz = Int(fields[7]),
-              let maxKHz = Int(fields[8]), let spanKHz = Int(fields[9]),
+              let maxKHz = Int(fields[8]), let spanKHz = Int(fields[9]), let mode = Int(fields[6]),
               startKHz >= 0, step > 0, points > 0, minKHz < maxKHz else { return nil }
+        // the optional fields (RFEConfiguration.py reads them when the line is long enough)
+        let rbwKHz = fields.count > 10 ? Int(fields[10]) : nil
+        let offset = fields.count > 11 ? Int(fields[11]) : nil
         self.init(startHz: Double(startKHz) * 1e3, stepHz: Double(step), topDBm: top, bottomDBm: bottom,
                   points: points, minHz: Double(minKHz) * 1e3, maxHz: Double(maxKHz) * 1e3,
-                  maxSpanHz: Double(spanKHz) * 1e3)
+                  maxSpanHz: Double(spanKHz) * 1e3, expansionActive: fields[5] == "1", mode: mode,
+                  rbwHz: rbwKHz.flatMap { $0 > 0 ? Double($0) * 1e3 : nil }, offsetDB: offset ?? 0)
+    }
+
+    /// A readable name of `mode`.
+    public var modeName: String {
+        switch mode {
+        case 0: return "spectrum analyzer"
+        case 1: return "transmitter"
+        case 2: return "WiFi analyzer"
+        case 5: return "tracking"
+        case 6: return "sniffer"
+        default: return "mode \(mode)"
+        }
     }
 
     /// The line the analyzer sends (fixed widths, as RFEConfiguration.py reads them).
     public var line: String {
         let d = RFExplorerProtocol.digits
         return "#C2-F:\(d(Int(startHz / 1e3), 7)),\(d(Int(stepHz), 7)),\(d(topDBm, 4)),\(d(bottomDBm, 4)),"
-            + "\(d(points, 4)),0,000,\(d(Int(minHz / 1e3), 7)),\(d(Int(maxHz / 1e3), 7)),"
-            + "\(d(Int(maxSpanHz / 1e3), 7)),\(d(Int(max(stepHz, 1_000) / 1e3), 5)),0000,000"
+            + "\(d(points, 4)),\(expansionActive ? 1 : 0),\(d(mode, 3)),\(d(Int(minHz / 1e3), 7)),"
+            + "\(d(Int(maxHz / 1e3), 7)),\(d(Int(maxSpanHz / 1e3), 7)),\(d(Int((rbwHz ?? 0) / 1e3), 5)),"
+            + "\(d(offsetDB, 4)),000"
     }
 }

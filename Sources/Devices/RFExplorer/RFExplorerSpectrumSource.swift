@@ -19,6 +19,10 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
     private var parser = RFExplorerStreamParser()
     private var configuration: RFExplorerConfiguration
     private var streaming = false
+    /// the last `C2-F` sent, sent again when the unit restarts (guarded by `lock`)
+    private var rangeCommand: [UInt8]?
+    /// times the unit announced a restart and was set up again
+    private let restarts = Atomic<Int>(0)
 
     private let frames = Atomic<Int>(0)
     private let corrupt = Atomic<Int>(0)
@@ -69,10 +73,15 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
             throw .unsupported("RF Explorer tunes \(tunableRange), not \(band)")
         }
         if upper - lower > configuration.maxSpanHz { lower = upper - configuration.maxSpanHz }
-        try driver.send(RFExplorerProtocol.setRange(startKHz: Int((lower / 1e3).rounded(.down)),
-                                                    endKHz: Int((upper / 1e3).rounded(.up)),
-                                                    topDBm: configuration.topDBm, bottomDBm: configuration.bottomDBm))
+        let command = RFExplorerProtocol.setRange(startKHz: Int((lower / 1e3).rounded(.down)),
+                                                  endKHz: Int((upper / 1e3).rounded(.up)),
+                                                  topDBm: configuration.topDBm, bottomDBm: configuration.bottomDBm)
+        lock.withLock { rangeCommand = command }
+        try driver.send(command)
     }
+
+    /// restarts of the unit seen while streaming
+    public var restartCount: Int { restarts.load(ordering: .relaxed) }
 
     public func stop() {
         guard lock.withLock({ streaming }) else { return }
@@ -85,10 +94,12 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
     private func ingest(_ bytes: UnsafeRawBufferPointer) {
         lock.lock()
         var ready: [SpectrumFrame] = []
+        var restarted = false
         parser.feed(bytes) { event, sweep in
             switch event {
             case .line(let line):
                 if let found = RFExplorerConfiguration(line: line) { configuration = found }
+                if line.hasPrefix(RFExplorerProtocol.resetPrefix) { restarted = true }
             case .corruptSweep:
                 corrupt.add(1, ordering: .relaxed)
             case .sweep(let count):
@@ -96,12 +107,24 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
                     mismatched.add(1, ordering: .relaxed)
                     return
                 }
+                // the RBW the configuration reports; without it, one step
+                let noiseBandwidth = configuration.rbwHz.map(ResolutionFilter.noiseBandwidth(rbwHz:))
                 ready.append(SpectrumFrame(startHz: configuration.startHz - configuration.stepHz / 2,
                                            binWidthHz: configuration.stepHz, timestamp: unixTimeNow(),
-                                           powerDB: Array(sweep)))
+                                           powerDB: Array(sweep), noiseBandwidthHz: noiseBandwidth))
             }
         }
+        let resend = restarted ? rangeCommand : nil
         lock.unlock()
+        if restarted {
+            // the unit forgot its band and stopped streaming: ask again, off
+            // the transport's thread (a synchronous write must not wait on it)
+            restarts.add(1, ordering: .relaxed)
+            let driver = driver
+            DispatchQueue.global().async {
+                try? driver.send(RFExplorerProtocol.requestConfig + (resend ?? []))
+            }
+        }
         for frame in ready {
             frames.add(1, ordering: .relaxed)
             onFrame(frame)

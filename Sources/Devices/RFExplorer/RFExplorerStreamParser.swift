@@ -61,7 +61,8 @@ public struct RFExplorerStreamParser {
     private mutating func step(_ byte: UInt8) -> Event? {
         switch state {
         case .idle:
-            if byte == UInt8(ascii: "#") {
+            // `#` lines, and the reset line `(C) Ariel Rocholl …`
+            if byte == UInt8(ascii: "#") || byte == UInt8(ascii: "(") {
                 lineBytes.removeAll(keepingCapacity: true)
                 lineBytes.append(byte)
                 state = .line

@@ -24,9 +24,13 @@ public final class RTLSDRHopAccumulator {
     /// bins of a whole-band frame
     public let frameBinCount: Int
 
+    /// a frame bin's noise bandwidth over its width (the window's mean square)
+    public let noiseBandwidthInBins: Double
+
     public init(plan: RTLSDRHopPlan, window: SpectralWindow) {
         self.plan = plan
         spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample)
+        noiseBandwidthInBins = spectrum.noiseBandwidthInBins
         let bins = plan.hopCount * plan.fftSize
         power = .allocate(capacity: bins)
         power.initialize(repeating: 0, count: bins)

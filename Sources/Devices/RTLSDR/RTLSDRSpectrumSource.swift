@@ -102,7 +102,8 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
         accumulator.reset()
         frames.add(1, ordering: .relaxed)
         onFrame(SpectrumFrame(startHz: Double(accumulator.plan.lowerHz), binWidthHz: accumulator.plan.binWidthHz,
-                              timestamp: unixTimeNow(), powerDB: frameBins))
+                              timestamp: unixTimeNow(), powerDB: frameBins,
+                              noiseBandwidthHz: accumulator.plan.binWidthHz * accumulator.noiseBandwidthInBins))
     }
 
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {

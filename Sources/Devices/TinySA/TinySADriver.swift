@@ -27,7 +27,11 @@ public final class TinySADriver: @unchecked Sendable {
         self.transport = transport
     }
 
-    /// Sets the port up, then asks `version` and reads up to the prompt.
+    /// Sets the port up, then asks `version` and reads its reply: the
+    /// firmware prints a banner (`\r\ntinySA Shell\r\nch> `) once when the
+    /// USB link comes up, and answers a bare CR with `?` and a prompt, so
+    /// everything before the echo of `version` is drained unread and the
+    /// reply is the lines between that echo and the next prompt.
     /// Throws `.unsupported` when the STM32 serial device on the other end
     /// is not a tinySA (a NanoVNA shares its USB ids).
     public func open(timeoutSeconds: Double = 2) throws(USBError) {
@@ -38,18 +42,24 @@ public final class TinySADriver: @unchecked Sendable {
                                               request: TinySAProtocol.setControlLineState,
                                               value: TinySAProtocol.dtrAndRTS, index: TinySAProtocol.controlInterface),
                                  data: [], timeoutMS: TinySAProtocol.controlTimeoutMS)
-        // a CR first ends any half-typed line; its prompt is read with the reply
-        try send(Array("\rversion\r".utf8))
-        let reply = try readUntilPrompt(count: 2, timeoutSeconds: timeoutSeconds)
+        // a CR first ends any half-typed line (the shell answers it with `?`)
+        try send(Array("\r".utf8) + TinySAProtocol.command("version"))
+        let reply = try readReply(to: "version", timeoutSeconds: timeoutSeconds)
         // bytes, not Characters: "\r\n" is one Character
         let lines = reply.split(whereSeparator: { $0 == 0x0d || $0 == 0x0a }).map { String(decoding: $0, as: UTF8.self) }
-        guard let line = lines.first(where: { TinySAModel(versionLine: $0) != nil }),
-              let found = TinySAModel(versionLine: line) else {
+        guard let line = lines.first, let found = TinySAModel(versionLine: line) else {
             throw .unsupported("the device at 0483:5740 did not answer `version` as a tinySA does "
-                + "(a NanoVNA or another STM32 serial device?); got \(reply.count) bytes")
+                + "(a NanoVNA or another STM32 serial device?); it answered \(lines.first.map { "\"\($0)\"" } ?? "nothing")")
         }
         model = found
         versionLine = line
+    }
+
+    /// Sends one command line and returns its reply, echo and prompt
+    /// removed (before the stream runs).
+    public func execute(_ command: String, timeoutSeconds: Double = 2) throws(USBError) -> [UInt8] {
+        try send(TinySAProtocol.command(command))
+        return try readReply(to: command, timeoutSeconds: timeoutSeconds)
     }
 
     /// Writes one command line (or raw bytes) to bulk OUT.
@@ -75,35 +85,47 @@ public final class TinySADriver: @unchecked Sendable {
         transport.stopBulkStream()
     }
 
-    /// Synchronous reads until `count` prompts have arrived (before the stream runs).
-    private func readUntilPrompt(count: Int, timeoutSeconds: Double) throws(USBError) -> [UInt8] {
+    /// Synchronous reads until the echo of `command` and the prompt after
+    /// it have arrived; returns the bytes between them. Whatever comes
+    /// before the echo (the banner, earlier prompts) is dropped.
+    private func readReply(to command: String, timeoutSeconds: Double) throws(USBError) -> [UInt8] {
         let deadline = monotonicSeconds() + timeoutSeconds
+        let echo = Array(command.utf8) + [0x0d, 0x0a]
         var received: [UInt8] = []
-        var prompts = 0
-        var matched = 0
-        let prompt = TinySAProtocol.prompt
-        while prompts < count {
+        while true {
+            if let echoEnd = Self.end(of: echo, in: received, from: 0),
+               let promptEnd = Self.end(of: TinySAProtocol.prompt, in: received, from: echoEnd) {
+                return Array(received[echoEnd..<(promptEnd - TinySAProtocol.prompt.count)])
+            }
             let left = deadline - monotonicSeconds()
             guard left > 0 else {
-                throw .timeout(operation: "tinySA `version` reply", milliseconds: UInt32(timeoutSeconds * 1000))
+                if received.isEmpty {
+                    throw .timeout(operation: "tinySA `\(command)` reply", milliseconds: UInt32(timeoutSeconds * 1000))
+                }
+                let text = String(decoding: received.suffix(60), as: UTF8.self)
+                    .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+                throw .unsupported("the device at 0483:5740 did not answer `\(command)` as a tinySA shell does "
+                    + "(echo, reply, `ch> `) within \(timeoutSeconds) s (a NanoVNA or another STM32 serial "
+                    + "device?); last bytes: \"\(text)\"")
             }
-            let chunk: [UInt8]
             do {
-                chunk = try transport.bulkIn(endpoint: TinySAProtocol.bulkInEndpoint, length: Self.transferSize,
-                                             timeoutMS: UInt32(max(1, min(left, 0.1) * 1000)))
+                received += try transport.bulkIn(endpoint: TinySAProtocol.bulkInEndpoint, length: Self.transferSize,
+                                                 timeoutMS: UInt32(max(1, min(left, 0.1) * 1000)))
             } catch {
                 if case .timeout = error { continue }
                 throw error
             }
-            for byte in chunk {
-                received.append(byte)
-                matched = byte == prompt[matched] ? matched + 1 : (byte == prompt[0] ? 1 : 0)
-                if matched == prompt.count {
-                    prompts += 1
-                    matched = 0
-                }
-            }
         }
-        return received
+    }
+
+    /// Index just past the first occurrence of `pattern` in `bytes` at or
+    /// after `start`; nil when absent.
+    static func end(of pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !pattern.isEmpty, bytes.count - start >= pattern.count else { return nil }
+        for index in start...(bytes.count - pattern.count)
+        where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index + pattern.count
+        }
+        return nil
     }
 }

@@ -3,10 +3,14 @@ import Signals
 import USBDriver
 
 /// A tinySA (basic or Ultra) at the USB-transfer level: answers the CDC-ACM
-/// class requests, reads command lines from bulk OUT, echoes them and
-/// answers `version` and `scanraw` on bulk IN in 64-byte packets, each reply
-/// ending with the `ch> ` prompt, as the firmware's shell does. Sweeps
-/// measure an `AnalyzerScene`.
+/// class requests and, on bulk IN in 64-byte packets, behaves as the
+/// firmware's shell (erikkaashoek/tinySA main.c `VNAShell_readLine`,
+/// `VNAShell_executeLine`): the banner `\r\ntinySA Shell\r\nch> ` once when
+/// the link comes up; every printable character echoed as it arrives (up to
+/// the 47-character line buffer, control characters dropped, backspace
+/// erasing), CR echoed as `\r\n`; then the reply and the `ch> ` prompt, or
+/// `name?` for an unknown command. Answers `version`, `scanraw`, `mode`,
+/// `rbw` and (Ultra) `ultra`. Sweeps measure an `AnalyzerScene`.
 ///
 /// Not thread-safe: the hosting transport serialises calls.
 public final class TinySAEmulator: FirmwareEmulator {
@@ -38,6 +42,13 @@ public final class TinySAEmulator: FirmwareEmulator {
     public private(set) var portState = PortState()
     /// scanraw commands answered with a sweep
     public private(set) var sweepsAnswered = 0
+    /// the input selected (`mode low|high input`; the Ultra's `ultra on`
+    /// selects `.ultra`); a unit starts on its low input
+    public private(set) var input = TinySAInput.low
+    /// `mode … output`: the unit generates instead of measuring
+    public private(set) var generating = false
+    /// command lines executed, in order (tests check what the host sent)
+    public private(set) var commandLog: [String] = []
     private var scene: AnalyzerScene
     private var commandLine: [UInt8] = []
     private let replies: SerialReplyQueue
@@ -51,6 +62,7 @@ public final class TinySAEmulator: FirmwareEmulator {
         self.options = options
         self.scene = scene
         replies = SerialReplyQueue(faults: options.faults, deviceName: options.model.displayName)
+        replies.append(TinySAProtocol.banner)
     }
 
     /// sweeps that left whole / that a fault hit (resilience accounting)
@@ -92,27 +104,54 @@ public final class TinySAEmulator: FirmwareEmulator {
         if replies.isUnplugged { throw .disconnected(device: options.model.displayName) }
         guard endpoint == TinySAProtocol.bulkOutEndpoint else { throw .stalled(operation: "bulk OUT on 0x\(String(endpoint, radix: 16))") }
         for byte in data {
-            if byte == TinySAProtocol.commandTerminator {
+            switch byte {
+            case TinySAProtocol.commandTerminator:
+                replies.append([0x0d, 0x0a])
                 execute(String(decoding: commandLine, as: UTF8.self))
                 commandLine.removeAll(keepingCapacity: true)
-            } else if byte != 0x0a {
+            case 0x08, 0x7f:
+                if !commandLine.isEmpty {
+                    commandLine.removeLast()
+                    replies.append([0x08, 0x20, 0x08])
+                }
+            case ..<0x20:
+                continue
+            default:
+                guard commandLine.count < TinySAProtocol.maxLineLength else { continue }
                 commandLine.append(byte)
+                replies.append([byte])
             }
         }
         return data.count
     }
 
-    /// Echo, answer, prompt — as the firmware shell.
+    /// Answer and prompt — as the firmware shell (the echo went out as the
+    /// line was typed).
     private func execute(_ line: String) {
-        replies.append(Array((line + "\r\n").utf8))
-        let words = line.split(separator: " ").map(String.init)
+        commandLog.append(line)
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         switch words.first {
         case nil:
-            break
+            // the firmware prints its last command name with `?` here (a
+            // stale argument pointer); the emulator prints the bare `?`
+            replies.append(Array("?\r\n".utf8))
         case "version":
-            replies.append(Array((options.model.versionLine + "\r\nHW Version:V0.4.5.1\r\n").utf8))
+            // the Ultra's build adds the hardware line (main.c cmd_version)
+            let text = options.model == .ultra ? options.model.versionLine + "\r\nHW Version:V0.4.5.1 \r\n"
+                                               : options.model.versionLine + "\r\n"
+            replies.append(Array(text.utf8))
+        case "mode":
+            if let refusal = mode(Array(words.dropFirst())) { replies.append(Array((refusal + "\r\n").utf8)) }
+        case "ultra" where options.model == .ultra:
+            // sa_cmd.c cmd_ultra: off|on|auto|start|harm; the emulator models on/off
+            switch words.dropFirst().first {
+            case "on": input = .ultra
+            case "off": input = .low
+            default: replies.append(Array("usage: ultra off|on|auto|start|harm {freq}\r\n".utf8))
+            }
         case "scanraw":
-            if let sweep = scanRaw(Array(words.dropFirst())) {
+            switch scanRaw(Array(words.dropFirst())) {
+            case .success(let sweep):
                 // the sweep and its prompt travel as one message: a fault in
                 // either spoils the reply
                 sweepsAnswered += 1
@@ -120,33 +159,64 @@ public final class TinySAEmulator: FirmwareEmulator {
                                readyAt: monotonicSeconds() + options.secondsPerPoint * Double(sweep.points),
                                counted: true)
                 return
+            case .failure(let refusal):
+                replies.append(Array((refusal.message + "\r\n").utf8))
             }
-            replies.append(Array("usage: scanraw {start(Hz)} {stop(Hz)} [points]\r\n".utf8))
         default:
             replies.append(Array("\(words[0])?\r\n".utf8))
         }
         replies.append(TinySAProtocol.prompt)
     }
 
+    private struct Refusal: Error { var message: String }
+
+    /// sa_cmd.c `cmd_mode`: the basic takes `mode low|high input|output`,
+    /// the Ultra `mode [low] input|output` (no high input). Returns the
+    /// usage line for anything else.
+    private func mode(_ arguments: [String]) -> String? {
+        let usage = options.model == .basic ? "usage: mode low|high input|output" : "usage: mode [low] input|output"
+        let side: String, direction: String
+        switch (options.model, arguments.count) {
+        case (.basic, 2): (side, direction) = (arguments[0], arguments[1])
+        case (.ultra, 1): (side, direction) = ("low", arguments[0])
+        case (.ultra, 2): (side, direction) = (arguments[0], arguments[1])
+        default: return usage
+        }
+        let sides = options.model == .basic ? ["low", "high"] : ["low"]
+        guard sides.contains(side), ["input", "output"].contains(direction) else { return usage }
+        generating = direction == "output"
+        if options.model == .basic { input = side == "high" ? .high : .low }
+        return nil
+    }
+
     /// `scanraw start stop [points]`: the firmware measures point i at
     /// start + i·(stop − start)/points.
-    private func scanRaw(_ arguments: [String]) -> (bytes: [UInt8], points: Int)? {
-        guard (2...3).contains(arguments.count), let start = UInt64(arguments[0]), let stop = UInt64(arguments[1]),
-              let points = arguments.count == 3 ? Int(arguments[2]) : options.model.maxPoints,
-              start <= stop, (1...options.model.maxPoints).contains(points) else {
-            return nil
+    /// Refusals as sa_cmd.c `cmd_scanraw` words them.
+    private func scanRaw(_ arguments: [String]) -> Result<(bytes: [UInt8], points: Int), Refusal> {
+        guard (2...4).contains(arguments.count), let start = UInt64(arguments[0]), let stop = UInt64(arguments[1]) else {
+            return .failure(Refusal(message: "usage: scanraw {start(Hz)} {stop(Hz)} [points] [options]"))
+        }
+        guard start <= stop else { return .failure(Refusal(message: "frequency range is invalid")) }
+        // the emulator keeps the model's display points as its limit
+        guard let points = arguments.count >= 3 ? Int(arguments[2]) : options.model.maxPoints,
+              (1...options.model.maxPoints).contains(points) else {
+            return .failure(Refusal(message: "scan point count is invalid"))
         }
         let step = Double(stop - start) / Double(points)
         var reply: [UInt8] = [TinySAProtocol.scanOpen]
         reply.reserveCapacity(2 + 3 * points)
         let zero = Double(options.model.zeroLevelDB)
+        // a generating unit or an input that does not cover a carrier shows the floor
+        let receiving = generating ? 0...0 : options.model.range(of: input)
+        // the firmware's auto RBW for this step spreads each carrier over its neighbours
+        let rbw = options.model.autoRBWHz(stepHz: step)
         for index in 0..<points {
-            let dBm = scene.levelDBm(at: Double(start) + step * Double(index), rbwHz: max(step, 3_000))
+            let dBm = scene.levelDBm(at: Double(start) + step * Double(index), rbwHz: rbw, receiving: receiving)
             let raw = Int16(clamping: Int(((dBm + zero) * Double(TinySAProtocol.rawUnitsPerDB)).rounded()))
             let bits = UInt16(bitPattern: raw)
             reply += [TinySAProtocol.scanPointMarker, UInt8(bits & 0xff), UInt8(bits >> 8)]
         }
         reply.append(TinySAProtocol.scanClose)
-        return (reply, points)
+        return .success((reply, points))
     }
 }

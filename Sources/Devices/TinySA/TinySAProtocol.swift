@@ -1,3 +1,4 @@
+import Signals
 import USBDriver
 
 /// The tinySA's USB face: a CDC-ACM serial port (ChibiOS) carrying a text
@@ -10,6 +11,8 @@ public enum TinySAProtocol {
 
     /// CDC communication interface (the class requests name it in wIndex)
     public static let controlInterface: UInt16 = 0
+    /// CDC data interface: the bulk endpoints are its own, so it is claimed too
+    public static let dataInterface: UInt16 = 1
     /// bulk endpoints of the CDC data interface (ChibiOS usbcfg.c: data endpoint 1)
     public static let bulkInEndpoint: UInt8 = 0x81
     public static let bulkOutEndpoint: UInt8 = 0x01
@@ -47,8 +50,27 @@ public enum TinySAProtocol {
 
     /// `scanraw start stop points` + CR
     public static func scanCommand(startHz: UInt64, stopHz: UInt64, points: Int) -> [UInt8] {
-        Array("scanraw \(startHz) \(stopHz) \(points)".utf8) + [commandTerminator]
+        command("scanraw \(startHz) \(stopHz) \(points)")
     }
+
+    /// a command line + CR
+    public static func command(_ line: String) -> [UInt8] {
+        Array(line.utf8) + [commandTerminator]
+    }
+
+    /// what the firmware prints once when the USB link comes up, before it
+    /// reads the first line (main.c: the shell loop's `"\r\ntinySA Shell\r\n"`
+    /// and the prompt)
+    public static let banner: [UInt8] = Array("\r\ntinySA Shell\r\nch> ".utf8)
+    /// the shell's line buffer (main.c VNA_SHELL_MAX_LENGTH = 48 with the
+    /// terminating NUL): longer lines lose their extra characters [bytes]
+    public static let maxLineLength = 47
+}
+
+/// A tinySA's RF path: the basic's LOW and HIGH connectors; the Ultra's
+/// normal path and its ultra mode (`ultra on`) above it.
+public enum TinySAInput: String, Sendable, Equatable {
+    case low, high, ultra
 }
 
 /// The two tinySA models: they differ in the scanraw zero level, the number
@@ -61,11 +83,79 @@ public enum TinySAModel: String, Sendable, Equatable, CaseIterable {
     public var zeroLevelDB: Float { self == .basic ? 128 : 174 }
     /// most points one sweep may have (firmware POINTS_COUNT)
     public var maxPoints: Int { self == .basic ? 290 : 450 }
-    /// what the analyzer tunes [Hz]: basic 0.1–960 MHz (low and high input),
+    /// what the analyzer tunes [Hz]: basic 0.1–959 MHz (low and high input),
     /// Ultra 0.1 MHz–6 GHz (ultra mode)
     public var tunableLowerHz: Double { 100_000 }
-    public var tunableUpperHz: Double { self == .basic ? 960e6 : 6_000e6 }
+    public var tunableUpperHz: Double { self == .basic ? 959e6 : 6_000e6 }
+
+    /// The inputs the model measures through, in order of preference.
+    public var inputs: [TinySAInput] { self == .basic ? [.low, .high] : [.low, .ultra] }
+
+    /// The band `input` receives [Hz] (erikkaashoek/tinySA nanovna.h and
+    /// sa_core.c `update_min_max_freq`). Basic: low input to 350 MHz
+    /// (DEFAULT_MAX_FREQ), high input 240–959 MHz (HIGH_MIN/MAX_FREQ_MHZ,
+    /// selected with `mode high input`). Ultra: without `ultra on` up to
+    /// 800 MHz (main.c NORMAL_MAX_FREQ on boards without the second IF;
+    /// 900 MHz on those with it), with it to 6 GHz (tinysa.org's ultra-mode
+    /// limit; harmonic mixing above ULTRA_MAX_FREQ ≈ 5.3 GHz).
+    public func range(of input: TinySAInput) -> ClosedRange<Double> {
+        switch (self, input) {
+        case (.basic, .low): return tunableLowerHz...350e6
+        case (.basic, _): return 240e6...959e6
+        case (.ultra, .low): return tunableLowerHz...800e6
+        case (.ultra, _): return tunableLowerHz...6_000e6
+        }
+    }
+
+    /// The command lines that select `input` (sa_cmd.c `cmd_mode`: the
+    /// basic takes `mode low|high input|output`, the Ultra `mode [low]
+    /// input|output`; `cmd_ultra`: `ultra on|off`).
+    public func commands(selecting input: TinySAInput) -> [String] {
+        switch (self, input) {
+        case (.basic, .low): return ["mode low input"]
+        case (.basic, _): return ["mode high input"]
+        case (.ultra, .low): return ["mode low input"]
+        case (.ultra, _): return ["mode low input", "ultra on"]
+        }
+    }
+
+    /// The input to measure `band` through and the part of it that input
+    /// receives: the first input that holds the whole band, else the one
+    /// that holds most of it (the band is then clipped); nil when none
+    /// receives any of it.
+    public func input(for band: FrequencyRange) -> (input: TinySAInput, band: FrequencyRange)? {
+        var best: (input: TinySAInput, band: FrequencyRange)?
+        for input in inputs {
+            let range = range(of: input)
+            guard let clipped = FrequencyRange(lowerHz: max(band.lowerHz, range.lowerBound),
+                                               upperHz: min(band.upperHz, range.upperBound)) else { continue }
+            if clipped == band { return (input, band) }
+            if best.map({ clipped.spanHz > $0.band.spanHz }) ?? true { best = (input, clipped) }
+        }
+        return best
+    }
     public var displayName: String { self == .basic ? "tinySA" : "tinySA Ultra" }
+
+    /// The resolution bandwidth the firmware picks in auto mode for a sweep
+    /// step [Hz] (sa_core.c `update_rbw`, normal speed): twice the step, in
+    /// 100 Hz units rounded down, clamped to the receiver's range (basic
+    /// 2.6–600 kHz, Ultra 0.1–850 kHz), then the first filter at least that
+    /// wide (`set_rbw`; basic: the Si4432's IF filter bandwidths, si4432.c
+    /// and the Si4432 datasheet; Ultra: the Si4463 filters, si4468.c).
+    public func autoRBWHz(stepHz: Double) -> Double {
+        let wish = 2 * Int(max(0, stepHz) / 100)
+        let filters = self == .basic ? Self.si4432FiltersX10 : Self.si4463FiltersX10
+        let clamped = self == .basic ? min(max(wish, 26), 6000) : min(max(wish, 1), 8500)
+        return Double(filters.first { clamped <= $0 } ?? filters[filters.count - 1]) * 100
+    }
+
+    /// filter bandwidths [100 Hz] the basic's Si4432 offers (si4432.c RBW_choices)
+    static let si4432FiltersX10 = [31, 32, 37, 42, 45, 49, 54, 59, 61, 72, 82, 88, 95, 106, 115, 121, 142, 162, 175,
+                                   189, 210, 227, 240, 282, 322, 347, 377, 417, 452, 479, 562, 641, 692, 752, 832, 900,
+                                   953, 1121, 1279, 1379, 1428, 1678, 1811, 1915, 2251, 2488, 2693, 2849, 3355, 3618,
+                                   4202, 4684, 5188, 5770, 6207]
+    /// filter bandwidths [100 Hz] the Ultra's Si4463 offers (si4468.c RBW_choices)
+    static let si4463FiltersX10 = [2, 10, 30, 100, 300, 1000, 3000, 6000, 8500]
 
     /// The model a `version` reply names: the Ultra's firmware is built as
     /// TINYSA4 and reports "tinySA4_v…", the basic unit "tinySA_v…".

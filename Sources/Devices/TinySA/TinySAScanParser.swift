@@ -18,6 +18,10 @@ public struct TinySAScanParser {
     }
 
     private enum State {
+        /// matching the replies to the commands sent before the scan
+        case preamble
+        /// the preamble went wrong: skip this many more prompts, then report corrupt
+        case skipping(prompts: Int)
         case awaitingOpen
         case awaitingMarker
         case awaitingLow
@@ -34,18 +38,29 @@ public struct TinySAScanParser {
     private var state = State.awaitingOpen
     private var promptMatched = 0
     private let zeroLevelDB: Float
+    /// the exact bytes expected before the scan's reply (echoes and prompts
+    /// of commands sent with it), and how many of them arrived
+    private var preamble: [UInt8] = []
+    private var preambleMatched = 0
+    /// every command before the scan answered with its echo and prompt only
+    public var preambleAnswered: Bool { preambleMatched == preamble.count }
 
     public init(maxPoints: Int, zeroLevelDB: Float) {
         values = [Float](repeating: .nan, count: max(1, maxPoints))
         self.zeroLevelDB = zeroLevelDB
     }
 
-    /// Prepares for the reply to a scanraw of `points` points.
-    public mutating func expect(points: Int) {
+    /// Prepares for the reply to a scanraw of `points` points, preceded by
+    /// the replies to `commands` sent before it in the same write: each must
+    /// answer with its echo and the prompt only (a command the shell refused
+    /// makes the whole reply corrupt).
+    public mutating func expect(points: Int, after commands: [String] = []) {
         expectedPoints = min(max(points, 0), values.count)
         count = 0
-        state = .awaitingOpen
         promptMatched = 0
+        preamble = commands.flatMap { Array(($0 + "\r\n").utf8) + TinySAProtocol.prompt }
+        preambleMatched = 0
+        state = preamble.isEmpty ? .awaitingOpen : .preamble
     }
 
     /// Feeds bytes; calls `onEvent` for each reply that ends inside them.
@@ -57,6 +72,32 @@ public struct TinySAScanParser {
 
     private mutating func step(_ byte: UInt8) -> Event? {
         switch state {
+        case .preamble:
+            if byte == preamble[preambleMatched] {
+                preambleMatched += 1
+                if preambleMatched == preamble.count { state = .awaitingOpen }
+                return nil
+            }
+            // prompts still to come: those of the preamble not yet complete, and the scan's
+            // (a prompt cut in the middle keeps the part that arrived)
+            var prompts = 1
+            var index = 0
+            promptMatched = 0
+            while let end = TinySADriver.end(of: TinySAProtocol.prompt, in: preamble, from: index) {
+                if end > preambleMatched {
+                    prompts += 1
+                    let start = end - TinySAProtocol.prompt.count
+                    if start < preambleMatched { promptMatched = preambleMatched - start }
+                }
+                index = end
+            }
+            state = .skipping(prompts: prompts)
+            return step(byte)
+        case .skipping(let prompts):
+            if matchPrompt(byte) {
+                if prompts <= 1 { return .corrupt }
+                state = .skipping(prompts: prompts - 1)
+            }
         case .awaitingOpen:
             // the echo and any text before the scan; a prompt here means the
             // shell refused the command (e.g. "usage: scanraw …")

@@ -18,6 +18,8 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
         var startHz: UInt64
         var stopHz: UInt64
         var points: Int
+        /// the input that receives the band
+        var input: TinySAInput
     }
 
     private enum Outcome { case scan, corrupt }
@@ -101,15 +103,15 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
         thread.start()
     }
 
+    /// Picks the input that receives `band` (`TinySAModel.input(for:)`; a
+    /// band reaching over both of the basic's inputs is clipped to the one
+    /// holding most of it) and sweeps it from the next command on.
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws(USBError) {
-        let limits = tunableRange
-        let lower = max(band.lowerHz, limits.lowerHz), upper = min(band.upperHz, limits.upperHz)
-        guard lower < upper else {
-            throw .unsupported("\(model.displayName) tunes \(limits), not \(band)")
+        guard let (input, clipped) = model.input(for: band) else {
+            throw .unsupported("\(model.displayName) tunes \(tunableRange), not \(band)")
         }
-        let clipped = FrequencyRange(lowerHz: lower, upperHz: upper)!
-        let next = Request(startHz: UInt64(lower.rounded()), stopHz: UInt64(upper.rounded()),
-                           points: Self.points(band: clipped, binWidthHz: binWidthHz, model: model))
+        let next = Request(startHz: UInt64(clipped.lowerHz.rounded()), stopHz: UInt64(clipped.upperHz.rounded()),
+                           points: Self.points(band: clipped, binWidthHz: binWidthHz, model: model), input: input)
         lock.withLock { request = next }
     }
 
@@ -150,18 +152,25 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
 
     private func sweepLoop() {
         var values = [Float](repeating: .nan, count: model.maxPoints)
+        // the input the device is known to measure through; nil until set
+        // (the first sweep always selects one: the unit may be anywhere)
+        var deviceInput: TinySAInput?
         while running.load(ordering: .acquiring) {
+            var setup: [String] = []
             guard let current = lock.withLock({ () -> Request? in
                 guard let request else { return nil }
-                parser.expect(points: request.points)
+                if request.input != deviceInput { setup = model.commands(selecting: request.input) }
+                parser.expect(points: request.points, after: setup)
                 awaiting = true
                 outcome = nil
                 return request
             }) else { return }
             commands.add(1, ordering: .relaxed)
             do {
-                try driver.send(TinySAProtocol.scanCommand(startHz: current.startHz, stopHz: current.stopHz,
-                                                           points: current.points))
+                // one write: the shell takes the lines in turn
+                try driver.send(setup.flatMap(TinySAProtocol.command)
+                    + TinySAProtocol.scanCommand(startHz: current.startHz, stopHz: current.stopHz,
+                                                 points: current.points))
             } catch {
                 abandoned.add(1, ordering: .relaxed)
                 end(error)
@@ -170,8 +179,10 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
             // a real sweep takes up to a few seconds at narrow RBW; the
             // reconnect supervisor decides when silence means a dead device
             _ = replied.wait(timeout: .now() + .milliseconds(2_000 + 10 * current.points))
+            var setupAnswered = false
             let result = lock.withLock { () -> Outcome? in
                 let result = outcome
+                setupAnswered = parser.preambleAnswered
                 awaiting = false
                 outcome = nil
                 if result == .scan {
@@ -183,12 +194,17 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
                 }
                 return result
             }
+            // a setup the shell took holds even when the sweep after it was spoilt
+            if !setup.isEmpty { deviceInput = setupAnswered ? current.input : nil }
             switch result {
             case .scan:
                 let step = Double(current.stopHz - current.startHz) / Double(current.points)
                 frames.add(1, ordering: .relaxed)
+                // the firmware measured each point through its auto RBW filter
+                let noiseBandwidth = ResolutionFilter.noiseBandwidth(rbwHz: model.autoRBWHz(stepHz: step))
                 onFrame(SpectrumFrame(startHz: Double(current.startHz) - step / 2, binWidthHz: step,
-                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points])))
+                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points]),
+                                      noiseBandwidthHz: noiseBandwidth))
             case .corrupt:
                 corrupt.add(1, ordering: .relaxed)
             case nil:
