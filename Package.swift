@@ -60,6 +60,14 @@ let package = Package(
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
+        // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
+        .testTarget(
+            name: "FuzzCorpusTests",
+            dependencies: ["Capture", "ECG", "Devices", "DSP", "Terminal", "USBDriver", "Signals"],
+            path: "Fuzz",
+            exclude: ["README.md", "corpus"],
+            sources: ["harnesses", "CorpusReplayTests.swift"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["tscope", "Devices", "USBDriver", "Capture", "Signals"],

@@ -1,10 +1,9 @@
 import Capture
 import Signals
 
-/// Reads every frame `make` yields from `data`, lenient then strict; only a
+/// Reads every frame `make` yields from `bytes`, lenient then strict; only a
 /// crash, a hang or a leak is a finding (CaptureErrors are the expected answer).
-func drain(_ data: UnsafePointer<UInt8>, _ size: Int, _ make: (ByteInput, CaptureReadOptions) -> SpectrumFrameReader) {
-    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+func drain(_ bytes: UnsafeRawBufferPointer, _ make: (ByteInput, CaptureReadOptions) -> SpectrumFrameReader) {
     for strict in [false, true] {
         let options = CaptureReadOptions(strict: strict, timeZone: .utcOffset(seconds: 0))
         let reader = make(ByteInput(bytes: bytes, name: "fuzz"), options)
@@ -15,5 +14,20 @@ func drain(_ data: UnsafePointer<UInt8>, _ size: Int, _ make: (ByteInput, Captur
             precondition(frame.binWidthHz > 0 && frame.powerDB.count <= 1 << 24, "impossible frame")
         }
         _ = frames
+    }
+}
+
+/// Cuts `bytes` into the pieces a device or terminal read might deliver: each
+/// piece is 1…16 bytes long, its length taken from `seed` (a byte of the
+/// input), so the fuzzer also explores how a parser resumes between reads.
+func forEachChunk(_ bytes: UnsafeRawBufferPointer, seed: UInt8, _ body: (UnsafeRawBufferPointer) -> Void) {
+    var offset = 0
+    var step = UInt(seed)
+    while offset < bytes.count {
+        let length = seed == 0 ? bytes.count - offset : 1 + Int(step % 16)
+        let end = min(offset + length, bytes.count)
+        body(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+        offset = end
+        step = step &* 31 &+ 7
     }
 }

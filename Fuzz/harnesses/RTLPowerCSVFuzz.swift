@@ -1,7 +1,5 @@
 import Capture
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    drain(data, size) { RTLPowerCSVReader(input: $0, options: $1) }
-    return 0
+func fuzzRTLPowerCSV(_ bytes: UnsafeRawBufferPointer) {
+    drain(bytes) { RTLPowerCSVReader(input: $0, options: $1) }
 }
