@@ -101,7 +101,7 @@ public final class AtomicFrameWriter: SpectrumFrameWriter {
 
     /// Undoes everything this writer wrote.
     public func abandon() {
-        (writer as? CaptureStoreWriter)?.abandon()
+        (writer as? AbandonableFrameWriter)?.abandon()
         output?.discard()
     }
 }
@@ -113,4 +113,9 @@ extension AtomicFrameWriter: SweepRowWriting {
             if let rowWriter = writer as? SweepRowWriting { try rowWriter.write(frame, rows: rows) } else { try writer.write(frame) }
         } catch { throw output?.naming(error) ?? error }
     }
+}
+
+/// A frame writer that can drop what it wrote (the capture store rolls its session back).
+public protocol AbandonableFrameWriter: SpectrumFrameWriter {
+    func abandon()
 }

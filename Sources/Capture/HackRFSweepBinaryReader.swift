@@ -93,7 +93,7 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
             let high = header.loadUnaligned(fromByteOffset: 12, as: UInt64.self).littleEndian
             guard length > 16, (length - 16) % 4 == 0, length <= Self.maxRecordLength else {
                 // without a valid length the next record cannot be found: fatal
-                let hint = offset == 0 ? "; if it is raw I/Q, read it with \(CaptureFormat.rawIQHint)" : ""
+                let hint = offset == 0 ? "; if it is raw I/Q, read it with \(IQSampleFormat.commandLineHint)" : ""
                 throw error(at: offset,
                             "expected a record length 16 + 4·n (n ≥ 1), found \(length): not hackrf_sweep -B data\(hint)")
             }

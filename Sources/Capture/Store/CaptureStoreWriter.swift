@@ -371,3 +371,5 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
         return Double(framesWritten - 1) / (last - first)
     }
 }
+
+extension CaptureStoreWriter: AbandonableFrameWriter {}
