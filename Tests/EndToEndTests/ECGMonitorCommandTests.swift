@@ -49,6 +49,47 @@ import Testing
         #expect(lines.contains { $0["rhythm"] as? String == "bradycardia" })
     }
 
+    /// `--follow` on an EDF file a recorder is still writing (record count −1):
+    /// each second's line comes as its data record lands, nothing is read twice.
+    @Test func followMonitorsAnEDFAsItsRecordsLand() throws {
+        let directory = try Paths.temporaryDirectory("ecg-monitor-follow")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let full = directory.appendingPathComponent("full.edf").path
+        #expect(try run(Paths.tscope, ["ecg", "convert", Self.mitdb100, full]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: full))
+        let field = { (offset: Int) in Int(String(decoding: bytes[offset..<offset + 8], as: UTF8.self).trimmingCharacters(in: .whitespaces))! }
+        let header = field(184), recordBytes = (bytes.count - header) / field(236)
+        #expect(field(244) == 1, "one-second data records")
+        var start = bytes.prefix(header + 5 * recordBytes)
+        start.replaceSubrange(236..<244, with: Array("-1      ".utf8))
+        let growing = directory.appendingPathComponent("growing.edf")
+        try start.write(to: growing)
+
+        let monitor = Process()
+        monitor.executableURL = Paths.tscope
+        monitor.arguments = ["ecg", "monitor", growing.path, "--follow", "--json", "--to", "30"]
+        let output = Pipe()
+        monitor.standardOutput = output
+        monitor.standardError = FileHandle.nullDevice
+        try monitor.run()
+        let appender = try FileHandle(forWritingTo: growing)
+        for record in 5..<40 {
+            usleep(50_000)
+            try appender.seekToEnd()
+            try appender.write(contentsOf: bytes[(header + record * recordBytes)..<(header + (record + 1) * recordBytes)])
+        }
+        try appender.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        monitor.waitUntilExit()
+        #expect(monitor.terminationStatus == 0)
+        let lines = try Self.objects(text)
+        #expect(lines.map { $0["time"] as? Int } == (1...30).map { $0 }, "\(text)")
+        for line in lines.dropFirst(3) {
+            let rate = try #require(line["heart_rate"] as? Double, "\(line)")
+            #expect((60...95).contains(rate), "\(line)")
+        }
+    }
+
     /// JSON Lines on stdin give what the file gives.
     @Test func jsonLinesOnStdinMonitorAsTheFile() throws {
         let fromFile = try run(Paths.tscope, ["ecg", "monitor", Self.e0103, "--rate", "250", "--json", "--speed", "max"])
