@@ -12,6 +12,11 @@ import Signals
 ///   nearest its lower edge: hop edges are `freq ± int(bandwidth/2)`, not
 ///   multiples of the step, and with cropping (`-c`) a hop may differ from
 ///   (high − low)/step by up to 2 bins (rtl_power truncates the crop twice).
+/// - "Hz low" is the centre of the hop's first value, not its lower edge:
+///   after the FFT shift value k sits at tuned − rate/2 + k·step
+///   (rtl_power.c `csv_dbm`; keenerd's heatmap.py reads it the same way), so
+///   a frame starts half a step below it (`SpectrumFrame.startHz` is bin 0's
+///   lower edge; SweepReaderState).
 /// - A frame ends when the timestamp changes or the frequency starts again.
 /// - The first sweep fixes the hop layout; a later hop with another edge or
 ///   value count, another bin width, a time going backwards or a malformed

@@ -27,7 +27,8 @@ public final class RTLPowerFrameWriter: SpectrumFrameWriter, SweepRowWriting {
                 let count = min(Self.maxBinsPerHop, bins.count - first)
                 let hop = UnsafeBufferPointer(rebasing: bins[first..<(first + count)])
                 if hop.contains(where: { !$0.isNaN }) {
-                    let lowHz = frame.startHz + Double(first) * frame.binWidthHz
+                    // rtl_power's "Hz low" is the first value's centre (RTLPowerCSVReader)
+                    let lowHz = frame.binCenterHz(first)
                     try writer.writeHop(seconds: seconds, lowHz: Int(lowHz.rounded()),
                                         highHz: Int((lowHz + Double(count) * frame.binWidthHz).rounded()),
                                         stepHz: frame.binWidthHz, samples: 1, values: hop)

@@ -14,9 +14,14 @@ struct SweepReaderState {
     var rows: SweepRowRecorder
     /// values read as NaN ("no data") in rows kept so far
     var missingValues = 0
+    /// rtl_power's "Hz low" is the centre of a hop's first value, not its
+    /// lower edge (RTLPowerCSVReader): slices are placed by it, and the frame
+    /// emitted starts half a bin lower
+    private let lowHzIsFirstValueCentre: Bool
 
     init(format: CaptureFormat, strict: Bool) {
         metadata = CaptureMetadata(format: format.rawValue)
+        lowHzIsFirstValueCentre = format == .rtlPower
         damage = DamageCounter(strict: strict)
         rows = SweepRowRecorder(format: format)
     }
@@ -44,6 +49,7 @@ struct SweepReaderState {
     /// capture's bin width, span and (text formats) UTC offset. Returns true.
     mutating func emit(into frame: inout SpectrumFrame, utcOffsetSeconds: Int? = nil) -> Bool {
         assembler.finish(into: &frame)
+        if lowHzIsFirstValueCentre { frame.startHz -= frame.binWidthHz / 2 }
         rows.emit()
         lastFrameTimestamp = frame.timestamp
         framesRead += 1

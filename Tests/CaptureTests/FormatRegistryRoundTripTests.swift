@@ -61,6 +61,7 @@ import Testing
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)  // the all-NaN middle hop is left out
         let fields = lines[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(fields[2] == "108192000" && fields[3] == "108202000" && fields.count == 6 + 10 + 1)
+        // "Hz low" is the centre of the hop's first bin (100 MHz + 8192.5 kHz), "Hz high" 10 bins on, as rtl_power prints
+        #expect(fields[2] == "108192500" && fields[3] == "108202500" && fields.count == 6 + 10 + 1)
     }
 }

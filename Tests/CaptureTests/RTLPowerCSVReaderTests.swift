@@ -27,7 +27,9 @@ import Testing
         iso.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
         iso.timeZone = TimeZone(identifier: "UTC")
         for (frame, row) in zip(frames, expected) {
-            #expect(frame.startHz == row.low)
+            // "Hz low" is the first value's centre (rtl_power.c csv_dbm): value k sits at low + k·step
+            #expect(frame.binCenterHz(0) == row.low)
+            #expect(frame.binCenterHz(127) == row.low + 127 * row.step)
             #expect(frame.binWidthHz == row.step)
             #expect(frame.powerDB.count == 128)
             #expect(frame.powerDB == row.values)
@@ -61,7 +63,8 @@ import Testing
         #expect(result.frames.count == 2)
         #expect(result.frames[0].powerDB == [-1, -2, -3, -4, -5, -6, -7, -8])
         #expect(result.frames[1].powerDB == [-11, -12, -13, -14, -15, -16, -17, -18])
-        #expect(result.frames[0].startHz == 100_000)
+        #expect(result.frames[0].binCenterHz(0) == 100_000)
+        #expect(result.frames[0].startHz == 100_000 - 125)  // lower edge: half a 250 Hz step below
         #expect(result.frames[1].timestamp - result.frames[0].timestamp == 1)
     }
 

@@ -28,7 +28,8 @@ import Testing
         #expect(longLines.count == 1 + 299 * 128)
         // rtl_power wrote Japan's local time: 12:31:45 JST = 03:31:45 UTC
         #expect(wideLines[1].hasPrefix("2018-11-18T03:31:45.000000Z,-28.67,"))
-        #expect(longLines[1] == "2018-11-18T03:31:45.000000Z,88050390.625,-28.67")
+        // the first value's frequency is rtl_power's "Hz low" (the centre of that value's bin)
+        #expect(longLines[1] == "2018-11-18T03:31:45.000000Z,88050000,-28.67")
     }
 
     @Test func exportNeedsExactlyOneOutput() throws {

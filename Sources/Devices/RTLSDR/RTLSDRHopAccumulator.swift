@@ -42,7 +42,7 @@ public final class RTLSDRHopAccumulator {
         decibels.initialize(repeating: .nan, count: plan.fftSize)
         let first = plan.keptBins.lowerBound
         frameOffsets = (0..<plan.hopCount).map { hop in
-            Int(((plan.binLowerEdgeHz(hop: hop, bin: first) - Double(plan.lowerHz)) / plan.binWidthHz).rounded())
+            Int(((plan.binCenterHz(hop: hop, bin: first) - Double(plan.lowerHz)) / plan.binWidthHz).rounded())
         }
         frameBinCount = max(1, Int((Double(plan.upperHz - plan.lowerHz) / plan.binWidthHz).rounded()))
     }

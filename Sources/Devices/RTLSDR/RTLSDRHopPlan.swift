@@ -122,8 +122,9 @@ public struct RTLSDRHopPlan: Sendable, Equatable {
         return Int(Double(sampleRateHz) * Double(bins) / Double(fftSize * 2 * downsample))
     }
 
-    /// lower edge of kept bin `bin` (shifted order) of hop `index` [Hz]
-    public func binLowerEdgeHz(hop index: Int, bin: Int) -> Double {
+    /// centre of kept bin `bin` (shifted order) of hop `index` [Hz]: after the
+    /// FFT shift bin 0 is centred on centre − rate/2 (rtl_power's "Hz low")
+    public func binCenterHz(hop index: Int, bin: Int) -> Double {
         fftSize == 1 ? Double(hopCenterHz(index)) - Double(sampleRateHz) / 2
                      : Double(hopCenterHz(index)) - Double(sampleRateHz) / Double(2 * downsample)
                        + Double(bin) * binWidthHz

@@ -101,7 +101,9 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
         frameBins.withUnsafeMutableBufferPointer { accumulator.fillFrame($0) }
         accumulator.reset()
         frames.add(1, ordering: .relaxed)
-        onFrame(SpectrumFrame(startHz: Double(accumulator.plan.lowerHz), binWidthHz: accumulator.plan.binWidthHz,
+        // frame bin k is centred on lowerHz + k·width (RTLSDRHopAccumulator's offsets), so its lower edge is half a bin below
+        onFrame(SpectrumFrame(startHz: Double(accumulator.plan.lowerHz) - accumulator.plan.binWidthHz / 2,
+                              binWidthHz: accumulator.plan.binWidthHz,
                               timestamp: unixTimeNow(), powerDB: frameBins,
                               noiseBandwidthHz: accumulator.plan.binWidthHz * accumulator.noiseBandwidthInBins))
     }
