@@ -19,12 +19,11 @@ enum AnalyzerKind: String, CaseIterable {
         }
     }
 
-    /// vendor:product ids (RTL-SDR: the common RTL2832U ids; librtlsdr's
-    /// known-devices table lists more)
+    /// vendor:product ids, from each protocol's own table
     var usbIDs: [(vendorID: UInt16, productID: UInt16)] {
         switch self {
         case .hackrf: return [(HackRFProtocol.vendorID, HackRFProtocol.productID)]
-        case .rtlsdr: return [(0x0bda, 0x2838), (0x0bda, 0x2832)]
+        case .rtlsdr: return RTLSDRProtocol.knownIDs
         case .tinysa: return [(TinySAProtocol.vendorID, TinySAProtocol.productID)]
         case .rfexplorer: return [(CP210xBridge.vendorID, CP210xBridge.productID)]
         }
@@ -50,7 +49,7 @@ enum AnalyzerKind: String, CaseIterable {
     var tunableRange: FrequencyRange {
         switch self {
         case .hackrf: return FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
-        case .rtlsdr: return FrequencyRange(lowerHz: 24e6, upperHz: 1_766e6)!
+        case .rtlsdr: return RTLSDRSpectrumSource.hardwareTunableRange
         case .tinysa: return FrequencyRange(lowerHz: 100e3, upperHz: TinySAModel.ultra.tunableUpperHz)!
         case .rfexplorer: return FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!
         }

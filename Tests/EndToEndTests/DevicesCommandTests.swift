@@ -119,3 +119,23 @@ final class ServedEmulator {
         }
     }
 }
+
+/// The device catalogue has one list of RTL-SDR ids (RTLSDRProtocol.knownIDs):
+/// a rebadged dongle that `--device rtlsdr` can open is also listed and found
+/// by `--device auto`.
+@Suite(.serialized) struct RebadgedRTLSDRTests {
+    @Test func aRebadgedDongleIsListedAndFoundByAuto() throws {
+        var options = RTLSDREmulator.Options(realTime: false)
+        options.usbID = (0x1d19, 0x1101)
+        let served = try ServedRTLSDR(scene: RTLSDRSweepTests.scene, options: options)
+        let environment = try FakeUSB.environment(sockets: [served.socketPath])
+        let listed = try run(Paths.tscope, ["devices"], environment: environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let line = listed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.contains("RTL-SDR") && line.contains("id 1d19:1101") && line.hasSuffix("--device rtlsdr"), "\(line)")
+        let metered = try run(Paths.tscope, ["meter", "--device", "auto", "--band", "88:90", "-n", "1"],
+                              environment: environment)
+        #expect(metered.status == 0, "\(metered.stderr)")
+        #expect(metered.stdoutText.contains("dB"), "\(metered.stdoutText)")
+    }
+}

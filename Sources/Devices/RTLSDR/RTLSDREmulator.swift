@@ -26,6 +26,8 @@ public final class RTLSDREmulator: FirmwareEmulator {
         public var disconnectAfterBytes: Int?
         /// stop sending (NAK forever) once this many sample bytes were sent
         public var stallAfterBytes: Int?
+        /// the vendor:product id it enumerates as (a rebadged dongle carries another of RTLSDRProtocol.knownIDs)
+        public var usbID: (vendorID: UInt16, productID: UInt16) = (RTLSDRProtocol.vendorID, RTLSDRProtocol.productID)
 
         /// - Parameter chip: the tuner fitted; nil = none answers (unsupported dongle)
         public init(realTime: Bool = true, chip: R82XXTuner.Chip? = .r820t,
@@ -73,7 +75,7 @@ public final class RTLSDREmulator: FirmwareEmulator {
             let crystal = chip == .r828d ? RTLSDRProtocol.r828dCrystalHz : RTLSDRProtocol.crystalHz
             tuner = R82XXEmulatedChip(chip: chip, crystalHz: Double(crystal))
         }
-        deviceInfo = USBDeviceInfo(vendorID: RTLSDRProtocol.vendorID, productID: RTLSDRProtocol.productID,
+        deviceInfo = USBDeviceInfo(vendorID: options.usbID.vendorID, productID: options.usbID.productID,
                                    bcdDevice: 0x0100, manufacturer: "Realtek", product: "RTL2838UHIDIR",
                                    serialNumber: String(format: "%08llu", (self.scene.seed % 100_000_000)))
     }

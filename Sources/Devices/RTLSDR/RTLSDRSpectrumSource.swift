@@ -62,9 +62,15 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
         try device.setGain(settings.gain)
     }
 
-    /// R820T/R828D tuning range [Hz]: the PLL's lowest LO (1.77 GHz / 64)
-    /// less the IF, up to the highest (3.54 GHz / 2)
-    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 27e6, upperHz: 1_766e6)! }
+    /// Bands the R820T/R828D hop plans can cover [Hz]. The tuner's lowest RF is
+    /// its lowest LO (VCO 1.77 GHz / 64) less the 3.57 MHz IF, 24.09 MHz, but a
+    /// hop is centred up to half its sample rate above a band's start, so 27 MHz
+    /// is the lowest start every plan tunes (24.5–25.5 MHz asks for a 23 MHz
+    /// hop); the top is the R820T datasheet's 1766 MHz. Written once:
+    /// `tscope devices`, option checks and the live source all read it.
+    public static let hardwareTunableRange = FrequencyRange(lowerHz: 27e6, upperHz: 1_766e6)!
+
+    public var tunableRange: FrequencyRange { Self.hardwareTunableRange }
 
     public var counters: SpectrumSourceCounters {
         SpectrumSourceCounters(frames: frames.load(ordering: .relaxed), badBlocks: badBlocks.load(ordering: .relaxed),
