@@ -1,4 +1,5 @@
 import CFFTW
+import DSP
 import Foundation
 import Signals
 
@@ -48,9 +49,6 @@ public final class IQSpectrumReader: SpectrumFrameReader {
     private let powerScale: Float
     private var samplesRead = 0
 
-    /// FFTW's planner is not thread-safe; only execution is.
-    private static let planLock = NSLock()
-
     public init(input: ByteInput, format: IQSampleFormat, sampleRateHz: Double, segments: [Segment],
                 options: IQOptions, metadataFormat: String) throws {
         guard sampleRateHz.isFinite, sampleRateHz > 0 else {
@@ -69,17 +67,13 @@ public final class IQSpectrumReader: SpectrumFrameReader {
         let n = options.fftSize
         self.input = fftwf_alloc_complex(n)!
         self.output = fftwf_alloc_complex(n)!
-        let planInput = self.input, planOutput = self.output
-        plan = Self.planLock.withLock {
-            fftwf_plan_dft_1d(Int32(n), planInput, planOutput, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
-        }
+        plan = FFTWPlanner.forwardPlan(size: n, input: self.input, output: self.output)
         window = .allocate(capacity: n)
         samples = .allocate(capacity: 2 * n)
         powerSum = .allocate(capacity: n)
         var sum: Double = 0
         for i in 0..<n {
-            // periodic Hann window
-            let w = 0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(n)))
+            let w = SpectralWindow.periodicHann(i, length: n)
             window[i] = Float(w)
             sum += w
         }
@@ -100,7 +94,7 @@ public final class IQSpectrumReader: SpectrumFrameReader {
     }
 
     deinit {
-        Self.planLock.withLock { fftwf_destroy_plan(plan) }
+        FFTWPlanner.destroy(plan)
         fftwf_free(input)
         fftwf_free(output)
         window.deallocate()

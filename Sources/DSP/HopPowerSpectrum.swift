@@ -27,9 +27,6 @@ public final class HopPowerSpectrum {
     /// 1 / N², applied in the power pass
     private let powerScale: Float
 
-    /// FFTW's planner is not thread-safe; only execution is.
-    private static let planLock = NSLock()
-
     public init(fftSize: Int, window: SpectralWindow = .rectangle, downsample: Int = 1) {
         precondition(fftSize >= 1 && downsample >= 1, "FFT size and downsampling must be positive")
         self.fftSize = fftSize
@@ -39,9 +36,7 @@ public final class HopPowerSpectrum {
         let output = fftwf_alloc_complex(fftSize)!
         self.input = input
         self.output = output
-        plan = Self.planLock.withLock {
-            fftwf_plan_dft_1d(Int32(fftSize), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
-        }
+        plan = FFTWPlanner.forwardPlan(size: fftSize, input: input, output: output)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         for i in 0..<fftSize {
             let w = Float(window.weight(i, length: fftSize) / 128 / Double(downsample))
@@ -52,7 +47,7 @@ public final class HopPowerSpectrum {
     }
 
     deinit {
-        Self.planLock.withLock { fftwf_destroy_plan(plan) }
+        FFTWPlanner.destroy(plan)
         fftwf_free(input)
         fftwf_free(output)
         interleavedWindow.deallocate()

@@ -59,6 +59,12 @@ public enum SpectralWindow: String, CaseIterable, Sendable {
         0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(length - 1)))
     }
 
+    /// The periodic Hann window, 0.5·(1 − cos(2πi/N)): an N-point FFT of a
+    /// repeating signal sees no seam (the I/Q importer's window).
+    public static func periodicHann(_ i: Int, length: Int) -> Double {
+        0.5 * (1 - cos(2 * Double.pi * Double(i) / Double(length)))
+    }
+
     /// Σw²/N of that Hann window (≈ 0.375 for large N).
     public static func hannMeanSquare(length: Int) -> Double {
         guard length > 1 else { return 1 }

@@ -47,9 +47,7 @@ public final class SweepFFT {
         let output = fftwf_alloc_complex(fftSize)!
         self.input = input
         self.output = output
-        plan = SweepFFT.planLock.withLock {
-            fftwf_plan_dft_1d(Int32(fftSize), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
-        }
+        plan = FFTWPlanner.forwardPlan(size: fftSize, input: input, output: output)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         powerSum = .allocate(capacity: fftSize)
         decibels = .allocate(capacity: fftSize)
@@ -62,7 +60,7 @@ public final class SweepFFT {
     }
 
     deinit {
-        SweepFFT.planLock.withLock { fftwf_destroy_plan(plan) }
+        FFTWPlanner.destroy(plan)
         fftwf_free(input)
         fftwf_free(output)
         interleavedWindow.deallocate()
@@ -73,9 +71,6 @@ public final class SweepFFT {
     /// A bin's noise bandwidth over its width (`SpectrumFrame.noiseBandwidthHz`):
     /// the Hann window's mean square, since power is |X/N|²
     public var noiseBandwidthInBins: Double { SpectralWindow.hannMeanSquare(length: fftSize) }
-
-    /// FFTW's planner is not thread-safe; only execution is.
-    private static let planLock = NSLock()
 
     /// Computes the spectrum of one block. `samples` holds interleaved int8
     /// I/Q; the last `fftSize × segments` complex samples are used.
