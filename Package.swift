@@ -63,7 +63,8 @@ let package = Package(
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(
             name: "FuzzCorpusTests",
-            dependencies: ["Capture", "ECG", "Devices", "DSP", "Terminal", "USBDriver", "Signals"],
+            dependencies: ["Capture", "ECG", "Devices", "DSP", "Terminal", "USBDriver", "Signals",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             path: "Fuzz",
             exclude: ["README.md", "corpus"],
             sources: ["harnesses", "CorpusReplayTests.swift"]

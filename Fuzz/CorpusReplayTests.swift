@@ -4,6 +4,7 @@ import Testing
 /// Every harness, by the name of its corpus folder. The harness files are
 /// compiled into this test target as they are into the libFuzzer builds.
 let harnesses: [String: (UnsafeRawBufferPointer) -> Void] = [
+    "CaptureStore": fuzzCaptureStore,
     "ECGAnnotation": fuzzECGAnnotation,
     "ECGHeader": fuzzECGHeader,
     "ECGLine": fuzzECGLine,
@@ -17,6 +18,7 @@ let harnesses: [String: (UnsafeRawBufferPointer) -> Void] = [
     "IQSpectrum": fuzzIQSpectrum,
     "RFExplorerStream": fuzzRFExplorerStream,
     "RTLPowerCSV": fuzzRTLPowerCSV,
+    "RTLSDRRegister": fuzzRTLSDRRegister,
     "SigMFMeta": fuzzSigMFMeta,
     "SoapyPowerBin": fuzzSoapyPowerBin,
     "TerminalInput": fuzzTerminalInput,

@@ -186,4 +186,50 @@ import Testing
             _ = try readAll(strict)
         } throws: { "\($0)".contains("frame row 2: power blob of 32 bytes, expected 4 × 9 bins") }
     }
+
+    /// A file edited by hand or damaged may hold a value of any SQLite type in
+    /// any column (SQLite does not enforce REAL or INTEGER): found by
+    /// CaptureStoreFuzz, these trapped in GRDB's non-optional decoding.
+    @Test func valuesOfTheWrongTypeAreDamageNotATrap() throws {
+        let directory = try TemporaryDirectory("wrongtype")
+        defer { directory.remove() }
+        func store(_ name: String, edit: String) throws -> String {
+            let path = directory.path(name)
+            let writer = try CaptureStoreWriter(path: path, metadata: Self.sampleMetadata(), session: Self.session())
+            for frame in makeFrames(count: 3, bins: 8, seed: 6) { try writer.write(frame) }
+            try writer.writeGap(from: 1, to: 2, reason: "unplugged")
+            try writer.finish()
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { try $0.execute(sql: edit) }
+            try queue.close()
+            return path
+        }
+        for (name, edit) in [("gap.tscope", "UPDATE gaps SET from_ts = 'x'"),
+                             ("session.tscope", "UPDATE sessions SET started_at = 'noon'"),
+                             ("metadata.tscope", "UPDATE metadata SET value = x'00ff' WHERE key = 'device'")] {
+            let path = try store(name, edit: edit)
+            #expect {
+                _ = try CaptureStoreReader(path: path)
+            } throws: { error in
+                (error as? CaptureError) != nil && "\(error)".contains("damaged capture") && !"\(error)".contains("\n")
+            }
+        }
+        // a frame's bin count as text, or one so large that 4 × count overflows: that frame is damage
+        for (name, edit) in [("count.tscope", "UPDATE frames SET bin_count = 'many' WHERE id = 2"),
+                             ("huge.tscope", "UPDATE frames SET bin_count = 4611686018427387904 WHERE id = 2")] {
+            let path = try store(name, edit: edit)
+            let lenient = try CaptureStoreReader(path: path)
+            #expect(try readAll(lenient).count == 2)
+            #expect(lenient.skipped == 1)
+            #expect(throws: CaptureError.self) { _ = try readAll(try CaptureStoreReader(path: path, strict: true)) }
+        }
+        // a time that is not a number: one line (at open, where the time range is read; the frames after it cannot be ordered)
+        let time = try store("time.tscope", edit: "UPDATE frames SET timestamp = 'later' WHERE id = 3")
+        #expect {
+            _ = try readAll(try CaptureStoreReader(path: time))
+        } throws: { error in
+            (error as? CaptureError) != nil && "\(error)".contains("damaged capture") && "\(error)".contains("timestamp")
+                && !"\(error)".contains("\n")
+        }
+    }
 }

@@ -77,6 +77,10 @@ enum CaptureStoreErrors {
     static func map(_ error: Error, path: String, frame: Int? = nil) -> CaptureError {
         if let capture = error as? CaptureError { return capture }
         let place = frame.map { " (frame \($0))" } ?? ""
+        if error is RowDecodingError {
+            // a column holding a value of another type: a damaged or hand-edited file
+            return CaptureError(file: path, "damaged capture\(place): \(error)")
+        }
         guard let database = error as? DatabaseError else {
             return CaptureError(file: path, "\(error)\(place)")
         }

@@ -54,15 +54,15 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
                 try CaptureStoreFileCheck.checkIdentity(db, path: path)
                 var values: [String: String] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT key, value FROM metadata") {
-                    values[row[0]] = row[1]
+                    values[try row.decode(String.self, atIndex: 0)] = try row.decode(String.self, atIndex: 1)
                 }
-                let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Self.session)
+                let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map { try Self.session($0) }
                 let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM frames") ?? 0
                 let bounds = try Row.fetchOne(db, sql: "SELECT min(timestamp), max(timestamp) FROM frames")
-                let low: Double? = bounds?[0]
-                let high: Double? = bounds?[1]
+                let low = try bounds?.decode(Double?.self, atIndex: 0)
+                let high = try bounds?.decode(Double?.self, atIndex: 1)
                 let gaps = try db.tableExists("gaps")
-                    ? try Row.fetchAll(db, sql: "SELECT * FROM gaps ORDER BY from_ts").map(Self.gap) : []
+                    ? try Row.fetchAll(db, sql: "SELECT * FROM gaps ORDER BY from_ts").map { try Self.gap($0) } : []
                 return (CaptureStoreSchema.metadata(from: values), sessions, count,
                         low.flatMap { l in high.map { l...$0 } }, gaps, try db.tableExists("frame_rows"))
             }
@@ -137,13 +137,20 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
         }
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         guard let row = try rows.next() else { return .end }
-        let id: Int64 = row[0]
-        let timestamp: Double = row[1]
+        // a damaged or hand-edited file may hold any type in any column: decode
+        // by throwing (the frame is damage), never by trapping
+        let id = try row.decode(Int64.self, atIndex: 0)
+        guard let timestamp = try? row.decode(Double.self, atIndex: 1) else {
+            // the position cannot advance past a row without a time: the rest is unreadable in time order
+            throw CaptureError(file: path, "frame row \(id): timestamp is not a number")
+        }
         position = (timestamp, id)
-        let startHz: Double = row[2]
-        let binWidthHz: Double = row[3]
-        let binCount: Int = row[4]
-        guard binCount > 0, binWidthHz > 0, binWidthHz.isFinite, startHz.isFinite, timestamp.isFinite else {
+        guard let startHz = try? row.decode(Double.self, atIndex: 2), let binWidthHz = try? row.decode(Double.self, atIndex: 3),
+              let binCount = try? row.decode(Int.self, atIndex: 4) else {
+            return .damaged(id: id, detail: "start, bin width or bin count is not a number")
+        }
+        guard binCount > 0, binCount <= Self.maxBinCount, binWidthHz > 0, binWidthHz.isFinite, startHz.isFinite,
+              timestamp.isFinite else {
             return .damaged(id: id, detail: "bin count \(binCount), bin width \(binWidthHz) Hz, start \(startHz) Hz, "
                             + "time \(timestamp): expected positive, finite values")
         }
@@ -168,23 +175,32 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
         return .frame
     }
 
-    private static func session(_ row: Row) -> CaptureSessionInfo {
+    /// more bins than any frame tscope writes (a 0–6 GHz sweep at 1 Hz would be 6·10⁹): a larger count is damage
+    static let maxBinCount = 1 << 28
+
+    /// A session row; a value of the wrong type throws (a damaged file), never traps.
+    private static func session(_ row: Row) throws -> CaptureSessionInfo {
         var band: FrequencyRange?
-        if let low: Double = row["band_low_hz"], let high: Double = row["band_high_hz"] {
+        if let low = try row.decode(Double?.self, forColumn: "band_low_hz"),
+           let high = try row.decode(Double?.self, forColumn: "band_high_hz") {
             band = FrequencyRange(lowerHz: low, upperHz: high)
         }
         var session = CaptureSessionInfo(
-            id: row["id"], startedAt: row["started_at"], stoppedAt: row["stopped_at"], label: row["label"],
-            operatorName: row["operator"], band: band, binWidthHz: row["bin_width_hz"],
-            requestedFrameRate: row["requested_frame_rate"], achievedFrameRate: row["achieved_frame_rate"],
-            frames: row["frames"], droppedBlocks: row["dropped_blocks"], droppedFrames: row["dropped_frames"])
+            id: try row.decode(forColumn: "id"), startedAt: try row.decode(forColumn: "started_at"),
+            stoppedAt: try row.decode(forColumn: "stopped_at"), label: try row.decode(forColumn: "label"),
+            operatorName: try row.decode(forColumn: "operator"), band: band,
+            binWidthHz: try row.decode(forColumn: "bin_width_hz"),
+            requestedFrameRate: try row.decode(forColumn: "requested_frame_rate"),
+            achievedFrameRate: try row.decode(forColumn: "achieved_frame_rate"),
+            frames: try row.decode(forColumn: "frames"), droppedBlocks: try row.decode(forColumn: "dropped_blocks"),
+            droppedFrames: try row.decode(forColumn: "dropped_frames"))
         // a column added by CaptureStoreWriter; absent from older files
-        session.badBlocks = row["bad_blocks"] ?? 0
+        session.badBlocks = try row.decode(Int?.self, forColumn: "bad_blocks") ?? 0
         return session
     }
 
-    private static func gap(_ row: Row) -> CaptureGap {
-        CaptureGap(sessionID: row["session_id"], fromTimestamp: row["from_ts"], toTimestamp: row["to_ts"],
-                   reason: row["reason"])
+    private static func gap(_ row: Row) throws -> CaptureGap {
+        CaptureGap(sessionID: try row.decode(forColumn: "session_id"), fromTimestamp: try row.decode(forColumn: "from_ts"),
+                   toTimestamp: try row.decode(forColumn: "to_ts"), reason: try row.decode(forColumn: "reason"))
     }
 }
