@@ -18,7 +18,16 @@ enum SignalRelay {
     nonisolated(unsafe) static var inputFD: Int32 = -1
     nonisolated(unsafe) static var outputFD: Int32 = -1
     nonisolated(unsafe) static var wakeWriteFD: Int32 = -1
-    nonisolated(unsafe) static var savedTermios = termios()
+    /// The terminal settings to restore. On the heap, not a `termios()` global:
+    /// Swift 6.3 emitted that global as 57 bytes (seen by AddressSanitizer,
+    /// probably its statically initialised constant without the padding before
+    /// `c_ispeed`), while `termios` is 60, so storing into it wrote 3 bytes
+    /// past it (global-buffer-overflow in `enter`, `swift test --sanitize=address`).
+    nonisolated(unsafe) static let savedTermios: UnsafeMutablePointer<termios> = {
+        let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        pointer.initialize(to: termios())
+        return pointer
+    }()
     /// bytes that undo what `enter` sent, built once per session
     nonisolated(unsafe) static var restoreBytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
@@ -29,7 +38,7 @@ enum SignalRelay {
     static func restoreTerminal() {
         guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
         _ = FileDescriptor.writeAll(UnsafeRawBufferPointer(restoreBytes), to: outputFD)
-        _ = tcsetattr(inputFD, TCSANOW, &savedTermios)
+        _ = tcsetattr(inputFD, TCSANOW, savedTermios)
     }
 
     /// Wakes a loop polling `wakeFD`; the pipe is non-blocking, so a full pipe

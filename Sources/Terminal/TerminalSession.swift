@@ -79,7 +79,7 @@ public final class TerminalSession {
         SignalRelay.restoreBytes.deallocate()
         SignalRelay.restoreBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: restoreBytes.count, alignment: 1)
         restoreBytes.withUnsafeBytes { SignalRelay.restoreBytes.copyMemory(from: $0) }
-        SignalRelay.savedTermios = saved
+        SignalRelay.savedTermios.pointee = saved
         SignalRelay.inputFD = inputFD
         SignalRelay.outputFD = outputFD
         SignalRelay.wakeWriteFD = wakeWriteFD
