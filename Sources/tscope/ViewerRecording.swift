@@ -32,6 +32,8 @@ final class ViewerRecording: @unchecked Sendable {
     private(set) var message: String?
     /// one line per finished session, printed after the terminal is restored
     private(set) var summaries: [String] = []
+    /// sessions a write error ended early: `watch` then exits non-zero, as `record` does
+    private(set) var failedSessions = 0
     /// the analyzer's name for the metadata, known once it is open
     var device: String?
     /// its USB serial number, when known
@@ -109,6 +111,7 @@ final class ViewerRecording: @unchecked Sendable {
                 + "dropped blocks \(summary.droppedBlocks), bad blocks \(summary.badBlocks), "
                 + "dropped frames \(summary.droppedFrames)"
             if let failure = summary.failure {
+                failedSessions += 1
                 message = "recording stopped: \(failure.detail); \(summary.frames) frames kept in \(name)"
                 summaries.append("\(line); stopped early: \(failure.detail)")
             } else {
@@ -116,6 +119,7 @@ final class ViewerRecording: @unchecked Sendable {
                 summaries.append(line)
             }
         } catch {
+            failedSessions += 1
             message = "recording stopped: \(error); what was committed is kept in \(path)"
             summaries.append("\(path): \(error)")
         }

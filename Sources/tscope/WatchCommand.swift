@@ -19,7 +19,8 @@ struct WatchCommand: ParsableCommand {
             a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
             [ ] waterfall period, r record (meter: reset min/max), R record in any view, d control drawer, \
             ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \
-            the UTC start; several in a row, each stopped by r or after --duration.
+            the UTC start; several in a row, each stopped by r or after --duration. A recording ended by a write \
+            error (disk full) keeps what it stored and makes watch exit 1 when you quit.
             The mouse drags, zooms with the wheel and clicks to pause. Zooming and panning retune the analyzer \
             to the visible band with about one bin per pixel column.
             """
@@ -145,6 +146,8 @@ struct WatchCommand: ParsableCommand {
             viewer.sidePane = ecgPane
             return try viewer.run()
         }
+        // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
+        if recording.failedSessions > 0 { throw ExitCode.failure }
     }
 }
 

@@ -89,6 +89,7 @@ import Testing
         let joined = after.replacingOccurrences(of: "\n", with: "")
         #expect(joined.contains("; stopped early: disk full (No space left on device)"), "\(after)")
         #expect(!joined.contains("recorded recording"), "\(after)")
+        #expect(joined.contains("STATUS=1"), "a recording lost to a write error makes watch exit non-zero: \(after)")
         let names = try FileManager.default.contentsOfDirectory(atPath: copied.path).filter { $0.hasSuffix(".tscope") }
         #expect(names.count == 1, "\(names)")
         let reader = try CaptureStoreReader(path: copied.appendingPathComponent(names.first ?? "none").path)
