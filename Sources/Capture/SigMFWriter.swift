@@ -29,7 +29,7 @@ public final class SigMFWriter {
 
     public let dataPath: String
     public let metaPath: String
-    /// complex samples written so far
+    /// complex samples written so far (after a failed write: those on disk)
     public private(set) var sampleCount = 0
     /// capture segments written so far
     public private(set) var segmentCount = 0
@@ -98,11 +98,16 @@ public final class SigMFWriter {
     }
 
     /// After a failed data write: cuts a partly written I/Q pair off the data file (so it
-    /// stays whole samples) and returns the error in words ("disk full (No space left on
+    /// stays whole samples), counts only the samples on disk (those still buffered are
+    /// lost with the error) and returns the error in words ("disk full (No space left on
     /// device)" for ENOSPC).
     private func dataFailed(_ error: Error) -> CaptureError {
         var status = stat()
-        if stat(dataPath, &status) == 0, status.st_size % 2 != 0 { truncate(dataPath, status.st_size - 1) }
+        if stat(dataPath, &status) == 0 {
+            let whole = status.st_size - status.st_size % 2
+            if whole != status.st_size { truncate(dataPath, whole) }
+            sampleCount = min(sampleCount, Int(whole) / 2)
+        }
         let text = "\(error)"
         return text.hasSuffix(String(cString: strerror(ENOSPC))) ? Self.error(dataPath, errno: ENOSPC)
             : CaptureError(file: dataPath, text)

@@ -60,6 +60,10 @@ import Testing
         #expect(result.stdoutText.hasSuffix("raw.sigmf-meta\n"), "\(result.stdoutText)")
         let recording = try SigMFRecording(path: copied.appendingPathComponent("raw.sigmf-meta").path)
         #expect(recording.segments.count > 10)
+        // the samples reported are those on disk, not those still buffered when the disk filled
+        let dataBytes = try FileManager.default.attributesOfItem(
+            atPath: copied.appendingPathComponent("raw.sigmf-data").path)[.size] as? Int ?? -1
+        #expect(result.stderr.contains("raw.sigmf-meta: \(dataBytes / 2) samples in "), "\(dataBytes) bytes; \(result.stderr)")
         let export = try run(Paths.tscope, ["export", "--layout", "long", "--csv",
                                             copied.appendingPathComponent("raw.csv").path,
                                             copied.appendingPathComponent("raw.sigmf-meta").path])
