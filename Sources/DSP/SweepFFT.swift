@@ -11,15 +11,19 @@ import Foundation
 /// - power per bin 10·log10(|X/N|²) [dB relative to full scale].
 ///
 /// With `segments > 1` the power of that many consecutive N-sample segments,
-/// ending at the block's last sample, is averaged before the log (Welch,
-/// non-overlapping): a steadier trace for the live view, same bin geometry.
+/// ending at the block's last sample, is combined before the log: averaged
+/// (Welch, non-overlapping: `SpectrumDetector.average`) for a steadier trace,
+/// or its maximum kept per bin (`.peak`) so a burst anywhere in the block shows.
+/// Same bin geometry either way.
 ///
 /// Plans and buffers are made once in `init`; `process` allocates nothing.
 public final class SweepFFT {
     /// FFT size N [bins]
     public let fftSize: Int
-    /// segments averaged per block (1 = hackrf_sweep's numbers)
+    /// segments combined per block (1 = hackrf_sweep's numbers)
     public let segments: Int
+    /// true: each bin keeps its largest segment power (peak detector); false: the mean
+    public let keepsMaximum: Bool
 
     private let input: UnsafeMutablePointer<fftwf_complex>
     private let output: UnsafeMutablePointer<fftwf_complex>
@@ -39,10 +43,12 @@ public final class SweepFFT {
     ///   - segments: how many N-sample segments to average (≥ 1); capped so they
     ///     fit in `maxSamples`
     ///   - maxSamples: complex samples available per block (8192 for HackRF)
-    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192) {
+    ///   - keepMaximum: combine the segments by per-bin maximum instead of the mean
+    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192, keepMaximum: Bool = false) {
         precondition(fftSize >= 4, "FFT size must be at least 4")
         self.fftSize = fftSize
         self.segments = max(1, min(segments, maxSamples / fftSize))
+        keepsMaximum = keepMaximum
         let input = fftwf_alloc_complex(fftSize)!
         let output = fftwf_alloc_complex(fftSize)!
         self.input = input
@@ -57,6 +63,14 @@ public final class SweepFFT {
             interleavedWindow[2 * i] = window / 128
             interleavedWindow[2 * i + 1] = window / 128
         }
+    }
+
+    /// A detector over the dwell: `sample` transforms the last N samples;
+    /// `peak`, `average` and `rms` every whole N-sample segment of the
+    /// `maxSamples` usable ones, back to back, ending at the block's end.
+    public convenience init(fftSize: Int, detector: SpectrumDetector, maxSamples: Int) {
+        self.init(fftSize: fftSize, segments: detector.usesLastSegmentOnly ? 1 : Int.max, maxSamples: maxSamples,
+                  keepMaximum: detector.combinesByMaximum)
     }
 
     deinit {
@@ -87,8 +101,8 @@ public final class SweepFFT {
             return UnsafeBufferPointer(start: decibels, count: n)
         }
         let int8s = samples.bindMemory(to: Int8.self)
-        // |X/N|² = |X|²/N², averaged over segments
-        let powerScale = 1 / (Float(n) * Float(n) * Float(segments))
+        // |X/N|² = |X|²/N², averaged over segments (or the largest kept)
+        let powerScale = 1 / (Float(n) * Float(n) * Float(keepsMaximum ? 1 : segments))
         // fftwf_complex is two contiguous Floats: view the buffers as 2N floats
         let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
         let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
@@ -103,6 +117,11 @@ public final class SweepFFT {
                 for i in 0..<n {
                     let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
                     powerSum[i] = (re * re + im * im) * powerScale
+                }
+            } else if keepsMaximum {
+                for i in 0..<n {
+                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                    powerSum[i] = max(powerSum[i], (re * re + im * im) * powerScale)
                 }
             } else {
                 for i in 0..<n {

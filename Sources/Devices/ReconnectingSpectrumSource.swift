@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 import Signals
 
@@ -105,6 +106,11 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     /// Frame accounting: `framesIn` = `framesOut` + `staleFrames`.
     public var accounting: (framesIn: Int, framesOut: Int, staleFrames: Int, gaps: Int) {
         lock.withLock { (framesIn, framesOut, staleFrames, gaps) }
+    }
+
+    /// the connected device's dwell and revisit times (nil while reconnecting)
+    public var dwellTiming: DwellTiming? {
+        lock.withLock { connected?.source }?.dwellTiming
     }
 
     public var counters: SpectrumSourceCounters {

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 
 /// Counters every live analyzer reports on the status line.
@@ -24,6 +25,10 @@ public protocol SpectrumSource: AnyObject, Sendable {
     /// what the analyzer can tune [Hz]
     var tunableRange: FrequencyRange { get }
     var counters: SpectrumSourceCounters { get }
+    /// how long each frequency is watched per sweep and how often it is
+    /// revisited, where the source computes spectra from samples (nil where
+    /// the device does it: tinySA, RF Explorer)
+    var dwellTiming: DwellTiming? { get }
     /// Starts delivering frames of `band` with bins about `binWidthHz` wide
     /// (a device may round the bin width to what it can do).
     func start(band: FrequencyRange, binWidthHz: Double) throws
@@ -31,4 +36,8 @@ public protocol SpectrumSource: AnyObject, Sendable {
     func retune(to band: FrequencyRange, binWidthHz: Double) throws
     /// Stops delivering. Safe to call when stopped.
     func stop()
+}
+
+extension SpectrumSource {
+    public var dwellTiming: DwellTiming? { nil }
 }

@@ -14,11 +14,14 @@ struct MeterCommand: ParsableCommand {
             channel-power measurement: Σ bin power × bin width / the noise bandwidth of one bin (a swept \
             analyzer's RBW filter, an FFT window's; README "Channel power"), each bin weighted by the part of it \
             inside the band, in dB. With --json: JSON Lines with the UTC \
-            time, the band edges in Hz and the power in dB.
+            time, the band edges in Hz and the power in dB, and for the HackRF how long each frequency is \
+            watched per sweep and how often (dwell_s, revisit_s, duty). --detector average (the default) takes \
+            every sample of each dwell; peak keeps each bin's largest segment; sample is hackrf_sweep's last N.
             """
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to measure, start:stop in MHz.")
     var band: String
@@ -29,7 +32,7 @@ struct MeterCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Stop after this many readings (default: run until interrupted).")
     var count: Int?
 
-    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\"}.")
+    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"dwell_s\", \"revisit_s\", \"duty\"}.")
     var json = false
 
     /// bins asked for across the band: fine enough that the band edges cut
@@ -58,8 +61,10 @@ struct MeterCommand: ParsableCommand {
         let measured: FrequencyRange
         let analyzer: SelectedAnalyzer
         do {
-            (source, analyzer) = try deviceOptions.spectrumSource(headless: true, onFrame: { accumulator.add($0) },
-                                                                  onGiveUp: { failure.record($0) })
+            // channel power is a mean: the average detector by default
+            (source, analyzer) = try deviceOptions.spectrumSource(
+                headless: true, hackRF: .init(detector: detectorOption.chosen(default: .average)),
+                onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
             measured = try BandOption.parse(band, option: "--band", limits: analyzer.kind.tunableRange)
             accumulator.band = measured
             try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
@@ -79,7 +84,8 @@ struct MeterCommand: ParsableCommand {
             deadline += interval
             guard let reading = accumulator.take() else { continue }
             print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
-                                   unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json))
+                                   unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json,
+                                   dwell: source.dwellTiming))
             fflush(stdout)
             printed += 1
         }
@@ -111,14 +117,22 @@ final class BandPowerAccumulator: @unchecked Sendable {
 enum MeterLine {
     /// - Parameter unit: "dB" (relative) or "dBm" (a calibrated analyzer); JSON
     ///   gives it as "unit" beside "power_db"
+    /// - Parameter dwell: where the source computes spectra from samples, how long each frequency
+    ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
     static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
-                       json: Bool) -> String {
+                       json: Bool, dwell: DwellTiming? = nil) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
-            return "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
+            var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
                 + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
-                + "\"sweeps\":\(sweeps)}"
+                + "\"sweeps\":\(sweeps)"
+            if let dwell {
+                line += ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"
+                    + "\"revisit_s\":\(String(format: "%.9g", dwell.revisitSeconds)),"
+                    + "\"duty\":\(String(format: "%.6g", dwell.duty))"
+            }
+            return line + "}"
         }
         return "\(stamp)  \(band)  \(power) \(unit)"
     }

@@ -24,10 +24,22 @@ struct RTLPowerOptions: ParsableArguments {
     @Argument(help: "RTL-SDR: output file ('-' or none: stdout), as rtl_power takes it.")
     var filename: String?
 
-    /// These options mean nothing to a HackRF.
+    /// These options mean nothing to a HackRF; each is named.
     func rejectForHackRF() throws {
-        if interval != nil || exitTimer != nil || crop != nil || filename != nil {
-            throw ValidationError("-i, -e, -c and a filename are rtl_power options: use them with --device rtlsdr")
+        let given = [("-i", interval), ("-e", exitTimer), ("-c", crop)].filter { $0.1 != nil }.map(\.0)
+        if let first = given.first {
+            throw ValidationError("\(first) is an rtl_power option: use it with --device rtlsdr")
+        }
+    }
+
+    /// A file name argument means nothing to a HackRF (it writes to -r FILE).
+    /// Checked after parsing, not in `validate`: ArgumentParser names an
+    /// unknown option (`-z 3`) only when validation passes, and the value
+    /// after an unknown option lands here.
+    func rejectFilenameForHackRF() throws {
+        if let filename {
+            throw ValidationError("unexpected argument '\(filename)': the HackRF writes to -r FILE "
+                + "(a bare file name is rtl_power's, with --device rtlsdr)")
         }
     }
 }

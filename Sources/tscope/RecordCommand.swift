@@ -21,6 +21,7 @@ struct RecordCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.")
     var band: String = "88:108"
@@ -197,7 +198,9 @@ struct SpectrumRecording {
         do {
             let analyzer: SelectedAnalyzer
             (source, analyzer) = try command.deviceOptions.spectrumSource(
-                headless: true, hackRF: .init(gains: gains, ampEnabled: command.amp == 1),
+                headless: true,
+                hackRF: .init(gains: gains, ampEnabled: command.amp == 1,
+                              detector: command.detectorOption.chosen(default: .peak)),
                 onFrame: { recorder.post($0) },
                 onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
                 onGiveUp: { waiter.fail($0) })

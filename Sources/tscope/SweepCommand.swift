@@ -21,6 +21,7 @@ struct SweepCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: .customShort("f"), parsing: .singleValue,
             help: "Range start:stop in MHz, repeatable up to 10 times (default 0:6000); RTL-SDR: low:high:bin.")
@@ -78,6 +79,10 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         if deviceOptions.device.isRTLSDR {
             _ = try RTLPowerSettings(sweep: self)
+            if let detector = detectorOption.detector, detector != .sample {
+                throw ValidationError("--detector \(detector.rawValue): the RTL-SDR sweep writes rtl_power's numbers "
+                    + "(sample); peak and average are for the HackRF")
+            }
             return
         }
         try rtlPower.rejectForHackRF()
@@ -106,6 +111,7 @@ struct SweepCommand: ParsableCommand {
             try RTLPowerSweep(settings: try RTLPowerSettings(sweep: self), deviceOptions: deviceOptions).run()
             return
         }
+        try rtlPower.rejectFilenameForHackRF()
         let plan: HackRFSweepPlan
         let gains: HackRFGains
         do {
@@ -128,7 +134,8 @@ struct SweepCommand: ParsableCommand {
         let sink = try SweepOutput.open(outputPath)
 
         let run = SweepRun(plan: plan, sink: sink, layout: binary ? .binary : .text,
-                           sweepLimit: oneShot ? 1 : sweepCount.map(Int.init))
+                           sweepLimit: oneShot ? 1 : sweepCount.map(Int.init),
+                           detector: detectorOption.chosen(default: .sample))
         let started = monotonicSeconds()
         do {
             try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
@@ -173,8 +180,10 @@ final class SweepRun: @unchecked Sendable {
     /// blocks seen since the stall watchdog last looked
     private var recentBlocks = 0
 
-    init(plan: HackRFSweepPlan, sink: OutputSink, layout: HackRFSweepWriter.Layout, sweepLimit: Int?) {
-        fft = SweepFFT(fftSize: plan.fftSize)
+    init(plan: HackRFSweepPlan, sink: OutputSink, layout: HackRFSweepWriter.Layout, sweepLimit: Int?,
+         detector: SpectrumDetector = .sample) {
+        // `sample` is hackrf_sweep's FFT of the block's last N samples, byte for byte
+        fft = SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader)
         writer = HackRFSweepWriter(sink: sink, layout: layout, fftSize: plan.fftSize)
         counter = HackRFSweepCounter(firstStartHz: UInt64(plan.ranges[0].startMHz) * 1_000_000, sweepLimit: sweepLimit)
     }

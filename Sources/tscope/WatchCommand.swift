@@ -27,6 +27,7 @@ struct WatchCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz.")
     var band: String = "88:108"
@@ -93,7 +94,7 @@ struct WatchCommand: ParsableCommand {
         let analyzer: SelectedAnalyzer
         do {
             (source, analyzer) = try deviceOptions.spectrumSource(
-                headless: false,
+                headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
                 onFrame: { frame in
                     mailbox.post(frame)
                     recording.post(frame)

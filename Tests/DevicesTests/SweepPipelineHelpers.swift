@@ -14,7 +14,8 @@ final class SynchronousSweep {
     let assembler: SweepFrameAssembler
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.transferSize, alignment: 16)
 
-    init(scene: DemoScene, plan: HackRFSweepPlan, options: HackRFEmulator.Options = .init(pacing: .unlimited)) throws {
+    init(scene: DemoScene, plan: HackRFSweepPlan, options: HackRFEmulator.Options = .init(pacing: .unlimited),
+         detector: SpectrumDetector = .sample) throws {
         emulator = HackRFEmulator(scene: scene, options: options)
         transport = EmulatorTestTransport(emulator: emulator)
         driver = try HackRFSweepDriver(transport: transport)
@@ -22,7 +23,7 @@ final class SynchronousSweep {
         try driver.configure(plan: plan)
         try transport.controlOut(.hackRF(.setTransceiverMode, value: HackRFTransceiverMode.receiveSweep.rawValue),
                                  data: [], timeoutMS: 100)
-        fft = SweepFFT(fftSize: plan.fftSize, segments: 1, maxSamples: HackRFProtocol.samplesAfterHeader)
+        fft = SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader)
         assembler = SweepFrameAssembler(plan: plan)
     }
 

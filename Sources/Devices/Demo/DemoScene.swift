@@ -137,6 +137,45 @@ public struct DemoScene: Sendable {
         }
     }
 
+    /// A carrier keyed on and off (a radar, a pulsed beacon): on for
+    /// `widthSeconds` from `phaseSeconds + k · periodSeconds`, off otherwise,
+    /// sample by sample, so a swept analyzer sees it only when a dwell
+    /// overlaps a pulse.
+    public struct PulsedCarrier: Sendable, Equatable {
+        /// centre [Hz]
+        public var frequencyHz: Double
+        /// [int8 units]
+        public var amplitude: Double
+        /// time on per pulse [s]
+        public var widthSeconds: Double
+        /// pulse repetition interval [s]
+        public var periodSeconds: Double
+        /// start of pulse 0 [s since the sweep began]
+        public var phaseSeconds: Double
+
+        public init(frequencyHz: Double, amplitude: Double, widthSeconds: Double, periodSeconds: Double,
+                    phaseSeconds: Double = 0) {
+            self.frequencyHz = frequencyHz
+            self.amplitude = amplitude
+            self.widthSeconds = widthSeconds
+            self.periodSeconds = periodSeconds
+            self.phaseSeconds = phaseSeconds
+        }
+
+        /// Calls `body` with each on-interval [s] that overlaps `start`…`end`, clipped to it.
+        public func pulses(from start: Double, to end: Double, _ body: (Double, Double) -> Void) {
+            guard periodSeconds > 0, widthSeconds > 0, end > start else { return }
+            var k = ((start - phaseSeconds - widthSeconds) / periodSeconds).rounded(.up)
+            while true {
+                let on = phaseSeconds + k * periodSeconds
+                if on >= end { return }
+                let off = on + widthSeconds
+                if off > start { body(max(on, start), min(off, end)) }
+                k += 1
+            }
+        }
+    }
+
     /// seed of the noise and of random bursts
     public var seed: UInt64
     /// noise standard deviation per I/Q component [int8 units]
@@ -154,11 +193,14 @@ public struct DemoScene: Sendable {
     public var randomBurstAmplitude: Double
     /// Wi-Fi, Bluetooth and the like
     public var packetEmitters: [PacketEmitter]
+    /// carriers keyed on and off
+    public var pulsedCarriers: [PulsedCarrier]
 
     public init(seed: UInt64, noiseSigma: Double = 2.5, carriers: [Carrier] = [],
                 driftingTones: [DriftingTone] = [], scheduledBursts: [Burst] = [],
                 randomBurstBand: ClosedRange<Double>? = nil, randomBurstProbability: Double = 0,
-                randomBurstAmplitude: Double = 24, packetEmitters: [PacketEmitter] = []) {
+                randomBurstAmplitude: Double = 24, packetEmitters: [PacketEmitter] = [],
+                pulsedCarriers: [PulsedCarrier] = []) {
         self.seed = seed
         self.noiseSigma = noiseSigma
         self.carriers = carriers
@@ -168,6 +210,7 @@ public struct DemoScene: Sendable {
         self.randomBurstProbability = randomBurstProbability
         self.randomBurstAmplitude = randomBurstAmplitude
         self.packetEmitters = packetEmitters
+        self.pulsedCarriers = pulsedCarriers
     }
 
     /// The built-in demo, judged beside real rtl_power captures of the FM
@@ -179,7 +222,9 @@ public struct DemoScene: Sendable {
     /// station on channel 6 with traffic in bursts (one second in six busy,
     /// 1.5 ms packets), and a Bluetooth link hopping over 79 channels (625 µs
     /// slots, one in sixteen used), so single packets stand out in the
-    /// waterfall.
+    /// waterfall; and at 1030 MHz a pulsed transmitter (50 µs every 2.5 ms,
+    /// as a secondary-radar interrogator keys its bursts), which hackrf_sweep's
+    /// numbers show in about 2 % of sweeps and the peak detector in about 18 %.
     public static func standard(seed: UInt64 = 1) -> DemoScene {
         var random = SeededRandom(seed: seed ^ 0x5ce4e)
         var carriers: [Carrier] = []
@@ -218,6 +263,8 @@ public struct DemoScene: Sendable {
         return DemoScene(seed: seed, noiseSigma: 1, carriers: carriers,
                          driftingTones: [DriftingTone(lowerHz: 144.2e6, upperHz: 145.8e6,
                                                       rateHzPerSecond: 3_000, amplitude: 10)],
-                         packetEmitters: emitters)
+                         packetEmitters: emitters,
+                         pulsedCarriers: [PulsedCarrier(frequencyHz: 1030e6, amplitude: 12, widthSeconds: 50e-6,
+                                                        periodSeconds: 2.5e-3)])
     }
 }

@@ -34,6 +34,8 @@ public final class DemoSynthesizer {
     private let noiseTable: [Int16]
     /// per-block float I/Q for time-varying sources [int8 units]
     private var dynamicScratch: [Float]
+    /// one pulsed carrier for the whole block, before it is keyed
+    private var pulseScratch: [Float]
     /// per-block sum in fixed point
     private var sumScratch: [Int16]
 
@@ -52,6 +54,7 @@ public final class DemoSynthesizer {
         }
         noiseTable = table
         dynamicScratch = [Float](repeating: 0, count: payloadCount)
+        pulseScratch = [Float](repeating: 0, count: payloadCount)
         sumScratch = [Int16](repeating: 0, count: payloadCount)
     }
 
@@ -191,6 +194,24 @@ public final class DemoSynthesizer {
                             sampleRateHz: samplesPerSecond, into: &dynamicScratch)
         }
         let blockEnd = timeSeconds + Double(payloadCount / 2) / samplesPerSecond
+        for pulse in scene.pulsedCarriers where abs(pulse.frequencyHz - centreHz) < halfBandwidthHz {
+            var rendered = false
+            pulse.pulses(from: timeSeconds, to: blockEnd) { on, off in
+                if !rendered {
+                    for i in pulseScratch.indices { pulseScratch[i] = 0 }
+                    Self.addCarrier(offsetHz: pulse.frequencyHz - centreHz, amplitude: pulse.amplitude, deviationHz: 0,
+                                    modulationHz: 0, startPhase: blockPhase, timeOffset: 0,
+                                    sampleRateHz: samplesPerSecond, into: &pulseScratch)
+                    rendered = true
+                }
+                clearOnce()
+                // samples whose time lies in [on, off): sample j is at timeSeconds + j / rate
+                let samples = payloadCount / 2
+                let first = max(0, min(samples, Int(((on - timeSeconds) * samplesPerSecond).rounded(.up))))
+                let last = max(first, min(samples, Int(((off - timeSeconds) * samplesPerSecond).rounded(.up))))
+                for k in (2 * first)..<(2 * last) { dynamicScratch[k] += pulseScratch[k] }
+            }
+        }
         for emitter in scene.packetEmitters {
             emitter.packets(from: timeSeconds, to: blockEnd, seed: scene.seed) { channel in
                 addPacket(centreHz: channel, widthHz: emitter.widthHz, amplitude: emitter.amplitude,

@@ -28,18 +28,20 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
         public var gains: HackRFGains
         public var ampEnabled: Bool
         public var antennaPower: Bool
-        /// FFT segments averaged per block; nil = as many as fit in the block
-        /// (a steadier live trace); 1 = hackrf_sweep's numbers
-        public var welchSegments: Int?
+        /// how each block's samples become one level per bin: `peak` (the
+        /// default: a burst anywhere in the dwell shows), `average`/`rms`
+        /// (Welch over the dwell: a steadier trace, power reads as power) or
+        /// `sample` (hackrf_sweep's numbers)
+        public var detector: SpectrumDetector
         /// blocks the ring holds between USB and DSP threads
         public var ringCapacity: Int
 
         public init(gains: HackRFGains = .sweepDefaults, ampEnabled: Bool = false, antennaPower: Bool = false,
-                    welchSegments: Int? = nil, ringCapacity: Int = 256) {
+                    detector: SpectrumDetector = .peak, ringCapacity: Int = 256) {
             self.gains = gains
             self.ampEnabled = ampEnabled
             self.antennaPower = antennaPower
-            self.welchSegments = welchSegments
+            self.detector = detector
             self.ringCapacity = ringCapacity
         }
     }
@@ -73,6 +75,13 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
         ring = BlockRing(capacity: max(1, settings.ringCapacity))
     }
 
+    /// the running plan's dwell per frequency (by the detector) and sweep time
+    public var dwellTiming: DwellTiming? {
+        plan.map { DwellTiming.hackRFSweep(fftSize: $0.fftSize, detector: settings.detector,
+                                           steps: $0.stepFrequenciesHz.count,
+                                           usableSamples: HackRFProtocol.samplesAfterHeader) }
+    }
+
     /// hackrf_sweep's tuning range [Hz]
     public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 0, upperHz: 6_000e6)! }
 
@@ -97,8 +106,7 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
         } catch { throw .usb(error) }
         self.plan = plan
         ring.reset()
-        let fft = SweepFFT(fftSize: plan.fftSize, segments: settings.welchSegments ?? Int.max,
-                           maxSamples: HackRFProtocol.samplesAfterHeader)
+        let fft = SweepFFT(fftSize: plan.fftSize, detector: settings.detector, maxSamples: HackRFProtocol.samplesAfterHeader)
         let assembler = SweepFrameAssembler(plan: plan)
         let thread = Thread { [self] in runDSP(fft: fft, assembler: assembler) }
         thread.name = "tscope.hackrf.dsp"
