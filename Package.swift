@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals", "DSP"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(

@@ -1,3 +1,5 @@
+import DSP
+
 /// Facts the status line shows about the running device and pipeline.
 public struct SpectrumStatus: Sendable, Equatable {
     /// "HackRF One 0000000000000000457863c8240e2f4f", "HackRF One (emulated)"
@@ -20,10 +22,13 @@ public struct SpectrumStatus: Sendable, Equatable {
     /// what the levels are in: "dBm" for analyzers that report calibrated
     /// power (tinySA, RF Explorer), "dB" (relative to full scale) otherwise
     public var powerUnit: String
+    /// how long each frequency is watched per sweep and how often, where
+    /// the source computes spectra from samples (the HackRF), else nil
+    public var dwell: DwellTiming?
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
                 droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil,
-                powerUnit: String = "dB") {
+                powerUnit: String = "dB", dwell: DwellTiming? = nil) {
         self.deviceName = deviceName
         self.isDemo = isDemo
         self.binWidthHz = binWidthHz
@@ -33,5 +38,6 @@ public struct SpectrumStatus: Sendable, Equatable {
         self.message = message
         self.extra = extra
         self.powerUnit = powerUnit
+        self.dwell = dwell
     }
 }

@@ -49,6 +49,17 @@ final class StatusLine {
         text += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
         if let facts = content.viewFacts { text += " │ \(facts)" }
         if let message = status.message { text += " │ \(message)" }
+        if let dwell = status.dwell {
+            // what a short signal must overlap to be seen: "dwell 409 µs / 2.46 ms"
+            text += " │ dwell \(Self.duration(dwell.dwellSeconds)) / \(Self.duration(dwell.revisitSeconds))"
+        }
         _ = buffer.put(text, x: x, y: row.y, style: Self.style)
+    }
+
+    /// "1 µs", "409 µs", "2.46 ms", "1.2 s" (three significant digits at most)
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 1e-3 { return "\(FrequencyFormat.trimmed(seconds * 1e6, maxFractionDigits: seconds < 1e-5 ? 1 : 0)) µs" }
+        if seconds < 1 { return "\(FrequencyFormat.trimmed(seconds * 1e3, maxFractionDigits: seconds < 1e-2 ? 2 : 1)) ms" }
+        return "\(FrequencyFormat.trimmed(seconds, maxFractionDigits: 2)) s"
     }
 }

@@ -134,7 +134,8 @@ struct WatchCommand: ParsableCommand {
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
                                       message: source.statusLine ?? recording.message,
-                                      extra: recording.poll(), powerUnit: analyzer.kind.powerUnit)
+                                      extra: recording.poll(), powerUnit: analyzer.kind.powerUnit,
+                                      dwell: source.dwellTiming)
             },
             failure: { failure.message },
             toggleRecording: { recording.toggle(tuning: model.tuning) }

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 import Terminal
 import Testing
@@ -85,6 +86,22 @@ func render(width: Int, height: Int, model: SpectrumPlotModel? = nil, frame: Spe
         #expect(lines[0].hasPrefix(" DEMO  PAUSED  HackRF One │"))
         // no trace without a frame
         #expect(!lines[1..<21].joined().contains { ("\u{2801}"..."\u{28FF}").contains($0) })
+    }
+
+    /// The HackRF's dwell per frequency and sweep time close the status line,
+    /// so a user knows how short a signal can be and still be seen.
+    @Test func theStatusLineSaysHowLongEachFrequencyIsWatched() {
+        var status = fixedStatus
+        status.dwell = DwellTiming(dwellSeconds: 409e-6, revisitSeconds: 2.4576e-3)
+        var buffer = Buffer(width: 160, height: 24)
+        SpectrumPlotView().render(model: fixedModel(width: 160, height: 24), frame: fixedFrame(), status: status,
+                                  into: &buffer)
+        #expect(buffer.lines[0].contains("│ bad 2 │ dwell 409 µs / 2.46 ms"), "\(buffer.lines[0])")
+        status.dwell = DwellTiming(dwellSeconds: 1e-6, revisitSeconds: 0.25)
+        var other = Buffer(width: 160, height: 24)
+        SpectrumPlotView().render(model: fixedModel(width: 160, height: 24), frame: fixedFrame(), status: status,
+                                  into: &other)
+        #expect(other.lines[0].contains("dwell 1 µs / 250 ms"), "\(other.lines[0])")
     }
 
     @Test func redrawingTheSameFrameChangesNothing() {
