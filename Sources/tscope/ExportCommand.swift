@@ -1,7 +1,10 @@
 import ArgumentParser
 import Capture
+import DSP
 import Foundation
 import Signals
+
+extension TraceHold.Kind: ExpressibleByArgument {}
 
 /// Pictures and tables of a capture.
 struct ExportCommand: ParsableCommand {
@@ -16,6 +19,9 @@ struct ExportCommand: ParsableCommand {
             --csv: wide = one row per frame, a column per bin centre [Hz]; long = time,frequency_hz,power_db. \
             pandas reads either in one call: pd.read_csv(f, index_col="time", parse_dates=["time"]) (wide) or \
             pd.read_csv(f, parse_dates=["time"]) (long).
+            --csv with --trace max|min|avg: one row per device bin over the whole capture, \
+            frequency_hz,power_db at bin centres (avg: the mean in linear power) — a night's recording summed up, \
+            or a reference trace.
             """
     )
 
@@ -30,6 +36,9 @@ struct ExportCommand: ParsableCommand {
 
     @Option(help: "CSV layout: wide or long.")
     var layout: CSVLayoutArgument = .init(layout: .wide)
+
+    @Option(help: "CSV: one row per bin, the capture's max, min or avg (linear power) trace.")
+    var trace: TraceHold.Kind?
 
     @Option(help: "PNG: first time drawn.")
     var start: TimeArgument?
@@ -48,6 +57,7 @@ struct ExportCommand: ParsableCommand {
 
     func validate() throws {
         guard (png == nil) != (csv == nil) else { throw ValidationError("give one of --png OUT.png or --csv OUT.csv") }
+        if trace != nil && csv == nil { throw ValidationError("--trace writes a CSV: give --csv OUT.csv") }
         if let low, let high, low.hertz >= high.hertz { throw ValidationError("--low must be below --high") }
         guard (1...20_000).contains(maxRows), (1...20_000).contains(maxColumns) else {
             throw ValidationError("--max-rows and --max-columns must be 1…20000")
@@ -76,6 +86,18 @@ struct ExportCommand: ParsableCommand {
             printError("\(png): \(summary.width)×\(summary.height) px, \(summary.frames) frames, "
                 + "\(FrequencyFormat.label(summary.lowHz, maxFractionDigits: 6))–\(FrequencyFormat.label(summary.highHz, maxFractionDigits: 6)), "
                 + String(format: "%.1f…%.1f dB", summary.floorDB, summary.topDB))
+        } else if let csv, let trace {
+            let reader = try inputOptions.openReader(path: input, format: format)
+            let summary: TraceExporter.Summary
+            do {
+                summary = try TraceExporter.export(reader, kind: trace, to: csv, input: input)
+            } catch {
+                throw CommandError("\(error)")
+            }
+            reportSkips(reader)
+            var line = "\(csv): \(trace.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
+            if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
+            printError(line)
         } else if let csv {
             var convert = try ConvertCommand.parse([input, csv, "--format", "csv", "--layout", layout.layout.rawValue])
             convert.inputOptions = inputOptions
