@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// What a bench analyzer measures on a trace, as pure functions over device
 /// bins (dB per bin; NaN = no data, never a peak and no power).
@@ -169,4 +170,38 @@ public struct TraceHold: Sendable {
 
     /// centre of bin `i` [Hz]
     public func binCenterHz(_ i: Int) -> Double { startHz + (Double(i) + 0.5) * binWidthHz }
+}
+
+/// The meter's measurements of one interval's mean spectrum inside its band:
+/// occupied bandwidth and the highest peaks.
+public struct BandMeasurements: Sendable, Equatable {
+    /// occupied bandwidth [Hz]: start and stop
+    public var occupied: (startHz: Double, stopHz: Double)?
+    /// highest first, at bin centres [Hz, dB]
+    public var peaks: [(hz: Double, decibels: Float)]
+
+    public static func == (a: BandMeasurements, b: BandMeasurements) -> Bool {
+        a.occupied?.startHz == b.occupied?.startHz && a.occupied?.stopHz == b.occupied?.stopHz
+            && a.peaks.map(\.hz) == b.peaks.map(\.hz) && a.peaks.map(\.decibels) == b.peaks.map(\.decibels)
+    }
+
+    /// Measures the bins of `hold` whose centres lie in `band`.
+    /// - Parameters:
+    ///   - occupiedPercent: e.g. 99; nil = no OBW
+    ///   - peakCount: peaks to report (0 = none)
+    public static func measure(_ hold: TraceHold, band: FrequencyRange, occupiedPercent: Double?, peakCount: Int,
+                               excursionDB: Float) -> BandMeasurements {
+        let values = hold.decibels
+        let inside = values.indices.filter { (band.lowerHz...band.upperHz).contains(hold.binCenterHz($0)) }
+        guard let first = inside.first, let last = inside.last else { return BandMeasurements(occupied: nil, peaks: []) }
+        let slice = Array(values[first...last])
+        let occupied = occupiedPercent.flatMap {
+            SpectrumMeasurements.occupiedBandwidth(slice, startHz: hold.startHz + Double(first) * hold.binWidthHz,
+                                                   binWidthHz: hold.binWidthHz, percent: $0)
+        }
+        let peaks = SpectrumMeasurements.peaks(slice, excursionDB: excursionDB, count: peakCount).map {
+            (hz: hold.binCenterHz(first + $0.bin), decibels: $0.decibels)
+        }
+        return BandMeasurements(occupied: occupied, peaks: peaks)
+    }
 }

@@ -35,6 +35,23 @@ struct MeterCommand: ParsableCommand {
     @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"dwell_s\", \"revisit_s\", \"duty\"}.")
     var json = false
 
+    @Option(name: .long, help: "Occupied bandwidth: the band holding this percent of the power (e.g. 99).")
+    var obw: Double?
+
+    @Option(name: .long, help: "Report the K highest peaks (a peak rises --excursion dB over its surroundings).")
+    var peaks: Int = 0
+
+    @Option(name: .long, help: "Peak excursion [dB] for --peaks.")
+    var excursion: Double = 6
+
+    @Option(name: .long, help: "Meter a capture file instead of a device (any format tscope reads).")
+    var input: String?
+
+    @Option(name: .long, help: "With --input: playback speed, a factor or max (default 1, real time).")
+    var speed: String = "1"
+
+    @OptionGroup var inputOptions: CaptureInputOptions
+
     /// bins asked for across the band: fine enough that the band edges cut
     /// few bins, coarse enough to sweep quickly (the plan clamps to what the
     /// device can do)
@@ -46,6 +63,25 @@ struct MeterCommand: ParsableCommand {
             throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")
         }
         if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }
+        if let obw, !(obw > 0 && obw < 100) { throw ValidationError("--obw \(obw): expected a percent between 0 and 100") }
+        guard (0...100).contains(peaks) else { throw ValidationError("--peaks \(peaks): expected 0…100") }
+        guard excursion.isFinite, excursion >= 0 else { throw ValidationError("--excursion \(excursion): expected dB ≥ 0") }
+        _ = try parsedSpeed()
+    }
+
+    /// `--speed`: nil = as fast as possible
+    func parsedSpeed() throws -> Double? {
+        if speed == "max" { return nil }
+        guard let factor = Double(speed), factor.isFinite, factor > 0 else {
+            throw ValidationError("--speed \(speed): expected a factor such as 4, or max")
+        }
+        return factor
+    }
+
+    /// what the per-interval spectrum is measured for, nil when nothing is asked
+    var measurementRequest: MeterMeasurementRequest? {
+        obw == nil && peaks == 0 ? nil
+            : MeterMeasurementRequest(occupiedPercent: obw, peakCount: peaks, excursionDB: Float(excursion))
     }
 
     func parsedBand() throws -> FrequencyRange {
@@ -54,7 +90,11 @@ struct MeterCommand: ParsableCommand {
 
     func run() throws {
         _ = try parsedBand()
-        let accumulator = BandPowerAccumulator()
+        if let input {
+            try MeterFileRun(command: self, input: input).run()
+            return
+        }
+        let accumulator = BandPowerAccumulator(measuring: measurementRequest)
         let failure = DeviceFailure()
         // a lost analyzer is retried for --reconnect-timeout, then the run ends with its reason
         let source: ReconnectingSpectrumSource
@@ -85,7 +125,7 @@ struct MeterCommand: ParsableCommand {
             guard let reading = accumulator.take() else { continue }
             print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
                                    unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json,
-                                   dwell: source.dwellTiming))
+                                   dwell: source.dwellTiming, measurements: reading.measurements))
             fflush(stdout)
             printed += 1
         }
@@ -97,6 +137,11 @@ struct MeterCommand: ParsableCommand {
 final class BandPowerAccumulator: @unchecked Sendable {
     private let lock = NSLock()
     private var average = BandPowerAverage()
+    private let request: MeterMeasurementRequest?
+    /// the interval's mean spectrum per device bin, when measurements are asked for
+    private var spectrum = TraceHold(kind: .avg)
+
+    init(measuring request: MeterMeasurementRequest? = nil) { self.request = request }
 
     /// the band measured; frames before it is set are ignored
     var band: FrequencyRange? {
@@ -104,12 +149,90 @@ final class BandPowerAccumulator: @unchecked Sendable {
         set { lock.withLock { average.band = newValue } }
     }
 
-    func add(_ frame: SpectrumFrame) { lock.withLock { average.add(frame) } }
+    func add(_ frame: SpectrumFrame) {
+        lock.withLock {
+            average.add(frame)
+            // a retune starts the interval's spectrum again at the new bins
+            if request != nil, average.band != nil,
+               !spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB) {
+                spectrum = TraceHold(kind: .avg)
+                spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB)
+            }
+        }
+    }
 
-    /// The mean power of the sweeps since the last take [dB] and how many
-    /// there were; nil when none arrived.
-    func take() -> (decibels: Double, sweeps: Int)? {
-        lock.withLock { average.take().map { ($0.decibels, $0.frames) } }
+    /// The mean power of the sweeps since the last take [dB], how many there
+    /// were, and the measurements asked for; nil when none arrived.
+    func take() -> (decibels: Double, sweeps: Int, measurements: BandMeasurements?)? {
+        lock.withLock {
+            let measured = request.flatMap { request in
+                average.band.map {
+                    BandMeasurements.measure(spectrum, band: $0, occupiedPercent: request.occupiedPercent,
+                                             peakCount: request.peakCount, excursionDB: request.excursionDB)
+                }
+            }
+            spectrum = TraceHold(kind: .avg)
+            return average.take().map { ($0.decibels, $0.frames, measured) }
+        }
+    }
+}
+
+/// What `meter --obw/--peaks` asks of each interval's spectrum.
+struct MeterMeasurementRequest {
+    var occupiedPercent: Double?
+    var peakCount: Int
+    var excursionDB: Float
+}
+
+/// `meter --input FILE`: the same readings from a capture's frames, one per
+/// --interval of the file's own time, paced by --speed.
+struct MeterFileRun {
+    let command: MeterCommand
+    let input: String
+
+    func run() throws {
+        let band = try command.parsedBand()
+        let speed = try command.parsedSpeed()
+        let format = try command.inputOptions.format(of: input)
+        let reader = try command.inputOptions.openReader(path: input, format: format)
+        let accumulator = BandPowerAccumulator(measuring: command.measurementRequest)
+        accumulator.band = band
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var printed = 0
+        var intervalEnd: Double?
+        var lastTime = 0.0
+        var paced: (file: Double, wall: Double)?
+        func emit(at time: Double) {
+            guard let reading = accumulator.take() else { return }
+            print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
+                                   json: command.json, measurements: reading.measurements))
+            fflush(stdout)
+            printed += 1
+        }
+        while command.count.map({ printed < $0 }) ?? true {
+            let more: Bool
+            do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
+            guard more else { break }
+            if let speed {
+                // the file's time at --speed: wait until this frame is due
+                let start = paced ?? (frame.timestamp, monotonicSeconds())
+                paced = start
+                let due = start.wall + (frame.timestamp - start.file) / speed
+                let wait = due - monotonicSeconds()
+                if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
+            }
+            if let end = intervalEnd, frame.timestamp >= end {
+                emit(at: lastTime)
+                intervalEnd = end + command.interval * ((frame.timestamp - end) / command.interval).rounded(.down)
+                    + command.interval
+            } else if intervalEnd == nil {
+                intervalEnd = frame.timestamp + command.interval
+            }
+            accumulator.add(frame)
+            lastTime = frame.timestamp
+        }
+        if command.count.map({ printed < $0 }) ?? true { emit(at: lastTime) }
+        reportSkips(reader)
     }
 }
 
@@ -120,7 +243,7 @@ enum MeterLine {
     /// - Parameter dwell: where the source computes spectra from samples, how long each frequency
     ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
     static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
-                       json: Bool, dwell: DwellTiming? = nil) -> String {
+                       json: Bool, dwell: DwellTiming? = nil, measurements: BandMeasurements? = nil) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
@@ -132,9 +255,37 @@ enum MeterLine {
                     + "\"revisit_s\":\(String(format: "%.9g", dwell.revisitSeconds)),"
                     + "\"duty\":\(String(format: "%.6g", dwell.duty))"
             }
+            if let occupied = measurements?.occupied {
+                line += ",\"obw_hz\":\(hertz(occupied.stopHz - occupied.startHz)),"
+                    + "\"obw_start_hz\":\(hertz(occupied.startHz)),\"obw_stop_hz\":\(hertz(occupied.stopHz))"
+            }
+            if let peaks = measurements?.peaks, measurements != nil {
+                line += ",\"peaks\":[" + peaks.map {
+                    "{\"hz\":\(hertz($0.hz)),\"db\":\(String(format: "%.2f", $0.decibels))}"
+                }.joined(separator: ",") + "]"
+            }
             return line + "}"
         }
-        return "\(stamp)  \(band)  \(power) \(unit)"
+        var text = "\(stamp)  \(band)  \(power) \(unit)"
+        if let occupied = measurements?.occupied {
+            text += "  OBW \(FrequencyFormat.label(occupied.stopHz - occupied.startHz)) "
+                + "(\(FrequencyFormat.label(occupied.startHz, maxFractionDigits: 6))–"
+                + "\(FrequencyFormat.label(occupied.stopHz, maxFractionDigits: 6)))"
+        }
+        if let peaks = measurements?.peaks, !peaks.isEmpty {
+            text += "  peaks " + peaks.map {
+                "\(FrequencyFormat.label($0.hz, maxFractionDigits: 6)) \(String(format: "%.2f", $0.decibels)) \(unit)"
+            }.joined(separator: ", ")
+        }
+        return text
+    }
+
+    /// a frequency in JSON: whole Hz, or up to 3 decimals
+    static func hertz(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     /// "2025-01-02T03:04:05.678Z"
