@@ -1,0 +1,217 @@
+import Foundation
+import Signals
+
+/// `tscope events`: when a condition on a band holds, on every sweep at the
+/// device's bins (never on decimated columns). Pure state, no threads: the
+/// caller feeds sweeps in time order and prints what comes back.
+public enum EventCondition: Sendable, Equatable {
+    /// any bin above this level [dB or dBm, the device's unit]
+    case above(Float)
+    /// any bin above a limit line: (frequency [Hz], level) points, linear
+    /// between them, the end values beyond
+    case mask([LevelPoint])
+    /// any bin more than `offsetDB` above a per-frequency baseline (points as for a mask)
+    case overBaseline(offsetDB: Float, baseline: [LevelPoint])
+
+    /// The limit [dB] at each bin centre of a sweep's geometry.
+    public func limits(startHz: Double, binWidthHz: Double, count: Int) -> [Float] {
+        (0..<count).map { i in
+            let hz = startHz + (Double(i) + 0.5) * binWidthHz
+            switch self {
+            case .above(let level): return level
+            case .mask(let points): return LevelPoint.interpolate(points, at: hz)
+            case .overBaseline(let offset, let baseline): return LevelPoint.interpolate(baseline, at: hz) + offset
+            }
+        }
+    }
+}
+
+/// One point of a limit line or baseline.
+public struct LevelPoint: Sendable, Equatable {
+    public var hz: Double
+    public var decibels: Float
+
+    public init(hz: Double, decibels: Float) {
+        self.hz = hz
+        self.decibels = decibels
+    }
+
+    /// Linear interpolation between the points (sorted by frequency), the
+    /// end values beyond them; NaN without points.
+    public static func interpolate(_ points: [LevelPoint], at hz: Double) -> Float {
+        guard let first = points.first, let last = points.last else { return .nan }
+        if hz <= first.hz { return first.decibels }
+        if hz >= last.hz { return last.decibels }
+        var low = 0, high = points.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if points[middle].hz <= hz { low = middle } else { high = middle }
+        }
+        let a = points[low], b = points[high]
+        guard b.hz > a.hz else { return max(a.decibels, b.decibels) }
+        let t = (hz - a.hz) / (b.hz - a.hz)
+        return Float(Double(a.decibels) + t * Double(b.decibels - a.decibels))
+    }
+}
+
+/// One event: from the first to the last sweep that met the condition.
+public struct DetectedEvent: Sendable, Equatable {
+    /// times of the first and last sweep that met the condition [s since the Unix epoch]
+    public var start: Double
+    public var end: Double
+    /// centre of the highest bin during the event [Hz] and its level [dB]
+    public var peakHz: Double
+    public var peakDB: Float
+    /// extent of the bins that met the condition [Hz]: lower edge of the lowest, upper of the highest
+    public var startHz: Double
+    public var stopHz: Double
+    /// sweeps that met the condition
+    public var sweeps: Int
+
+    public var durationSeconds: Double { end - start }
+}
+
+/// The per-sweep state machine of `tscope events`.
+///
+/// A sweep *meets* the condition when a bin inside the band exceeds its limit.
+/// An event opens once sweeps have met it for `holdSeconds` without a break
+/// (0: at the first such sweep) and ends at the first sweep where every bin in
+/// the band is below its limit minus `hysteresisDB`; sweeps in between that
+/// do not meet it keep the event open but are not counted. Its start is the
+/// first sweep of the unbroken run that opened it, its end the last sweep
+/// that met the condition.
+public struct SweepEventTracker: Sendable {
+    public enum Output: Sendable, Equatable {
+        case opened(DetectedEvent)
+        case closed(DetectedEvent)
+    }
+
+    public let condition: EventCondition
+    public let band: FrequencyRange
+    public let holdSeconds: Double
+    public let hysteresisDB: Float
+
+    /// the run of meeting sweeps that may become an event, or the open event
+    private var candidate: DetectedEvent?
+    private var isOpen = false
+    /// limits for the current geometry, recomputed when it changes
+    private var geometry: (startHz: Double, binWidthHz: Double, count: Int)?
+    private var limits: [Float] = []
+    private var inBand: Range<Int> = 0..<0
+
+    public init(condition: EventCondition, band: FrequencyRange, holdSeconds: Double = 0, hysteresisDB: Float = 0) {
+        self.condition = condition
+        self.band = band
+        self.holdSeconds = holdSeconds
+        self.hysteresisDB = hysteresisDB
+    }
+
+    /// Feeds one sweep; returns an event that opened and/or closed with it.
+    public mutating func add(_ frame: SpectrumFrame) -> [Output] {
+        prepare(for: frame)
+        var met = false, belowRelease = true
+        var peak: (bin: Int, db: Float)?
+        var lowBin = Int.max, highBin = Int.min
+        frame.powerDB.withUnsafeBufferPointer { values in
+            for i in inBand where !values[i].isNaN {
+                let value = values[i]
+                if value > limits[i] {
+                    met = true
+                    lowBin = min(lowBin, i)
+                    highBin = max(highBin, i)
+                }
+                if value >= limits[i] - hysteresisDB { belowRelease = false }
+                if peak == nil || value > peak!.db { peak = (i, value) }
+            }
+        }
+        var outputs: [Output] = []
+        if met, let peak {
+            let lower = frame.startHz + Double(lowBin) * frame.binWidthHz
+            let upper = frame.startHz + Double(highBin + 1) * frame.binWidthHz
+            if var event = candidate {
+                event.end = frame.timestamp
+                event.sweeps += 1
+                event.startHz = min(event.startHz, lower)
+                event.stopHz = max(event.stopHz, upper)
+                if peak.db > event.peakDB {
+                    event.peakDB = peak.db
+                    event.peakHz = frame.binCenterHz(peak.bin)
+                }
+                candidate = event
+            } else {
+                candidate = DetectedEvent(start: frame.timestamp, end: frame.timestamp, peakHz: frame.binCenterHz(peak.bin),
+                                          peakDB: peak.db, startHz: lower, stopHz: upper, sweeps: 1)
+            }
+            if !isOpen, let event = candidate, event.end - event.start >= holdSeconds {
+                isOpen = true
+                outputs.append(.opened(event))
+            }
+        } else if isOpen {
+            if belowRelease, let event = candidate {
+                outputs.append(.closed(event))
+                candidate = nil
+                isOpen = false
+            }
+        } else {
+            // the run broke before it held long enough
+            candidate = nil
+        }
+        return outputs
+    }
+
+    /// At the end of the input: the open event, closed at its last meeting sweep.
+    public mutating func finish() -> DetectedEvent? {
+        defer {
+            candidate = nil
+            isOpen = false
+        }
+        return isOpen ? candidate : nil
+    }
+
+    private mutating func prepare(for frame: SpectrumFrame) {
+        if let geometry, geometry.startHz == frame.startHz, geometry.binWidthHz == frame.binWidthHz,
+           geometry.count == frame.powerDB.count { return }
+        geometry = (frame.startHz, frame.binWidthHz, frame.powerDB.count)
+        limits = condition.limits(startHz: frame.startHz, binWidthHz: frame.binWidthHz, count: frame.powerDB.count)
+        let inside = frame.powerDB.indices.filter { (band.lowerHz...band.upperHz).contains(frame.binCenterHz($0)) }
+        inBand = (inside.first ?? 0)..<((inside.last ?? -1) + 1)
+    }
+}
+
+/// A per-bin baseline learned as the median of every sweep in a window
+/// (`events --learn`). Memory grows with the window only.
+public struct BaselineLearner: Sendable {
+    public let seconds: Double
+    private var first: Double?
+    private var geometry: (startHz: Double, binWidthHz: Double)?
+    private var sweeps: [[Float]] = []
+
+    public init(seconds: Double) { self.seconds = seconds }
+
+    /// Adds a sweep while learning; returns the baseline once the window is
+    /// over (this sweep not included), nil while still learning.
+    public mutating func add(_ frame: SpectrumFrame) -> [LevelPoint]? {
+        let start = first ?? frame.timestamp
+        first = start
+        if frame.timestamp - start >= seconds, !sweeps.isEmpty { return baseline }
+        if let geometry, geometry.startHz != frame.startHz || geometry.binWidthHz != frame.binWidthHz
+            || sweeps.first?.count != frame.powerDB.count {
+            sweeps.removeAll()  // retuned: learn the new bins
+        }
+        geometry = (frame.startHz, frame.binWidthHz)
+        sweeps.append(frame.powerDB)
+        return nil
+    }
+
+    /// the median of each bin over the sweeps so far (NaN ignored)
+    public var baseline: [LevelPoint] {
+        guard let geometry, let count = sweeps.first?.count else { return [] }
+        return (0..<count).compactMap { i in
+            let values = sweeps.map { $0[i] }.filter { !$0.isNaN }.sorted()
+            guard !values.isEmpty else { return nil }
+            let median = values.count % 2 == 1 ? values[values.count / 2]
+                : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+            return LevelPoint(hz: geometry.startHz + (Double(i) + 0.5) * geometry.binWidthHz, decibels: median)
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import ArgumentParser
+import Capture
+import DSP
+import Devices
+import Foundation
+import Signals
+
+/// Tells when something appears in a band: one line per event, live from any
+/// analyzer or from any capture file.
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Report when a condition on a band holds: a signal above a level, a limit line or a baseline.",
+        discussion: """
+            Every sweep is examined at the device's bins. A sweep meets the condition when a bin in --band is above \
+            --above LEVEL, above the --mask limit line (CSV frequency_hz,level_db, linear between points), or more \
+            than --over-baseline DB above a baseline learned as the per-bin median of the first --learn DURATION \
+            or read with --baseline FILE (the CSV `export --trace avg` writes). An event opens once sweeps meet it \
+            for --for DURATION without a break and ends at the first sweep where every bin is below the limit minus \
+            --hysteresis DB. One line per event when it ends; --json: JSON Lines with start, end (ISO 8601 UTC, the \
+            first and last sweep that met it), duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps; \
+            --json-open adds a line with "open": true as an event starts. A device lost and found again is a \
+            "gap" line. Live runs end with Ctrl-C, SIGTERM or --duration; a file ends at its end.
+            """
+    )
+
+    @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
+
+    @Option(name: [.customShort("f"), .long], help: "Band to watch, start:stop in MHz.")
+    var band: String
+
+    @Option(parsing: .unconditional, help: "Level [dB or dBm, the device's unit] a bin must exceed, e.g. -60.")
+    var above: Float?
+
+    @Option(help: "Limit line: CSV of frequency_hz,level_db rows.")
+    var mask: String?
+
+    @Option(name: .customLong("over-baseline"), parsing: .unconditional,
+            help: "dB a bin must rise over the baseline (--learn or --baseline).")
+    var overBaseline: Float?
+
+    @Option(help: "Learn the baseline as the per-bin median of this long first, e.g. 30s or 5m.")
+    var learn: String?
+
+    @Option(help: "Baseline CSV of frequency_hz,power_db rows (`export --csv F --trace avg`).")
+    var baseline: String?
+
+    @Option(name: .customLong("for"), help: "How long the condition must hold before an event starts (default 0).")
+    var holdFor: String = "0"
+
+    @Option(help: "An event ends when every bin is this many dB below the limit (default 0).")
+    var hysteresis: Float = 0
+
+    @Flag(help: "JSON Lines.")
+    var json = false
+
+    @Flag(name: .customLong("json-open"), help: "Also a JSON line with \"open\": true as each event starts.")
+    var jsonOpen = false
+
+    @Option(help: "Examine a capture file instead of a device (any format tscope reads).")
+    var input: String?
+
+    @Option(help: "With --input: playback speed, a factor or max (default max).")
+    var speed: String = "max"
+
+    @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).")
+    var duration: String?
+
+    @OptionGroup var inputOptions: CaptureInputOptions
+
+    func validate() throws {
+        _ = try parsedBand()
+        let conditions = [above != nil, mask != nil, overBaseline != nil].filter { $0 }.count
+        guard conditions == 1 else { throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB") }
+        if overBaseline != nil, (learn == nil) == (baseline == nil) {
+            throw ValidationError("--over-baseline needs one of --learn DURATION or --baseline FILE")
+        }
+        if overBaseline == nil, learn != nil || baseline != nil {
+            throw ValidationError("--learn and --baseline go with --over-baseline DB")
+        }
+        if let above, !above.isFinite { throw ValidationError("--above \(above): expected a level in dB") }
+        guard hysteresis.isFinite, hysteresis >= 0 else { throw ValidationError("--hysteresis \(hysteresis): expected dB ≥ 0") }
+        _ = try Self.seconds(holdFor, option: "--for", allowZero: true)
+        if let learn { _ = try Self.seconds(learn, option: "--learn", allowZero: false) }
+        if let duration { _ = try Self.seconds(duration, option: "--duration", allowZero: false) }
+        _ = try parsedSpeed()
+    }
+
+    func parsedBand() throws -> FrequencyRange {
+        try BandOption.parse(band, option: "--band", limits: WatchCommand.deviceLimits)
+    }
+
+    /// nil = as fast as possible
+    func parsedSpeed() throws -> Double? {
+        if speed == "max" { return nil }
+        guard let factor = Double(speed), factor.isFinite, factor > 0 else {
+            throw ValidationError("--speed \(speed): expected a factor such as 4, or max")
+        }
+        return factor
+    }
+
+    /// "30", "90s", "5m", "1h" → seconds
+    static func seconds(_ text: String, option: String, allowZero: Bool) throws -> Double {
+        guard let value = RTLPowerNumber.seconds(text), value.isFinite, allowZero ? value >= 0 : value > 0 else {
+            throw ValidationError("\(option) \(text): expected a time such as 30, 90s, 5m or 1h")
+        }
+        return value
+    }
+
+    /// The condition, with its files read (a baseline to learn comes later).
+    func condition() throws -> EventCondition? {
+        do {
+            if let above { return .above(above) }
+            if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
+            if let overBaseline, let baseline {
+                return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
+            }
+        } catch {
+            throw CommandError("\(error)")
+        }
+        return nil
+    }
+
+    func run() throws {
+        let band = try parsedBand()
+        let settings = EventRun.Settings(band: band, condition: try condition(),
+                                         learnSeconds: try learn.map { try Self.seconds($0, option: "--learn", allowZero: false) },
+                                         overBaselineDB: overBaseline ?? 0,
+                                         holdSeconds: try Self.seconds(holdFor, option: "--for", allowZero: true),
+                                         hysteresisDB: hysteresis, json: json, jsonOpen: jsonOpen)
+        if let input {
+            try runOnFile(input, settings: settings)
+        } else {
+            try runLive(settings: settings)
+        }
+    }
+
+    private func runOnFile(_ path: String, settings: EventRun.Settings) throws {
+        let format = try inputOptions.format(of: path)
+        let reader = try inputOptions.openReader(path: path, format: format)
+        let run = EventRun(settings: settings, unit: "dB")
+        let speed = try parsedSpeed()
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var paced: (file: Double, wall: Double)?
+        while true {
+            let more: Bool
+            do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
+            guard more else { break }
+            if let speed {
+                let start = paced ?? (frame.timestamp, monotonicSeconds())
+                paced = start
+                let wait = start.wall + (frame.timestamp - start.file) / speed - monotonicSeconds()
+                if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
+            }
+            run.add(frame)
+        }
+        run.finish()
+        reportSkips(reader)
+    }
+
+    private func runLive(settings: EventRun.Settings) throws {
+        let waiter = RecordingWait()
+        let source: ReconnectingSpectrumSource
+        let holder = EventRunHolder()
+        do {
+            let analyzer: SelectedAnalyzer
+            (source, analyzer) = try deviceOptions.spectrumSource(
+                headless: true, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
+                onFrame: { holder.run?.add($0) },
+                onGap: { gap in holder.run?.gap(gap) },
+                onGiveUp: { waiter.fail($0) })
+            let band = try BandOption.parse(self.band, option: "--band", limits: analyzer.kind.tunableRange)
+            holder.run = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
+            try source.start(band: band, binWidthHz: band.spanHz / MeterCommand.binsAcrossBand)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let end = waiter.wait(duration: try duration.map { try Self.seconds($0, option: "--duration", allowZero: false) },
+                              started: monotonicSeconds(), status: { "" })
+        source.stop()
+        holder.run?.finish()
+        if case .failure(let message) = end { throw CommandError(message) }
+    }
+}
+
+/// The run a live source's callbacks reach once it exists.
+final class EventRunHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: EventRun?
+    var run: EventRun? {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+/// One `events` run: learns a baseline if asked, tracks events, prints lines.
+/// `add` and `gap` may come from the source's thread; a lock keeps the
+/// tracker and stdout in order (an event line is rare and short).
+final class EventRun: @unchecked Sendable {
+    struct Settings {
+        var band: FrequencyRange
+        /// nil while a baseline is to be learned
+        var condition: EventCondition?
+        var learnSeconds: Double?
+        var overBaselineDB: Float
+        var holdSeconds: Double
+        var hysteresisDB: Float
+        var json: Bool
+        var jsonOpen: Bool
+    }
+
+    private let settings: Settings
+    private let unit: String
+    private let lock = NSLock()
+    private var tracker: SweepEventTracker?
+    private var learner: BaselineLearner?
+
+    init(settings: Settings, unit: String) {
+        self.settings = settings
+        self.unit = unit
+        if let condition = settings.condition {
+            tracker = SweepEventTracker(condition: condition, band: settings.band, holdSeconds: settings.holdSeconds,
+                                        hysteresisDB: settings.hysteresisDB)
+        } else if let seconds = settings.learnSeconds {
+            learner = BaselineLearner(seconds: seconds)
+        }
+    }
+
+    func add(_ frame: SpectrumFrame) {
+        lock.withLock {
+            if tracker == nil, var learning = learner {
+                let baseline = learning.add(frame)
+                learner = learning
+                guard let baseline else { return }
+                tracker = SweepEventTracker(condition: .overBaseline(offsetDB: settings.overBaselineDB, baseline: baseline),
+                                            band: settings.band, holdSeconds: settings.holdSeconds,
+                                            hysteresisDB: settings.hysteresisDB)
+                learner = nil
+            }
+            guard var tracking = tracker else { return }
+            let outputs = tracking.add(frame)
+            tracker = tracking
+            for output in outputs {
+                switch output {
+                case .opened(let event): if settings.json && settings.jsonOpen { emit(EventLine.open(event, unit: unit)) }
+                case .closed(let event): emit(EventLine.format(event, unit: unit, json: settings.json))
+                }
+            }
+        }
+    }
+
+    /// A device outage, as a line of its own.
+    func gap(_ gap: ReconnectGap) {
+        lock.withLock { emit(EventLine.gap(gap, json: settings.json)) }
+    }
+
+    /// The end of the run: an open event is reported, closed at its last meeting sweep.
+    func finish() {
+        lock.withLock {
+            guard var tracking = tracker, let event = tracking.finish() else { return }
+            tracker = tracking
+            emit(EventLine.format(event, unit: unit, json: settings.json))
+        }
+    }
+
+    private func emit(_ line: String) {
+        print(line)
+        fflush(stdout)
+    }
+}
+
+/// The lines `tscope events` prints.
+enum EventLine {
+    static func format(_ event: DetectedEvent, unit: String, json: Bool) -> String {
+        if json {
+            return "{\"start\":\"\(isoMicroseconds(event.start))\",\"end\":\"\(isoMicroseconds(event.end))\","
+                + "\"duration_s\":\(trimmed(event.durationSeconds, 6)),\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
+                + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
+                + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz)),"
+                + "\"sweeps\":\(event.sweeps)}"
+        }
+        return "\(isoMicroseconds(event.start)) – \(isoMicroseconds(event.end))  \(trimmed(event.durationSeconds, 3)) s  "
+            + "peak \(FrequencyFormat.label(event.peakHz, maxFractionDigits: 6)) \(String(format: "%.2f", event.peakDB)) \(unit)  "
+            + "\(FrequencyFormat.label(event.startHz, maxFractionDigits: 6))–\(FrequencyFormat.label(event.stopHz, maxFractionDigits: 6))  "
+            + "\(event.sweeps) sweeps"
+    }
+
+    static func open(_ event: DetectedEvent, unit: String) -> String {
+        "{\"open\":true,\"start\":\"\(isoMicroseconds(event.start))\",\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
+            + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
+            + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz))}"
+    }
+
+    static func gap(_ gap: ReconnectGap, json: Bool) -> String {
+        if json {
+            let reason = gap.reason.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "{\"gap\":true,\"from\":\"\(isoMicroseconds(gap.fromTimestamp))\","
+                + "\"to\":\"\(isoMicroseconds(gap.toTimestamp))\",\"reason\":\"\(reason)\"}"
+        }
+        return "gap \(isoMicroseconds(gap.fromTimestamp)) – \(isoMicroseconds(gap.toTimestamp))  \(gap.reason)"
+    }
+
+    /// "2018-11-18T03:32:44.000000Z"
+    static func isoMicroseconds(_ time: Double) -> String {
+        var seconds = time_t(time.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let micros = min(999_999, Int(((time - Double(seconds)) * 1e6).rounded()))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), micros)
+    }
+
+    static func trimmed(_ value: Double, _ digits: Int) -> String {
+        FrequencyFormat.trimmed(value, maxFractionDigits: digits)
+    }
+}

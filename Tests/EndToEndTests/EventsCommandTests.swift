@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// `tscope events` on a real rtl_power capture (NHK-FM Osaka, 299 sweeps of
+/// 1 s) and live on the demo device. The real-file events are found a second
+/// time here, by a plain scan of the file's text.
+@Suite struct EventsCommandTests {
+    static let file = osakaCapture
+
+    /// Per sweep: time (local, as printed) and the values whose frequency
+    /// ("Hz low" + k·step, rtl_power's value centres) lies in `band`.
+    static func sweeps(band: ClosedRange<Double>) throws -> [(time: String, values: [Float])] {
+        try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map { line in
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let low = Double(fields[2])!, step = Double(fields[4])!
+            let values = fields[6...].dropLast().enumerated()
+                .filter { band.contains(low + Double($0.offset) * step) }.map { Float($0.element)! }
+            return (fields[1], values)
+        }
+    }
+
+    /// The rule, written plainly: runs of sweeps with a value above `level`;
+    /// a run opens after `hold` further sweeps (1 s apart) and closes at the
+    /// first sweep whose values are all below level − hysteresis.
+    static func expectedEvents(level: Float, holdSweeps: Int, hysteresis: Float,
+                               band: ClosedRange<Double> = 88.05e6...88.15e6) throws -> [(start: String, end: String, sweeps: Int)] {
+        var events: [(String, String, Int)] = []
+        var run: (start: Int, last: Int, count: Int)?
+        var open = false
+        let all = try sweeps(band: band)
+        for (i, sweep) in all.enumerated() {
+            let met = sweep.values.contains { $0 > level }
+            let released = sweep.values.allSatisfy { $0 < level - hysteresis }
+            if met {
+                run = run.map { ($0.start, i, $0.count + 1) } ?? (i, i, 1)
+                if let r = run, r.last - r.start >= holdSweeps { open = true }
+            } else if open {
+                if released, let r = run {
+                    events.append((all[r.start].time, all[r.last].time, r.count))
+                    run = nil
+                    open = false
+                }
+            } else {
+                run = nil
+            }
+        }
+        if open, let r = run { events.append((all[r.start].time, all[r.last].time, r.count)) }
+        return events
+    }
+
+    func reported(_ arguments: [String], band: String = "88.05:88.15") throws -> [[String: Any]] {
+        let result = try run(Paths.tscope, ["events", "--input", Self.file, "--band", band, "--json",
+                                            "--utc-offset", "9"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// 12:31:45 JST printed by rtl_power → "2018-11-18T03:31:45.000000Z"
+    static func utc(_ local: String) -> String {
+        let parts = local.split(separator: ":").map { Int($0)! }
+        return String(format: "2018-11-18T%02d:%02d:%02d.000000Z", parts[0] - 9, parts[1], parts[2])
+    }
+
+    @Test(arguments: [(Float(-22.8), 0, Float(0), 88.05, 88.15), (-23.5, 1, 0.5, 88.09, 88.11)])
+    func theEventsOfARealCaptureAreTheRunsAPlainScanFinds(level: Float, hold: Int, hysteresis: Float,
+                                                           lowMHz: Double, highMHz: Double) throws {
+        let expected = try Self.expectedEvents(level: level, holdSweeps: hold, hysteresis: hysteresis,
+                                               band: (lowMHz * 1e6)...(highMHz * 1e6))
+        #expect(expected.count >= 3, "the scan should find several events at \(level) dB")
+        let events = try reported(["--above", "\(level)", "--for", "\(hold)", "--hysteresis", "\(hysteresis)"],
+                                  band: "\(lowMHz):\(highMHz)")
+        #expect(events.count == expected.count, "\(events.count) reported, \(expected.count) expected")
+        for (event, want) in zip(events, expected) {
+            #expect(event["start"] as? String == Self.utc(want.start) && event["end"] as? String == Self.utc(want.end),
+                    "\(event) vs \(want)")
+            #expect(event["sweeps"] as? Int == want.sweeps)
+            #expect((event["peak_db"] as? Double ?? -999) > Double(level) && event["unit"] as? String == "dB")
+            let start = event["start_hz"] as? Double ?? 0, stop = event["stop_hz"] as? Double ?? 0
+            let peak = event["peak_hz"] as? Double ?? 0
+            #expect(start < peak && peak < stop && start >= lowMHz * 1e6 - 1000 && stop <= highMHz * 1e6 + 1000, "\(event)")
+        }
+    }
+
+    @Test func openLinesComeBeforeTheirEventsAndNegativeLevelsParse() throws {
+        let result = try run(Paths.tscope, ["events", "--input", Self.file, "--band", "88.05:88.15", "--above", "-22.8",
+                                            "--json", "--json-open", "--utc-offset", "9"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 * (try Self.expectedEvents(level: -22.8, holdSweeps: 0, hysteresis: 0).count))
+        #expect(lines.first?.hasPrefix("{\"open\":true,") == true && lines[1].hasPrefix("{\"start\":"))
+    }
+
+    @Test func badConditionsAreOneLine() throws {
+        for (arguments, message) in [([String](), "give one condition"),
+                                     (["--above", "-60", "--mask", "m.csv"], "give one condition"),
+                                     (["--over-baseline", "6"], "--over-baseline needs one of"),
+                                     (["--above", "-60", "--for", "soon"], "--for soon")] {
+            let result = try run(Paths.tscope, ["events", "--input", Self.file, "--band", "88.05:88.15"] + arguments)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        let mask = try Paths.temporaryDirectory("events-mask").appendingPathComponent("bad.csv")
+        try Data("frequency_hz,level_db\n88000000,-50\n88100000,loud\n".utf8).write(to: mask)
+        let result = try run(Paths.tscope, ["events", "--input", Self.file, "--band", "88.05:88.15", "--mask", mask.path])
+        #expect(result.status == 1 && result.stderr.contains("bad.csv:3: level 'loud' is not a number"), "\(result.stderr)")
+    }
+
+    @Test func liveOnTheDemoThePulsedTransmitterIsReported() throws {
+        let result = try run(Paths.tscope, ["events", "--device", "demo", "--band", "1020:1040", "--above", "-45",
+                                            "--json", "--duration", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(!events.isEmpty, "the 1030 MHz pulses rise ~30 dB over the floor")
+        #expect(events.allSatisfy { abs(($0["peak_hz"] as? Double ?? 0) - 1030e6) < 1e6 }, "\(events.prefix(3))")
+    }
+}
