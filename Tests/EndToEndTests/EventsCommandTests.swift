@@ -1,3 +1,4 @@
+import Devices
 import Foundation
 import Testing
 
@@ -115,5 +116,34 @@ import Testing
         }
         #expect(!events.isEmpty, "the 1030 MHz pulses rise ~30 dB over the floor")
         #expect(events.allSatisfy { abs(($0["peak_hz"] as? Double ?? 0) - 1030e6) < 1e6 }, "\(events.prefix(3))")
+    }
+}
+
+/// A HackRF (emulated, through the libusb stand-in) that goes quiet for 3 s
+/// and comes back: `events` says so with a gap line and goes on.
+@Suite(.serialized) struct EventsGapTests {
+    @Test func aLostAndFoundDeviceIsAGapLineNotTheEndOfTheRun() throws {
+        // about 1 s of sweeping 1020–1040 MHz (two steps of 1.23 ms each), then 3 s of nothing
+        var options = HackRFEmulator.Options(pacing: .realTime)
+        options.pauseAfterBlocks = 800
+        options.pauseSeconds = 3
+        let served = try ServedHackRF(options: options)
+        let result = try run(Paths.tscope, ["events", "--device", "hackrf", "--band", "1020:1040", "--above", "-45",
+                                            "--json", "--duration", "9"],
+                             environment: try FakeUSB.environment(sockets: [served.socketPath]), timeoutSeconds: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let gaps = objects.filter { $0["gap"] as? Bool == true }
+        #expect(gaps.count == 1, "\(result.stdoutText)")
+        if let gap = gaps.first {
+            #expect((gap["reason"] as? String ?? "").contains("HackRF One"), "\(gap)")
+            #expect((gap["from"] as? String ?? "") < (gap["to"] as? String ?? ""), "\(gap)")
+        }
+        // events before and after the outage
+        let index = objects.firstIndex { $0["gap"] as? Bool == true } ?? 0
+        #expect(objects[..<index].contains { $0["start"] != nil } && objects[(index + 1)...].contains { $0["start"] != nil },
+                "\(result.stdoutText)")
     }
 }

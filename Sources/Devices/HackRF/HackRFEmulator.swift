@@ -35,6 +35,10 @@ public final class HackRFEmulator: FirmwareEmulator {
         public var stallAfterBlocks: Int?
         /// bcdDevice (USB API version)
         public var usbAPIVersion: UInt16
+        /// deliver nothing for `pauseSeconds` of wall time once this many blocks were sent, then
+        /// go on (an outage the host recovers from: a loose cable, a brief USB reset)
+        public var pauseAfterBlocks: Int?
+        public var pauseSeconds: Double = 0
 
         public init(pacing: Pacing = .realTime, corruptHeaderEvery: Int? = nil,
                     disconnectAfterBlocks: Int? = nil, stallAfterBlocks: Int? = nil,
@@ -74,6 +78,9 @@ public final class HackRFEmulator: FirmwareEmulator {
     public private(set) var state = RadioState()
     /// blocks produced since the emulator was made
     public private(set) var blocksSent = 0
+    /// when the pause (`Options.pauseAfterBlocks`) began [monotonic s]
+    private var pauseStarted: Double?
+    private var pauseOver = false
 
     private let synthesizer: DemoSynthesizer
     private let partID: (UInt32, UInt32) = (0xa000_cb3c, 0x0062_4f4f)
@@ -243,6 +250,22 @@ public final class HackRFEmulator: FirmwareEmulator {
             blocks = min(blocks, limit - blocksSent)
         }
         if let limit = options.stallAfterBlocks { blocks = min(blocks, max(0, limit - blocksSent)) }
+        if let limit = options.pauseAfterBlocks, !pauseOver, blocksSent + blocks >= limit {
+            if blocksSent < limit {
+                blocks = limit - blocksSent
+            } else {
+                let started = pauseStarted ?? monotonicSeconds()
+                pauseStarted = started
+                if monotonicSeconds() - started < options.pauseSeconds {
+                    blocks = 0
+                } else {
+                    pauseOver = true
+                    // the radio's clock went on during the pause: no burst of blocks to catch up
+                    sweepStartSeconds = monotonicSeconds() - Double(sweepBlockIndex) * blockPeriodSeconds
+                    blocks = min(blocks, 1)
+                }
+            }
+        }
         for b in 0..<blocks {
             let block = UnsafeMutableRawBufferPointer(rebasing:
                 buffer[(b * HackRFProtocol.blockSize)..<((b + 1) * HackRFProtocol.blockSize)])
