@@ -21,8 +21,33 @@ public final class FrameMailbox: @unchecked Sendable {
     /// frames combined into `pending` since the last take
     private var pendingCount = 0
     private var bandAverage = BandPowerAverage()
+    /// the plot's trace mode, applied to every frame posted (full sweep rate)
+    private var trace = TraceAccumulator(mode: .live)
 
     public init() {}
+
+    /// What `takeTrace` gives: live (nothing), max/min hold or an average.
+    /// Setting it starts the trace again.
+    public var traceMode: TraceMode {
+        get { lock.withLock { trace.mode } }
+        set { lock.withLock { trace.setMode(newValue) } }
+    }
+
+    /// sweeps in the trace, and whether a retune restarted it
+    public var traceState: (sweeps: Int, restartedByRetune: Bool) {
+        lock.withLock { (trace.sweeps, trace.restartedByRetune) }
+    }
+
+    /// Copies the trace (every frame posted since the mode was set, held or
+    /// averaged per bin) into `frame`; false in live mode or before a frame.
+    public func takeTrace(into frame: inout SpectrumFrame) -> Bool {
+        lock.withLock {
+            guard trace.write(into: &frame) else { return false }
+            frame.timestamp = pending.timestamp
+            frame.noiseBandwidthHz = pending.noiseBandwidthHz
+            return true
+        }
+    }
 
     /// Called by the producer for every completed frame.
     public func post(_ frame: SpectrumFrame) {
@@ -47,6 +72,7 @@ public final class FrameMailbox: @unchecked Sendable {
         }
         pendingCount += 1
         bandAverage.add(frame)
+        trace.add(frame)
     }
 
     /// The band whose power `takeBandPower` averages [Hz]; nil = none.

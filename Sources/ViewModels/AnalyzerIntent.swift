@@ -53,6 +53,8 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case timeEntry(TimeEntryIntent)
     /// start or stop recording what is shown (r, R)
     case toggleRecording
+    /// the plot's trace: live → max hold → min hold → average → live (t)
+    case cycleTrace
 }
 
 /// Keys of the replay's "go to" line: `g` opens it, digits, `:` and `.`

@@ -15,6 +15,8 @@ public enum AnalyzerEffect: Sendable, Equatable {
     case replay(ReplayIntent)
     /// start or stop a recording (the viewer owns the recorder)
     case toggleRecording
+    /// the trace mode changed: the frames' source must apply it
+    case traceChanged(TraceMode)
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
@@ -40,6 +42,11 @@ public final class AnalyzerModel {
     public private(set) var autoLevels = false
     /// how the waterfall combines bins into columns and frames into rows
     public private(set) var waterfallDetector: ColumnDetector = .peak
+    /// what the plot's trace shows (t cycles; --trace sets the first)
+    public private(set) var traceMode: TraceMode = .live
+
+    /// Sets the trace mode (e.g. from --trace); the viewer hands it to its frames' source.
+    public func setTraceMode(_ mode: TraceMode) { traceMode = mode }
     /// the replay's "go to" text being typed; nil when not typing
     public private(set) var timeEntry: String?
     /// a one-line complaint about the last typed time, for the status line
@@ -151,6 +158,9 @@ public final class AnalyzerModel {
             return .replay(replayIntent)
         case .timeEntry(let key): return applyTimeEntry(key)
         case .toggleRecording: return .toggleRecording
+        case .cycleTrace:
+            traceMode = traceMode.next
+            return .traceChanged(traceMode)
         }
         return .none
     }

@@ -45,6 +45,7 @@ public enum AnalyzerKeyMap {
             case "]": return .stepPeriod(1)
             case "r": return model.mode == .meter ? .resetMeter : .toggleRecording
             case "R": return .toggleRecording
+            case "t", "T": return .cycleTrace
             case "d", "D": return .toggleDrawer
             case "?": return .toggleHelp
             default: break

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 import Terminal
 import ViewModels
@@ -107,7 +108,7 @@ public final class AnalyzerScreen {
 
     private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
         let key = FactsKey(mode: model.mode, periodIndex: model.waterfall.periodIndex,
-                           offset: model.waterfall.offsetSeconds, meterBand: model.meterBand)
+                           offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode)
         if let facts, facts.key == key { return facts.text }
         let text = viewFacts(model)
         facts = (key, text)
@@ -117,7 +118,7 @@ public final class AnalyzerScreen {
     /// What the status line says about the current view.
     private func viewFacts(_ model: AnalyzerModel) -> String? {
         switch model.mode {
-        case .plot: return nil
+        case .plot: return model.traceMode == .live ? nil : "trace \(model.traceMode)"
         case .waterfall:
             let waterfall = model.waterfall
             let period = DrawerView.text(.period, model)
@@ -134,6 +135,7 @@ private struct FactsKey: Equatable {
     var periodIndex: Int
     var offset: Double
     var meterBand: FrequencyRange
+    var trace: TraceMode
 }
 
 private struct LayoutKey: Equatable {

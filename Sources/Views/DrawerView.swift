@@ -137,6 +137,7 @@ enum HelpOverlay {
         " a           autoscale (floor near the bottom, peak near the top)",
         " r           plot, waterfall: record; meter: reset min/max",
         " R           record (any view)",
+        " t           plot trace: live, max hold, min hold, average of 16",
         " d           control drawer       click ◀ at the right edge",
         "             (band, dB span, auto levels, detector; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",

@@ -98,6 +98,8 @@ public final class SpectrumViewer {
     private var retuneMessage: String?
     /// why r did nothing, or a replay error, for the status line
     private var viewerMessage: String?
+    /// the trace's restart by a retune was noted on the status line
+    private var traceRestartNoted = false
     /// a replay that could not read on ends the view with this
     private var replayFailure: String?
     /// a pane beside the spectrum (e.g. the ECG strip), set before `run`
@@ -111,6 +113,8 @@ public final class SpectrumViewer {
         self.model = model
         self.feed = feed
         self.writer = DiffWriter(mode: colorMode)
+        // a mode chosen before the view (--trace) applies from the first frame
+        feed.mailbox.traceMode = model.traceMode
     }
 
     public convenience init(session: TerminalSession, model: SpectrumPlotModel, feed: SpectrumFeed,
@@ -158,6 +162,14 @@ public final class SpectrumViewer {
         if feed.replay == nil { model.waterfall.add(incomingFrame) }
         guard !model.plot.isPaused else { return }
         swap(&shownFrame, &incomingFrame)
+        // the plot shows the trace (held or averaged over every sweep) where one is chosen
+        if model.traceMode != .live, feed.mailbox.takeTrace(into: &shownFrame) {
+            let restarted = feed.mailbox.traceState.restartedByRetune
+            if restarted != traceRestartNoted {
+                traceRestartNoted = restarted
+                if restarted { viewerMessage = "\(model.traceMode) restarted: the band changed" }
+            }
+        }
         hasFrame = true
         frameRate.record(at: now)
         // every sweep since the last drawn frame, averaged in linear power
@@ -191,6 +203,9 @@ public final class SpectrumViewer {
                 } else {
                     viewerMessage = "nothing to record here: recording is for live analyzers (tscope watch)"
                 }
+            case .traceChanged(let mode):
+                feed.mailbox.traceMode = mode
+                viewerMessage = nil
             case .autoscale:
                 if hasFrame { autoscale(to: shownFrame, now: monotonicSeconds()) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused

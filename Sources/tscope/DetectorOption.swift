@@ -3,6 +3,11 @@ import DSP
 
 extension SpectrumDetector: ExpressibleByArgument {}
 
+/// `--trace live|max|min|avg|avg:N` on watch and replay (t cycles in the view).
+extension TraceMode: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ["live", "max", "min", "avg", "avg:N"] }
+}
+
 /// `--detector`: how each tuning step's samples become one level per bin
 /// (SpectrumDetector). Each command has its own default: `sweep` keeps
 /// hackrf_sweep's numbers, the views and `record` lose nothing seen, the

@@ -29,6 +29,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "View to start in: plot, waterfall, meter.")
     var view: ViewChoice = .plot
 
+    @Option(help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
+    var trace: TraceMode = .live
+
     @Option(help: "Where to start: seconds from the first frame, m:ss or h:mm:ss.")
     var start: String?
 
@@ -76,6 +79,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandError("\(error)")
         }
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: view.mode)
+        model.setTraceMode(trace)
         let name = "\((file as NSString).lastPathComponent)" + (reader.metadata.device.map { " (\($0))" } ?? "")
         let feed = SpectrumFeed(
             mailbox: FrameMailbox(),

@@ -35,6 +35,9 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, help: "View to start in: plot, waterfall, meter.")
     var view: ViewChoice = .plot
 
+    @Option(name: .long, help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
+    var trace: TraceMode = .live
+
     @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
     var meterBand: String?
 
@@ -126,6 +129,7 @@ struct WatchCommand: ParsableCommand {
         let plot = SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand)
         let meter = PowerMeterModel(band: measuredBand)
         let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
+        model.setTraceMode(trace)
         let feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// Trace modes in `watch`, driven by keys under tmux on the demo, whose 1030
+/// MHz transmitter is keyed on 50 µs in every 2.5 ms: live it flickers, max
+/// hold keeps it.
+@Suite(.serialized) struct TraceModeCommandTests {
+    @Test func tCyclesTheTraceAndMaxHoldKeepsThePulse() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 1020:1040 --trace min; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("trace min hold", timeoutSeconds: 20) != nil, "--trace min: \(tmux.screen())")
+        try tmux.keys("t")
+        #expect(tmux.waitFor("trace avg 16", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("t")
+        let live = try #require(tmux.waitFor("fps", timeoutSeconds: 5))
+        #expect(!live.contains("trace "), "live shows no trace note: \(live)")
+        try tmux.keys("t")
+        #expect(tmux.waitFor("trace max hold", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        // after 2 s of max hold the pulse's column stands far above the floor in every drawn frame
+        usleep(2_000_000)
+        let held = tmux.screen()
+        try tmux.keys("?")
+        #expect(tmux.waitFor("plot trace: live, max hold", timeoutSeconds: 5) != nil, "help lists t: \(tmux.screen())")
+        try tmux.keys("q")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // the plot's top rows (just under the status line) hold braille where the pulse's peak is drawn
+        let rows = held.split(separator: "\n", omittingEmptySubsequences: false)
+        let upper = rows.dropFirst(1).prefix(12).joined()
+        #expect(upper.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "\(held)")
+    }
+
+    @Test func aBadTraceIsOneLine() throws {
+        let result = try run(Paths.tscope, ["watch", "--device", "demo", "--trace", "hold"])
+        #expect(result.status == 64 && result.stderr.contains("--trace"), "\(result.stderr)")
+    }
+}
