@@ -55,6 +55,16 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case toggleRecording
     /// the plot's trace: live → max hold → min hold → average → live (t)
     case cycleTrace
+    /// markers: m highest peak, n/N next peak right/left, M next marker, x delta
+    case marker(MarkerIntent)
+}
+
+/// What a marker key asks; the viewer carries it out on the shown trace.
+public enum MarkerIntent: Sendable, Equatable {
+    case highestPeak
+    case nextPeak(right: Bool)
+    case cycle
+    case toggleDelta
 }
 
 /// Keys of the replay's "go to" line: `g` opens it, digits, `:` and `.`

@@ -17,6 +17,8 @@ public enum AnalyzerEffect: Sendable, Equatable {
     case toggleRecording
     /// the trace mode changed: the frames' source must apply it
     case traceChanged(TraceMode)
+    /// a marker key: needs the shown trace's peaks
+    case marker(MarkerIntent)
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
@@ -44,6 +46,8 @@ public final class AnalyzerModel {
     public private(set) var waterfallDetector: ColumnDetector = .peak
     /// what the plot's trace shows (t cycles; --trace sets the first)
     public private(set) var traceMode: TraceMode = .live
+    /// the plot's markers (m, n, N, M, x)
+    public var markers = MarkerSet()
 
     /// Sets the trace mode (e.g. from --trace); the viewer hands it to its frames' source.
     public func setTraceMode(_ mode: TraceMode) { traceMode = mode }
@@ -161,6 +165,8 @@ public final class AnalyzerModel {
         case .cycleTrace:
             traceMode = traceMode.next
             return .traceChanged(traceMode)
+        case .marker(let intent):
+            return mode == .plot ? .marker(intent) : .none
         }
         return .none
     }

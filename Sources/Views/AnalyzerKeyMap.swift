@@ -46,6 +46,11 @@ public enum AnalyzerKeyMap {
             case "r": return model.mode == .meter ? .resetMeter : .toggleRecording
             case "R": return .toggleRecording
             case "t", "T": return .cycleTrace
+            case "m": return .marker(.highestPeak)
+            case "n": return .marker(.nextPeak(right: true))
+            case "N": return .marker(.nextPeak(right: false))
+            case "M": return .marker(.cycle)
+            case "x": return .marker(.toggleDelta)
             case "d", "D": return .toggleDrawer
             case "?": return .toggleHelp
             default: break

@@ -72,6 +72,8 @@ public final class AnalyzerScreen {
         case .plot:
             plotView.render(model: plot, frame: frame, unit: status.powerUnit, in: layout.main, into: &buffer)
             geometry.data = SpectrumPlotView.dataRect(in: layout.main)
+            MarkerOverlay.draw(model.markers, frame: frame, plot: plot, unit: status.powerUnit, data: geometry.data,
+                               into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,

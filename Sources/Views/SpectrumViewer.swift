@@ -181,6 +181,25 @@ public final class SpectrumViewer {
         }
     }
 
+    /// Peak excursion for the marker keys [dB] (the bench analyzers' default)
+    static let markerExcursionDB: Float = 6
+
+    /// A marker key on the shown trace: its peaks (by the excursion rule) inside the visible band.
+    private func applyMarker(_ intent: MarkerIntent) {
+        guard hasFrame else { return }
+        let band = model.plot.visibleBand
+        let inside = shownFrame.powerDB.indices.filter { (band.lowerHz...band.upperHz).contains(shownFrame.binCenterHz($0)) }
+        guard let first = inside.first, let last = inside.last else { return }
+        let peaks = SpectrumMeasurements.peaks(Array(shownFrame.powerDB[first...last]), excursionDB: Self.markerExcursionDB,
+                                               count: 1000).map { SpectrumMeasurements.Peak(bin: $0.bin + first, decibels: $0.decibels) }
+        switch intent {
+        case .highestPeak: model.markers.placeOnHighestPeak(peaks, frame: shownFrame)
+        case .nextPeak(let right): model.markers.moveToNextPeak(right: right, peaks, frame: shownFrame)
+        case .cycle: model.markers.cycle(peaks, frame: shownFrame)
+        case .toggleDelta: model.markers.toggleDelta()
+        }
+    }
+
     private enum Handled { case handled, quit }
 
     private func handle(_ event: InputEvent) -> Handled {
@@ -203,6 +222,8 @@ public final class SpectrumViewer {
                 } else {
                     viewerMessage = "nothing to record here: recording is for live analyzers (tscope watch)"
                 }
+            case .marker(let intent):
+                applyMarker(intent)
             case .traceChanged(let mode):
                 feed.mailbox.traceMode = mode
                 viewerMessage = nil

@@ -30,6 +30,25 @@ import Testing
         #expect(upper.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "\(held)")
     }
 
+    /// Markers by key on the demo's FM band: m on the loudest station, M a
+    /// second on the next loudest, x makes it a delta read against marker 1.
+    @Test func markerKeysPlaceMarkersAndTheTableReadsThem() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108 --trace max; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("trace max hold", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        usleep(1_000_000)
+        try tmux.keys("m")
+        let one = try #require(tmux.waitFor("▸1  ", timeoutSeconds: 5), "\(tmux.screen())")
+        #expect(one.contains("◆") && one.contains(" MHz  −"), "\(one)")
+        try tmux.keys("M")
+        try tmux.keys("x")
+        let delta = try #require(tmux.waitFor("▸Δ2 ", timeoutSeconds: 5), "\(tmux.screen())")
+        let line = delta.split(separator: "\n").first { $0.contains("▸Δ2 ") }.map(String.init) ?? ""
+        #expect(line.contains(" MHz  ") && line.hasSuffix(" dB"), "\(line)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
     @Test func aBadTraceIsOneLine() throws {
         let result = try run(Paths.tscope, ["watch", "--device", "demo", "--trace", "hold"])
         #expect(result.status == 64 && result.stderr.contains("--trace"), "\(result.stderr)")

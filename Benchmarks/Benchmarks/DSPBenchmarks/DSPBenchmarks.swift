@@ -89,6 +89,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Trace holds (issue 20) on a 0–6 GHz sweep at 100 kHz bins (60 000 bins),
+    // per sweep; a HackRF sweep of that band takes 300 steps × 1.2288 ms = 369 ms.
+    let wideSweep = SpectrumFrame(startHz: 0, binWidthHz: 100_000, timestamp: 0,
+                                  powerDB: (0..<60_000).map { Float(-100 + ($0 * 37) % 60) })
+    for mode in [TraceMode.max, .average(16)] {
+        var accumulator = TraceAccumulator(mode: mode)
+        var shown = wideSweep
+        Benchmark("TraceAccumulator \(mode) add+write, 60000 bins") { benchmark in
+            for _ in benchmark.scaledIterations {
+                accumulator.add(wideSweep)
+                blackHole(accumulator.write(into: &shown))
+            }
+        }
+    }
+
     let decimator = ColumnDecimator(detector: .peak)
     let frame = SpectrumFrame(
         startHz: 2_400_000_000, binWidthHz: 2441.4, timestamp: 0,

@@ -1,0 +1,104 @@
+import DSP
+import Signals
+
+/// A bench analyzer's markers on the plot: up to four, each at a frequency,
+/// reading the shown trace's level there; one selected (the keys move it);
+/// any but the first may be a delta marker, read against marker 1.
+public struct MarkerSet: Sendable, Equatable {
+    public struct Marker: Sendable, Equatable {
+        /// where it sits [Hz] (a bin centre)
+        public var hz: Double
+        /// reads Δf and ΔdB against marker 1
+        public var isDelta: Bool
+    }
+
+    public static let maximumCount = 4
+
+    public private(set) var markers: [Marker] = []
+    /// index of the marker the keys move
+    public private(set) var selected = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { markers.isEmpty }
+
+    /// m: the selected marker (marker 1 if there is none) onto the highest peak.
+    public mutating func placeOnHighestPeak(_ peaks: [SpectrumMeasurements.Peak], frame: SpectrumFrame) {
+        guard let highest = peaks.first else { return }
+        place(at: frame.binCenterHz(highest.bin))
+    }
+
+    /// n / N: the selected marker onto the nearest peak to its right (or left).
+    public mutating func moveToNextPeak(right: Bool, _ peaks: [SpectrumMeasurements.Peak], frame: SpectrumFrame) {
+        guard !markers.isEmpty else { return placeOnHighestPeak(peaks, frame: frame) }
+        let here = markers[selected].hz
+        let candidates = peaks.map { frame.binCenterHz($0.bin) }.filter { right ? $0 > here : $0 < here }
+        guard let next = right ? candidates.min() : candidates.max() else { return }
+        markers[selected].hz = next
+    }
+
+    /// M: selects the next marker, adding one (at the highest peak not yet
+    /// marked) until there are four.
+    public mutating func cycle(_ peaks: [SpectrumMeasurements.Peak], frame: SpectrumFrame) {
+        if markers.count < Self.maximumCount, selected == markers.count - 1 || markers.isEmpty {
+            let marked = Set(markers.map(\.hz))
+            if let free = peaks.map({ frame.binCenterHz($0.bin) }).first(where: { !marked.contains($0) }) {
+                markers.append(Marker(hz: free, isDelta: false))
+                selected = markers.count - 1
+                return
+            }
+        }
+        if !markers.isEmpty { selected = (selected + 1) % markers.count }
+    }
+
+    /// x: the selected marker becomes (or stops being) a delta marker; marker 1 is the reference.
+    public mutating func toggleDelta() {
+        guard selected > 0, selected < markers.count else { return }
+        markers[selected].isDelta.toggle()
+    }
+
+    /// Forgets every marker.
+    public mutating func clear() {
+        markers.removeAll()
+        selected = 0
+    }
+
+    private mutating func place(at hz: Double) {
+        if markers.isEmpty {
+            markers.append(Marker(hz: hz, isDelta: false))
+            selected = 0
+        } else {
+            markers[selected].hz = hz
+        }
+    }
+
+    /// One line of the marker table: "1  98.390625 MHz  -8.08 dB" or
+    /// "Δ2 +1.25 MHz  -3.40 dB"; the level is the shown frame's at the marker.
+    public func table(frame: SpectrumFrame, unit: String) -> [String] {
+        let reference = markers.first.map { level(at: $0.hz, frame) }
+        return markers.enumerated().map { index, marker in
+            let level = self.level(at: marker.hz, frame)
+            let pointer = index == selected ? "▸" : " "
+            if marker.isDelta, let first = markers.first, let reference {
+                let df = marker.hz - first.hz
+                let sign = df >= 0 ? "+" : "−"
+                return "\(pointer)Δ\(index + 1) \(sign)\(FrequencyFormat.label(abs(df), maxFractionDigits: 6))  "
+                    + Self.decibels(level - reference, unit: "dB", signed: true)
+            }
+            return "\(pointer)\(index + 1)  \(FrequencyFormat.label(marker.hz, maxFractionDigits: 6))  "
+                + Self.decibels(level, unit: unit, signed: false)
+        }
+    }
+
+    /// the frame's level in the bin holding `hz` (NaN outside it)
+    public func level(at hz: Double, _ frame: SpectrumFrame) -> Float {
+        let index = Int(((hz - frame.startHz) / frame.binWidthHz).rounded(.down))
+        return frame.powerDB.indices.contains(index) ? frame.powerDB[index] : .nan
+    }
+
+    static func decibels(_ value: Float, unit: String, signed: Bool) -> String {
+        guard value.isFinite else { return "— \(unit)" }
+        let text = String(format: signed ? "%+.2f" : "%.2f", value).replacingOccurrences(of: "-", with: "−")
+        return "\(text) \(unit)"
+    }
+}

@@ -1,0 +1,42 @@
+import DSP
+import Signals
+import Testing
+@testable import ViewModels
+
+@Suite struct MarkerSetTests {
+    /// bins of 1 kHz from 0: peaks at 2 (−10), 5 (−30), 8 (−20)
+    static let frame = SpectrumFrame(startHz: 0, binWidthHz: 1000, timestamp: 0,
+                                     powerDB: [-90, -80, -10, -80, -90, -30, -90, -80, -20, -90])
+    static var peaks: [SpectrumMeasurements.Peak] {
+        SpectrumMeasurements.peaks(frame.powerDB, excursionDB: 6, count: 10)
+    }
+
+    @Test func mPlacesMarkerOneOnTheHighestPeakAndNMovesItPeakByPeak() {
+        var markers = MarkerSet()
+        markers.placeOnHighestPeak(Self.peaks, frame: Self.frame)
+        #expect(markers.markers.map(\.hz) == [2500])
+        markers.moveToNextPeak(right: true, Self.peaks, frame: Self.frame)
+        #expect(markers.markers[0].hz == 5500)
+        markers.moveToNextPeak(right: true, Self.peaks, frame: Self.frame)
+        markers.moveToNextPeak(right: true, Self.peaks, frame: Self.frame)  // none further right: stays
+        #expect(markers.markers[0].hz == 8500)
+        markers.moveToNextPeak(right: false, Self.peaks, frame: Self.frame)
+        #expect(markers.markers[0].hz == 5500)
+    }
+
+    @Test func capitalMAddsMarkersOnTheNextHighestPeaksAndXMakesADelta() {
+        var markers = MarkerSet()
+        markers.placeOnHighestPeak(Self.peaks, frame: Self.frame)
+        markers.cycle(Self.peaks, frame: Self.frame)
+        #expect(markers.markers.map(\.hz) == [2500, 8500] && markers.selected == 1)
+        markers.toggleDelta()
+        let table = markers.table(frame: Self.frame, unit: "dB")
+        #expect(table == [" 1  2.5 kHz  −10.00 dB", "▸Δ2 +6 kHz  −10.00 dB"], "\(table)")
+        markers.cycle(Self.peaks, frame: Self.frame)
+        markers.cycle(Self.peaks, frame: Self.frame)
+        // three peaks, all marked: M now only cycles the selection
+        #expect(markers.markers.count == 3 && markers.selected == 0)
+        markers.toggleDelta()  // marker 1 is the reference, never a delta
+        #expect(!markers.markers[0].isDelta)
+    }
+}
