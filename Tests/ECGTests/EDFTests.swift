@@ -116,7 +116,7 @@ import Testing
         #expect(recording.notes.count == 1)
     }
 
-    static let badCases: [(String, (inout [UInt8]) -> Void, String)] = [
+    static let badCases: [(String, @Sendable (inout [UInt8]) -> Void, String)] = [
         ("short", { $0 = Array($0.prefix(100)) }, "s.edf: byte 100: header too short: 100 bytes, the fixed EDF header is 256"),
         ("signal headers cut", { $0 = Array($0.prefix(300)) }, "s.edf: byte 300: header too short: 300 bytes, 2 signals need 768"),
         ("count", { set(&$0, 236, "9") }, "s.edf: byte 236: number of data records: the header says 9, the 48 bytes after the header hold 2 records of 24 bytes"),
