@@ -27,7 +27,13 @@ public final class HopPowerSpectrum {
     /// 1 / N², applied in the power pass
     private let powerScale: Float
 
-    public init(fftSize: Int, window: SpectralWindow = .rectangle, downsample: Int = 1) {
+    /// true: each bin keeps its largest power over the transforms (peak
+    /// detector) instead of summing them (rtl_power's mean); not for N = 1
+    /// ("giant bins" of summed samples, which stay a mean)
+    public let keepsMaximum: Bool
+
+    public init(fftSize: Int, window: SpectralWindow = .rectangle, downsample: Int = 1, keepMaximum: Bool = false) {
+        keepsMaximum = keepMaximum
         precondition(fftSize >= 1 && downsample >= 1, "FFT size and downsampling must be positive")
         self.fftSize = fftSize
         self.downsample = downsample
@@ -81,9 +87,16 @@ public final class HopPowerSpectrum {
                 boxcar(segment, into: inputFloats)
             }
             fftwf_execute(plan)
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                accumulator[i] += (re * re + im * im) * powerScale
+            if keepsMaximum {
+                for i in 0..<n {
+                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                    accumulator[i] = max(accumulator[i], (re * re + im * im) * powerScale)
+                }
+            } else {
+                for i in 0..<n {
+                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                    accumulator[i] += (re * re + im * im) * powerScale
+                }
             }
         }
         return transforms

@@ -115,7 +115,9 @@ enum AnalyzerKind: String, CaseIterable {
         case .tinysa: return try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rtlsdr:
-            return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport), onFrame: onFrame,
+            // the detector asked for applies to the RTL-SDR's hop FFTs too
+            return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),
+                                            settings: .init(detector: hackRF.detector), onFrame: onFrame,
                                             onEnd: { error in if let error { onEnd(error) } })
         }
     }

@@ -77,3 +77,34 @@ import Testing
         #expect(abs(readDB - expectedDB) < 0.5, "average reads \(readDB) dB, white noise is \(expectedDB) dB")
     }
 }
+
+/// The RTL-SDR's hops take `--detector` too: `peak` keeps each bin's largest
+/// FFT power over a pass, the others rtl_power's mean.
+@Suite struct RTLSDRDetectorTests {
+    /// `transforms` FFT-sized u8 I/Q segments: noise-free silence, with a tone
+    /// at FFT bin `bin` in the first segment only (a burst in one transform).
+    static func segments(fftSize n: Int, transforms: Int, bin: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 128, count: 2 * n * transforms)
+        for k in 0..<n {
+            let phase = 2 * Double.pi * Double(bin * k) / Double(n)
+            bytes[2 * k] = UInt8(128 + 100 * cos(phase))
+            bytes[2 * k + 1] = UInt8(128 + 100 * sin(phase))
+        }
+        return bytes
+    }
+
+    @Test func peakKeepsABurstInOneTransformAtItsLevelAndTheMeanDilutesIt() throws {
+        let plan = try RTLSDRHopPlan(lowerHz: 100_000_000, upperHz: 101_000_000, maxBinHz: 10_000, crop: 0)
+        let n = plan.fftSize
+        let bytes = Self.segments(fftSize: n, transforms: 8, bin: n / 8)
+        func level(_ detector: SpectrumDetector) -> Float {
+            let accumulator = RTLSDRHopAccumulator(plan: plan, window: .rectangle, detector: detector)
+            bytes.withUnsafeBytes { accumulator.add(hop: 0, iq: $0) }
+            return accumulator.hopDecibels(0).max() ?? -.infinity
+        }
+        let peak = level(.peak), mean = level(.sample)
+        // one transform in eight holds the tone: the mean is 10·log10(8) ≈ 9.03 dB lower
+        #expect(abs(Double(peak - mean) - 10 * log10(8.0)) < 0.1, "peak \(peak) dB, mean \(mean) dB")
+        #expect(level(.average) == mean && level(.rms) == mean)
+    }
+}

@@ -27,9 +27,16 @@ public final class RTLSDRHopAccumulator {
     /// a frame bin's noise bandwidth over its width (the window's mean square)
     public let noiseBandwidthInBins: Double
 
-    public init(plan: RTLSDRHopPlan, window: SpectralWindow) {
+    /// true: each bin keeps its largest power over the reads (peak detector)
+    public let keepsMaximum: Bool
+
+    /// - Parameter detector: `peak` keeps each bin's largest FFT power over
+    ///   the integration; the others give rtl_power's mean
+    public init(plan: RTLSDRHopPlan, window: SpectralWindow, detector: SpectrumDetector = .sample) {
         self.plan = plan
-        spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample)
+        keepsMaximum = detector.combinesByMaximum && plan.fftSize > 1
+        spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample,
+                                    keepMaximum: keepsMaximum)
         noiseBandwidthInBins = spectrum.noiseBandwidthInBins
         let bins = plan.hopCount * plan.fftSize
         power = .allocate(capacity: bins)
@@ -72,7 +79,8 @@ public final class RTLSDRHopAccumulator {
         let n = plan.fftSize
         let kept = plan.keptBins
         let sums = power + hop * n
-        let count = Float(max(transforms[hop], 1))
+        // a peak-held bin is already one power; a sum is divided by the FFTs in it
+        let count = keepsMaximum ? 1 : Float(max(transforms[hop], 1))
         let empty = transforms[hop] == 0
         for (out, bin) in kept.enumerated() {
             decibels[out] = empty ? .nan : Self.decibels(Self.shiftedPower(sums, bin: bin, n: n) / count)

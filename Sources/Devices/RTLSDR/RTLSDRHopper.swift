@@ -43,10 +43,11 @@ public final class RTLSDRHopper: @unchecked Sendable {
     /// in flight plus rtl_power's BUFFER_DUMP of 4096
     static let staleBytes = RTLSDRStreaming.transfersInFlight * RTLSDRStreaming.transferSize + 4096
 
-    public init(device: RTLSDRDevice, plan: RTLSDRHopPlan, window: SpectralWindow) {
+    public init(device: RTLSDRDevice, plan: RTLSDRHopPlan, window: SpectralWindow,
+                detector: SpectrumDetector = .sample) {
         self.device = device
         self.plan = plan
-        accumulator = RTLSDRHopAccumulator(plan: plan, window: window)
+        accumulator = RTLSDRHopAccumulator(plan: plan, window: window, detector: detector)
         collector = RTLSDRHopCollector(bufferBytes: plan.bufferBytes)
     }
 

@@ -28,11 +28,16 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
         /// fraction of each hop's bins dropped at the edges
         public var crop: Double
         public var window: SpectralWindow
+        /// `peak`: each bin's largest FFT power over a pass (nothing seen is
+        /// lost); `sample`, `average`, `rms`: the mean, as rtl_power
+        public var detector: SpectrumDetector
 
-        public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris) {
+        public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris,
+                    detector: SpectrumDetector = .peak) {
             self.gain = gain
             self.crop = crop
             self.window = window
+            self.detector = detector
         }
     }
 
@@ -89,7 +94,7 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
     /// Starts hopping an explicit plan.
     public func start(plan: RTLSDRHopPlan) throws(RTLSDRSourceError) {
         stop()
-        let hopper = RTLSDRHopper(device: device, plan: plan, window: settings.window)
+        let hopper = RTLSDRHopper(device: device, plan: plan, window: settings.window, detector: settings.detector)
         frameBins = [Float](repeating: .nan, count: hopper.accumulator.frameBinCount)
         let onEnd = self.onEnd
         do {
