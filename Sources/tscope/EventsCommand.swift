@@ -20,7 +20,8 @@ struct EventsCommand: ParsableCommand {
             --hysteresis DB. One line per event when it ends; --json: JSON Lines with start, end (ISO 8601 UTC, the \
             first and last sweep that met it), duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps; \
             --json-open adds a line with "open": true as an event starts. A device lost and found again is a \
-            "gap" line. Live runs end with Ctrl-C, SIGTERM or --duration; a file ends at its end.
+            "gap" line. --record DIR saves each event's sweeps (with --pre before and --post after) as a tscope \
+            capture. Live runs end with Ctrl-C, SIGTERM or --duration; a file ends at its end.
             """
     )
 
@@ -67,6 +68,15 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).")
     var duration: String?
 
+    @Option(help: "Save each event's sweeps as a tscope capture in this directory (named by UTC start and peak).")
+    var record: String?
+
+    @Option(help: "With --record: also the sweeps this long before the event (kept in memory), e.g. 5s.")
+    var pre: String = "0"
+
+    @Option(help: "With --record: and this long after it ends, e.g. 5s.")
+    var post: String = "0"
+
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
@@ -85,6 +95,15 @@ struct EventsCommand: ParsableCommand {
         if let learn { _ = try Self.seconds(learn, option: "--learn", allowZero: false) }
         if let duration { _ = try Self.seconds(duration, option: "--duration", allowZero: false) }
         _ = try parsedSpeed()
+        _ = try Self.seconds(pre, option: "--pre", allowZero: true)
+        _ = try Self.seconds(post, option: "--post", allowZero: true)
+        if record == nil, pre != "0" || post != "0" { throw ValidationError("--pre and --post go with --record DIR") }
+        if let record {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: record, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--record \(record): not a directory")
+            }
+        }
     }
 
     func parsedBand() throws -> FrequencyRange {
@@ -128,7 +147,12 @@ struct EventsCommand: ParsableCommand {
                                          learnSeconds: try learn.map { try Self.seconds($0, option: "--learn", allowZero: false) },
                                          overBaselineDB: overBaseline ?? 0,
                                          holdSeconds: try Self.seconds(holdFor, option: "--for", allowZero: true),
-                                         hysteresisDB: hysteresis, json: json, jsonOpen: jsonOpen)
+                                         hysteresisDB: hysteresis, json: json, jsonOpen: jsonOpen,
+                                         recording: try record.map {
+                                             EventRecorder.Settings(directory: $0,
+                                                                    preSeconds: try Self.seconds(pre, option: "--pre", allowZero: true),
+                                                                    postSeconds: try Self.seconds(post, option: "--post", allowZero: true))
+                                         })
         if let input {
             try runOnFile(input, settings: settings)
         } else {
@@ -208,6 +232,8 @@ final class EventRun: @unchecked Sendable {
         var hysteresisDB: Float
         var json: Bool
         var jsonOpen: Bool
+        /// --record: a capture per event
+        var recording: EventRecorder.Settings?
     }
 
     private let settings: Settings
@@ -215,10 +241,12 @@ final class EventRun: @unchecked Sendable {
     private let lock = NSLock()
     private var tracker: SweepEventTracker?
     private var learner: BaselineLearner?
+    private var recorder: EventRecorder?
 
     init(settings: Settings, unit: String) {
         self.settings = settings
         self.unit = unit
+        recorder = settings.recording.map { EventRecorder(settings: $0, keepSeconds: settings.holdSeconds) }
         if let condition = settings.condition {
             tracker = SweepEventTracker(condition: condition, band: settings.band, holdSeconds: settings.holdSeconds,
                                         hysteresisDB: settings.hysteresisDB)
@@ -238,7 +266,10 @@ final class EventRun: @unchecked Sendable {
                                             hysteresisDB: settings.hysteresisDB)
                 learner = nil
             }
-            guard var tracking = tracker else { return }
+            guard var tracking = tracker else {
+                recorder?.add(frame, outputs: [])
+                return
+            }
             let outputs = tracking.add(frame)
             tracker = tracking
             for output in outputs {
@@ -247,6 +278,7 @@ final class EventRun: @unchecked Sendable {
                 case .closed(let event): emit(EventLine.format(event, unit: unit, json: settings.json))
                 }
             }
+            recorder?.add(frame, outputs: outputs)
         }
     }
 
@@ -258,6 +290,7 @@ final class EventRun: @unchecked Sendable {
     /// The end of the run: an open event is reported, closed at its last meeting sweep.
     func finish() {
         lock.withLock {
+            defer { recorder?.finish() }
             guard var tracking = tracker, let event = tracking.finish() else { return }
             tracker = tracking
             emit(EventLine.format(event, unit: unit, json: settings.json))
@@ -313,5 +346,85 @@ enum EventLine {
 
     static func trimmed(_ value: Double, _ digits: Int) -> String {
         FrequencyFormat.trimmed(value, maxFractionDigits: digits)
+    }
+}
+
+/// `events --record DIR --pre --post`: each event's sweeps, with those
+/// `pre` seconds before it (a ring in memory, bounded by time) and `post`
+/// after it, as a tscope capture named by its UTC start and peak frequency.
+/// A write error ends that event's file (one line on stderr), not the run.
+final class EventRecorder {
+    struct Settings {
+        var directory: String
+        var preSeconds: Double
+        var postSeconds: Double
+    }
+
+    /// most sweeps the pre-event ring keeps, whatever the sweep rate
+    static let ringLimit = 100_000
+
+    private let settings: Settings
+    /// seconds of sweeps the ring keeps: --pre plus the --for hold (an event
+    /// opens only after it held; its start lies that far back)
+    private let keepSeconds: Double
+    private var ring: [SpectrumFrame] = []
+    private var writer: CaptureStoreWriter?
+    private var path = ""
+    /// while recording: write on until this time (after the event closed)
+    private var stopAfter: Double?
+
+    init(settings: Settings, keepSeconds: Double) {
+        self.settings = settings
+        self.keepSeconds = settings.preSeconds + keepSeconds
+    }
+
+    func add(_ frame: SpectrumFrame, outputs: [SweepEventTracker.Output]) {
+        for output in outputs {
+            if case .opened(let event) = output { open(event) }
+        }
+        if writer != nil {
+            write(frame)
+            for output in outputs {
+                if case .closed(let event) = output { stopAfter = event.end + settings.postSeconds }
+            }
+            if let stopAfter, frame.timestamp >= stopAfter { finish() }
+        }
+        ring.append(frame)
+        let oldest = frame.timestamp - keepSeconds
+        let expired = ring.prefix { $0.timestamp < oldest }.count
+        let excess = max(0, ring.count - Self.ringLimit)
+        if expired + excess > 0 { ring.removeFirst(max(expired, excess)) }
+    }
+
+    func finish() {
+        guard let writer else { return }
+        do { try writer.finish() } catch { printError("\(path): \(error)") }
+        self.writer = nil
+        stopAfter = nil
+    }
+
+    private func open(_ event: DetectedEvent) {
+        finish()
+        // "20181118T033149Z_88.095313MHz.tscope": in time order when listed
+        let stamp = CaptureFileName.make(operatorName: nil, label: nil, startedAt: event.start, extension: "")
+        let name = String(stamp.dropLast()) + String(format: "_%.6fMHz.tscope", event.peakHz / 1e6)
+        path = CaptureFileName.unused(name, in: settings.directory)
+        do {
+            writer = try CaptureStoreWriter(path: path, metadata: CaptureMetadata(format: "tscope"),
+                                            session: CaptureSessionInfo(startedAt: event.start, label: "event"))
+        } catch {
+            printError("\(path): \(error)")
+            return
+        }
+        for frame in ring where frame.timestamp >= event.start - settings.preSeconds { write(frame) }
+    }
+
+    private func write(_ frame: SpectrumFrame) {
+        do { try writer?.write(frame) } catch {
+            printError("\(path): \(error); this event's capture ends here, with what it stored")
+            try? writer?.finish()
+            writer = nil
+            stopAfter = nil
+        }
     }
 }

@@ -147,3 +147,36 @@ import Testing
                 "\(result.stdoutText)")
     }
 }
+
+/// `events --record DIR --pre --post`: a capture per event with the sweeps
+/// around it, read back here.
+@Suite struct EventsRecordTests {
+    @Test func eachEventIsACaptureWithItsPreAndPostSweeps() throws {
+        let directory = try Paths.temporaryDirectory("events-record")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(Paths.tscope, ["events", "--input", osakaCapture, "--band", "88.05:88.15", "--above", "-22.8",
+                                            "--json", "--utc-offset", "9", "--record", directory.path,
+                                            "--pre", "2", "--post", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tscope") }.sorted()
+        #expect(files.count == events.count && files.count >= 3, "\(files)")
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for (file, event) in zip(files, events) {
+            let start = try #require(iso.date(from: event["start"] as? String ?? "")).timeIntervalSince1970
+            let end = try #require(iso.date(from: event["end"] as? String ?? "")).timeIntervalSince1970
+            let export = try run(Paths.tscope, ["export", "--csv", "-", "--layout", "long", directory.appendingPathComponent(file).path])
+            #expect(export.status == 0, "\(export.stderr)")
+            let times = Set(export.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] })
+                .compactMap { iso.date(from: String($0))?.timeIntervalSince1970 }.sorted()
+            // 1 s sweeps: from 2 s before the start to 1 s after the end (the file's first sweep is 03:31:45)
+            let first = max(start - 2, 1_542_511_905)
+            #expect(times.first == first && times.last == end + 1, "\(file): \(times.first ?? 0)…\(times.last ?? 0) for \(start)…\(end)")
+            #expect(times.count == Int(end + 1 - first) + 1, "\(file): one frame per sweep")
+            #expect(file.hasPrefix("2018") && file.hasSuffix("MHz.tscope"), "\(file)")
+        }
+    }
+}
