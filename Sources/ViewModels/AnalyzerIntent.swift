@@ -57,6 +57,9 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case cycleTrace
     /// markers: m highest peak, n/N next peak right/left, M next marker, x delta
     case marker(MarkerIntent)
+    /// s: the shown trace becomes the reference; S: no reference
+    case storeReference
+    case clearReference
 }
 
 /// What a marker key asks; the viewer carries it out on the shown trace.

@@ -19,6 +19,10 @@ public enum AnalyzerEffect: Sendable, Equatable {
     case traceChanged(TraceMode)
     /// a marker key: needs the shown trace's peaks
     case marker(MarkerIntent)
+    /// s: store the shown trace as the reference (needs the frame)
+    case storeReference
+    /// S: the reference is gone
+    case referenceDropped
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
@@ -48,6 +52,16 @@ public final class AnalyzerModel {
     public private(set) var traceMode: TraceMode = .live
     /// the plot's markers (m, n, N, M, x)
     public var markers = MarkerSet()
+    /// a stored reference trace (s stores the shown one, --reference loads one), drawn dimmed
+    public private(set) var reference: [LevelPoint]?
+    /// show live − reference [dB] in the plot and the waterfall (--subtract-reference)
+    public private(set) var subtractsReference = false
+
+    /// Sets (or, with nil, clears) the reference trace.
+    public func setReference(_ points: [LevelPoint]?, subtract: Bool = false) {
+        reference = points.flatMap { $0.isEmpty ? nil : $0 }
+        subtractsReference = subtract && reference != nil
+    }
 
     /// Sets the trace mode (e.g. from --trace); the viewer hands it to its frames' source.
     public func setTraceMode(_ mode: TraceMode) { traceMode = mode }
@@ -167,6 +181,10 @@ public final class AnalyzerModel {
             return .traceChanged(traceMode)
         case .marker(let intent):
             return mode == .plot ? .marker(intent) : .none
+        case .storeReference: return .storeReference
+        case .clearReference:
+            setReference(nil)
+            return .referenceDropped
         }
         return .none
     }

@@ -51,6 +51,8 @@ public enum AnalyzerKeyMap {
             case "N": return .marker(.nextPeak(right: false))
             case "M": return .marker(.cycle)
             case "x": return .marker(.toggleDelta)
+            case "s": return .storeReference
+            case "S": return .clearReference
             case "d", "D": return .toggleDrawer
             case "?": return .toggleHelp
             default: break

@@ -42,8 +42,9 @@ public final class AnalyzerScreen {
     }
 
     /// Draws everything for `model` at `now` [s, the feed's timeline].
-    public func render(model: AnalyzerModel, frame: SpectrumFrame?, status: SpectrumStatus, now: Double,
-                       into buffer: inout Buffer) {
+    /// - Parameter reference: a stored trace to draw dimmed behind the plot's (on the frame's bins)
+    public func render(model: AnalyzerModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil,
+                       status: SpectrumStatus, now: Double, into buffer: inout Buffer) {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
         let prompt = Self.prompt(model)
         let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil)
@@ -70,7 +71,8 @@ public final class AnalyzerScreen {
                                       sliderRange: model.sliderRange, handle: layout.handle)
         switch model.mode {
         case .plot:
-            plotView.render(model: plot, frame: frame, unit: status.powerUnit, in: layout.main, into: &buffer)
+            plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit, in: layout.main,
+                            into: &buffer)
             geometry.data = SpectrumPlotView.dataRect(in: layout.main)
             MarkerOverlay.draw(model.markers, frame: frame, plot: plot, unit: status.powerUnit, data: geometry.data,
                                into: &buffer)
@@ -110,7 +112,8 @@ public final class AnalyzerScreen {
 
     private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
         let key = FactsKey(mode: model.mode, periodIndex: model.waterfall.periodIndex,
-                           offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode)
+                           offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode,
+                           reference: model.reference == nil ? 0 : (model.subtractsReference ? 2 : 1))
         if let facts, facts.key == key { return facts.text }
         let text = viewFacts(model)
         facts = (key, text)
@@ -119,13 +122,17 @@ public final class AnalyzerScreen {
 
     /// What the status line says about the current view.
     private func viewFacts(_ model: AnalyzerModel) -> String? {
+        let referenceNote = model.reference == nil ? nil : (model.subtractsReference ? "live − reference" : "reference")
         switch model.mode {
-        case .plot: return model.traceMode == .live ? nil : "trace \(model.traceMode)"
+        case .plot:
+            let notes = [model.traceMode == .live ? nil : "trace \(model.traceMode)", referenceNote].compactMap { $0 }
+            return notes.isEmpty ? nil : notes.joined(separator: " │ ")
         case .waterfall:
             let waterfall = model.waterfall
             let period = DrawerView.text(.period, model)
             let offset = waterfall.offsetSeconds
-            return offset > 0 ? "period \(period) │ \(WaterfallView.label(secondsAgo: offset)) ago" : "period \(period) │ live"
+            let when = offset > 0 ? "period \(period) │ \(WaterfallView.label(secondsAgo: offset)) ago" : "period \(period) │ live"
+            return model.subtractsReference ? when + " │ live − reference" : when
         case .meter:
             return "meter band \(model.meterBand)"
         }
@@ -138,6 +145,8 @@ private struct FactsKey: Equatable {
     var offset: Double
     var meterBand: FrequencyRange
     var trace: TraceMode
+    /// 0 none, 1 shown, 2 subtracted
+    var reference: Int
 }
 
 private struct LayoutKey: Equatable {

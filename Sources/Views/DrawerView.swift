@@ -139,6 +139,7 @@ enum HelpOverlay {
         " R           record (any view)",
         " t           plot trace: live, max hold, min hold, average of 16",
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta",
+        " s / S       store the shown trace as the reference (dimmed) / drop it",
         " d           control drawer       click ◀ at the right edge",
         "             (band, dB span, auto levels, detector; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",

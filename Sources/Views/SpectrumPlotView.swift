@@ -13,6 +13,8 @@ import ViewModels
 public final class SpectrumPlotView {
     /// colour of the trace
     static let traceColor = Color.rgb(255, 214, 10)
+    /// colour of a stored reference trace: dim, behind the live one
+    static let referenceColor = Color.rgb(110, 110, 130)
     static let axisStyle = FrequencyAxis.style
     static let helpStyle = CellStyle(foreground: .rgb(140, 140, 140))
     static let helpText = "←/→ pan   +/- zoom   ↑/↓ gain   a autoscale   space pause   q quit"
@@ -61,8 +63,8 @@ public final class SpectrumPlotView {
 
     /// Renders the axes and the trace into `area` of `buffer`.
     /// - Parameter unit: the level axis' corner label ("dB", "dBm")
-    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, unit: String = "dB", in area: Rect,
-                into buffer: inout Buffer) {
+    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil, unit: String = "dB",
+                in area: Rect, into buffer: inout Buffer) {
         let size = PlotLayout(area: area)
         if size != layout || canvas.area != size.plot {
             layout = size
@@ -80,7 +82,7 @@ public final class SpectrumPlotView {
             }
             drawnAxesKey = axesKey
         }
-        drawTrace(model: model, frame: frame, into: &buffer)
+        drawTrace(model: model, frame: frame, reference: reference, into: &buffer)
     }
 
     /// The data rect of the plot inside `area` (for mouse gestures).
@@ -88,7 +90,8 @@ public final class SpectrumPlotView {
 
     // MARK: parts
 
-    private func drawTrace(model: SpectrumPlotModel, frame: SpectrumFrame?, into buffer: inout Buffer) {
+    private func drawTrace(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil,
+                           into buffer: inout Buffer) {
         // The canvas writes only cells with dots: blank the plot first so the
         // previous frame's trace does not linger where this one has none.
         buffer.fill(layout.plot, with: .blank)
@@ -99,6 +102,11 @@ public final class SpectrumPlotView {
             canvas.render(into: &buffer)
             return
         }
+        if let reference {
+            // first, dimmed: the live trace drawn after it takes the colour of cells they share
+            columns.withUnsafeMutableBufferPointer { out in decimator.process(reference, visible: model.visibleBand, into: out) }
+            plotColumns(scale: scale, color: Self.referenceColor)
+        }
         if let frame {
             columns.withUnsafeMutableBufferPointer { out in
                 decimator.process(frame, visible: model.visibleBand, into: out)
@@ -106,6 +114,12 @@ public final class SpectrumPlotView {
         } else {
             columns.withUnsafeMutableBufferPointer { $0.update(repeating: .nan) }
         }
+        plotColumns(scale: scale, color: nil)
+        canvas.render(into: &buffer)
+    }
+
+    /// `columns` into the canvas as a line (`color` nil: the trace colour).
+    private func plotColumns(scale: PowerScale, color: Color?) {
         var previousRow: Int?
         columns.withUnsafeBufferPointer { values in
             for x in 0..<values.count {
@@ -114,11 +128,10 @@ public final class SpectrumPlotView {
                     continue
                 }
                 // Join to the left neighbour so the trace reads as a line, not dots.
-                canvas.verticalSpan(x: x, from: previousRow ?? row, to: row)
+                canvas.verticalSpan(x: x, from: previousRow ?? row, to: row, color: color)
                 previousRow = row
             }
         }
-        canvas.render(into: &buffer)
     }
 
     private func drawLevelAxis(model: SpectrumPlotModel, into buffer: inout Buffer) {

@@ -100,6 +100,9 @@ public final class SpectrumViewer {
     private var viewerMessage: String?
     /// the trace's restart by a retune was noted on the status line
     private var traceRestartNoted = false
+    /// the reference trace on the shown frame's bins (interpolated from its points), rebuilt when either changes
+    private var referenceFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+    private var referenceBuiltFor: (points: [LevelPoint], startHz: Double, binWidthHz: Double, count: Int)?
     /// a replay that could not read on ends the view with this
     private var replayFailure: String?
     /// a pane beside the spectrum (e.g. the ECG strip), set before `run`
@@ -158,6 +161,8 @@ public final class SpectrumViewer {
     /// A new peak-held frame: into the history always; on screen and into
     /// the meter unless paused.
     private func accept(now: Double) {
+        // live − reference [dB]: in the waterfall and the plot alike
+        if model.subtractsReference, feed.replay == nil { subtractReference(from: &incomingFrame) }
         // a replay put every frame into the history as it played
         if feed.replay == nil { model.waterfall.add(incomingFrame) }
         guard !model.plot.isPaused else { return }
@@ -169,6 +174,9 @@ public final class SpectrumViewer {
                 traceRestartNoted = restarted
                 if restarted { viewerMessage = "\(model.traceMode) restarted: the band changed" }
             }
+            if model.subtractsReference { subtractReference(from: &shownFrame) }
+        } else if model.subtractsReference, feed.replay != nil {
+            subtractReference(from: &shownFrame)
         }
         hasFrame = true
         frameRate.record(at: now)
@@ -179,6 +187,35 @@ public final class SpectrumViewer {
         } else if now < settleUntil || model.autoLevels, let measured = measure(shownFrame) {
             model.plot.followLevels(floorDB: measured.floorDB, peakDB: holdPeak(measured.peakDB, now: now))
         }
+    }
+
+    /// The reference on `frame`'s bins, rebuilt only when the points or the bins change.
+    private func reference(on frame: SpectrumFrame) -> SpectrumFrame? {
+        guard let points = model.reference else { return nil }
+        if let built = referenceBuiltFor, built.points == points, built.startHz == frame.startHz,
+           built.binWidthHz == frame.binWidthHz, built.count == frame.powerDB.count {
+            return referenceFrame
+        }
+        referenceFrame.startHz = frame.startHz
+        referenceFrame.binWidthHz = frame.binWidthHz
+        referenceFrame.powerDB = frame.powerDB.indices.map { LevelPoint.interpolate(points, at: frame.binCenterHz($0)) }
+        referenceBuiltFor = (points, frame.startHz, frame.binWidthHz, frame.powerDB.count)
+        return referenceFrame
+    }
+
+    private func subtractReference(from frame: inout SpectrumFrame) {
+        guard let reference = reference(on: frame) else { return }
+        for i in frame.powerDB.indices { frame.powerDB[i] -= reference.powerDB[i] }
+    }
+
+    /// s: the shown trace (device bins) becomes the reference.
+    private func storeReference() {
+        guard hasFrame else { return }
+        let points = shownFrame.powerDB.indices.compactMap { i -> LevelPoint? in
+            shownFrame.powerDB[i].isNaN ? nil : LevelPoint(hz: shownFrame.binCenterHz(i), decibels: shownFrame.powerDB[i])
+        }
+        model.setReference(points)
+        viewerMessage = "reference stored: \(points.count) bins (S drops it)"
     }
 
     /// Peak excursion for the marker keys [dB] (the bench analyzers' default)
@@ -224,6 +261,10 @@ public final class SpectrumViewer {
                 }
             case .marker(let intent):
                 applyMarker(intent)
+            case .storeReference:
+                storeReference()
+            case .referenceDropped:
+                viewerMessage = nil
             case .traceChanged(let mode):
                 feed.mailbox.traceMode = mode
                 viewerMessage = nil
@@ -328,8 +369,9 @@ public final class SpectrumViewer {
         // the "go to" prompt has a line of its own (AnalyzerScreen)
         if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }
-        screen.render(model: model, frame: hasFrame ? shownFrame : nil, status: status, now: timelineNow(),
-                      into: &buffer)
+        let shownReference = hasFrame && !model.subtractsReference ? reference(on: shownFrame) : nil
+        screen.render(model: model, frame: hasFrame ? shownFrame : nil, reference: shownReference, status: status,
+                      now: timelineNow(), into: &buffer)
         panes.update(now: now)
         try writer.render(panes.compose(buffer), to: session.outputFD)
         panes.presented(at: monotonicSeconds())

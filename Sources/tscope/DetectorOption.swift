@@ -1,5 +1,7 @@
 import ArgumentParser
+import Capture
 import DSP
+import ViewModels
 
 extension SpectrumDetector: ExpressibleByArgument {}
 
@@ -21,4 +23,29 @@ struct DetectorOption: ParsableArguments {
 
     /// the detector asked for, else `fallback`
     func chosen(default fallback: SpectrumDetector) -> SpectrumDetector { detector ?? fallback }
+}
+
+/// `--reference FILE` and `--subtract-reference` on watch and replay: a
+/// stored trace (the CSV `export --csv F --trace …` writes) drawn dimmed
+/// behind the live one, or subtracted from it.
+struct ReferenceOption: ParsableArguments {
+    @Option(name: .customLong("reference"), help: "Reference trace: CSV of frequency_hz,power_db rows (export --trace); s stores one.")
+    var path: String?
+
+    @Flag(name: .customLong("subtract-reference"), help: "Show live − reference [dB] in the plot and the waterfall.")
+    var subtract = false
+
+    func validate() throws {
+        if subtract && path == nil { throw ValidationError("--subtract-reference needs --reference FILE") }
+    }
+
+    /// Loads the file into the model (a bad file is one line).
+    func apply(to model: AnalyzerModel) throws {
+        guard let path else { return }
+        do {
+            model.setReference(try LevelPointsCSV.read(path: path), subtract: subtract)
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
 }

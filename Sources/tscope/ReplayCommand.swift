@@ -32,6 +32,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
 
+    @OptionGroup var referenceOption: ReferenceOption
+
     @Option(help: "Where to start: seconds from the first frame, m:ss or h:mm:ss.")
     var start: String?
 
@@ -80,6 +82,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: view.mode)
         model.setTraceMode(trace)
+        try referenceOption.apply(to: model)
         let name = "\((file as NSString).lastPathComponent)" + (reader.metadata.device.map { " (\($0))" } ?? "")
         let feed = SpectrumFeed(
             mailbox: FrameMailbox(),

@@ -38,6 +38,8 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
 
+    @OptionGroup var referenceOption: ReferenceOption
+
     @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
     var meterBand: String?
 
@@ -130,6 +132,7 @@ struct WatchCommand: ParsableCommand {
         let meter = PowerMeterModel(band: measuredBand)
         let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
         model.setTraceMode(trace)
+        try referenceOption.apply(to: model)
         let feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },

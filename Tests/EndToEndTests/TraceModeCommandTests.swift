@@ -60,3 +60,34 @@ import Testing
         #expect(result.status == 64 && result.stderr.contains("--trace"), "\(result.stderr)")
     }
 }
+
+/// `--reference`, `--subtract-reference` and `s` / `S` in `watch`.
+@Suite(.serialized) struct ReferenceCommandTests {
+    @Test func aReferenceFileIsShownSubtractedAndSReplacesIt() throws {
+        let directory = try Paths.temporaryDirectory("reference")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("ref.csv")
+        try Data("frequency_hz,power_db\n88000000,-60\n108000000,-60\n".utf8).write(to: file)
+        let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108 --reference \(file.path) --subtract-reference"
+            + "; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("│ live − reference", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("s")
+        #expect(tmux.waitFor("reference stored: ", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        try tmux.keys("S")
+        var screen = tmux.screen()
+        let until = Date().addingTimeInterval(5)
+        while screen.contains("reference") && Date() < until {
+            usleep(100_000)
+            screen = tmux.screen()
+        }
+        #expect(!screen.split(separator: "\n").first.map(String.init).map { $0.contains("reference") }!, "\(screen)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
+    @Test func badReferencesAreOneLine() throws {
+        let lone = try run(Paths.tscope, ["watch", "--device", "demo", "--subtract-reference"])
+        #expect(lone.status == 64 && lone.stderr.contains("--subtract-reference needs --reference"), "\(lone.stderr)")
+    }
+}
