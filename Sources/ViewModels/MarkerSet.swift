@@ -1,15 +1,26 @@
 import DSP
+import Foundation
 import Signals
 
 /// A bench analyzer's markers on the plot: up to four, each at a frequency,
 /// reading the shown trace's level there; one selected (the keys move it);
-/// any but the first may be a delta marker, read against marker 1.
+/// any but the first may be a delta marker, read against marker 1; any may be
+/// a noise marker, reading level per Hz (the bin's power over its noise
+/// bandwidth: dB/Hz, dBm/Hz on a calibrated analyzer).
 public struct MarkerSet: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case normal
+        /// reads Δf and ΔdB against marker 1
+        case delta
+        /// reads the level per Hz
+        case noise
+    }
+
     public struct Marker: Sendable, Equatable {
         /// where it sits [Hz] (a bin centre)
         public var hz: Double
-        /// reads Δf and ΔdB against marker 1
-        public var isDelta: Bool
+        public var kind: Kind
+        public var isDelta: Bool { kind == .delta }
     }
 
     public static let maximumCount = 4
@@ -43,7 +54,7 @@ public struct MarkerSet: Sendable, Equatable {
         if markers.count < Self.maximumCount, selected == markers.count - 1 || markers.isEmpty {
             let marked = Set(markers.map(\.hz))
             if let free = peaks.map({ frame.binCenterHz($0.bin) }).first(where: { !marked.contains($0) }) {
-                markers.append(Marker(hz: free, isDelta: false))
+                markers.append(Marker(hz: free, kind: .normal))
                 selected = markers.count - 1
                 return
             }
@@ -51,10 +62,15 @@ public struct MarkerSet: Sendable, Equatable {
         if !markers.isEmpty { selected = (selected + 1) % markers.count }
     }
 
-    /// x: the selected marker becomes (or stops being) a delta marker; marker 1 is the reference.
-    public mutating func toggleDelta() {
-        guard selected > 0, selected < markers.count else { return }
-        markers[selected].isDelta.toggle()
+    /// x: the selected marker's kind cycles normal → delta → noise → normal;
+    /// marker 1 is the delta reference, so it goes normal → noise → normal.
+    public mutating func cycleKind() {
+        guard selected < markers.count else { return }
+        switch markers[selected].kind {
+        case .normal: markers[selected].kind = selected == 0 ? .noise : .delta
+        case .delta: markers[selected].kind = .noise
+        case .noise: markers[selected].kind = .normal
+        }
     }
 
     /// Forgets every marker.
@@ -65,7 +81,7 @@ public struct MarkerSet: Sendable, Equatable {
 
     private mutating func place(at hz: Double) {
         if markers.isEmpty {
-            markers.append(Marker(hz: hz, isDelta: false))
+            markers.append(Marker(hz: hz, kind: .normal))
             selected = 0
         } else {
             markers[selected].hz = hz
@@ -79,6 +95,13 @@ public struct MarkerSet: Sendable, Equatable {
         return markers.enumerated().map { index, marker in
             let level = self.level(at: marker.hz, frame)
             let pointer = index == selected ? "▸" : " "
+            if marker.kind == .noise {
+                // power per Hz: the bin's power over its noise bandwidth (the window's, else the bin width)
+                let bandwidth = frame.noiseBandwidthHz ?? frame.binWidthHz
+                let perHz = level - Float(10 * log10(max(bandwidth, 1e-9)))
+                return "\(pointer)N\(index + 1) \(FrequencyFormat.label(marker.hz, maxFractionDigits: 6))  "
+                    + Self.decibels(perHz, unit: "\(unit)/Hz", signed: false)
+            }
             if marker.isDelta, let first = markers.first, let reference {
                 let df = marker.hz - first.hz
                 let sign = df >= 0 ? "+" : "−"

@@ -233,7 +233,7 @@ public final class SpectrumViewer {
         case .highestPeak: model.markers.placeOnHighestPeak(peaks, frame: shownFrame)
         case .nextPeak(let right): model.markers.moveToNextPeak(right: right, peaks, frame: shownFrame)
         case .cycle: model.markers.cycle(peaks, frame: shownFrame)
-        case .toggleDelta: model.markers.toggleDelta()
+        case .toggleDelta: model.markers.cycleKind()
         }
     }
 

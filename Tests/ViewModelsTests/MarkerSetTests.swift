@@ -1,4 +1,5 @@
 import DSP
+import Foundation
 import Signals
 import Testing
 @testable import ViewModels
@@ -29,14 +30,23 @@ import Testing
         markers.placeOnHighestPeak(Self.peaks, frame: Self.frame)
         markers.cycle(Self.peaks, frame: Self.frame)
         #expect(markers.markers.map(\.hz) == [2500, 8500] && markers.selected == 1)
-        markers.toggleDelta()
+        markers.cycleKind()
         let table = markers.table(frame: Self.frame, unit: "dB")
         #expect(table == [" 1  2.5 kHz  −10.00 dB", "▸Δ2 +6 kHz  −10.00 dB"], "\(table)")
+        // x again: a noise marker, −20 dB in a 1 kHz bin (no window given: the bin width) = −50 dB/Hz
+        markers.cycleKind()
+        #expect(markers.table(frame: Self.frame, unit: "dBm")[1] == "▸N2 8.5 kHz  −50.00 dBm/Hz")
+        var windowed = Self.frame
+        windowed.noiseBandwidthHz = 1500  // a Hann window: 1.5 bins
+        let perHz = -20 - 10 * log10(1500.0)
+        #expect(markers.table(frame: windowed, unit: "dB")[1] == "▸N2 8.5 kHz  " + String(format: "%.2f", perHz).replacingOccurrences(of: "-", with: "−") + " dB/Hz")
+        markers.cycleKind()
+        #expect(markers.markers[1].kind == .normal)
         markers.cycle(Self.peaks, frame: Self.frame)
         markers.cycle(Self.peaks, frame: Self.frame)
         // three peaks, all marked: M now only cycles the selection
         #expect(markers.markers.count == 3 && markers.selected == 0)
-        markers.toggleDelta()  // marker 1 is the reference, never a delta
-        #expect(!markers.markers[0].isDelta)
+        markers.cycleKind()  // marker 1 is the reference, never a delta: normal → noise
+        #expect(markers.markers[0].kind == .noise)
     }
 }
