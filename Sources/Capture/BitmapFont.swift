@@ -1,6 +1,7 @@
 /// A 5×7 pixel font for the PNG export's axis labels and title: digits, the
 /// punctuation of times, frequencies, dates and file names, and the Latin
-/// letters (a file name in the title reads as typed). Anything else draws
+/// letters (a file name in the title reads as typed), and the few symbols the
+/// status line and marker table use (µ, −, Δ, ▸, ◆). Anything else draws
 /// as a hollow box. Each glyph is 7 rows, bit 4 = leftmost pixel. Drawn by
 /// hand for tscope.
 enum BitmapFont {
@@ -28,6 +29,11 @@ enum BitmapFont {
         ":": [0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0],
         "-": [0, 0, 0, 0x1F, 0, 0, 0],
         "–": [0, 0, 0, 0x1F, 0, 0, 0],
+        "−": [0, 0, 0, 0x1F, 0, 0, 0],
+        "µ": [0, 0x11, 0x11, 0x11, 0x13, 0x1D, 0x10],
+        "Δ": [0x04, 0x04, 0x0A, 0x0A, 0x11, 0x11, 0x1F],
+        "▸": [0x08, 0x0C, 0x0E, 0x0F, 0x0E, 0x0C, 0x08],
+        "◆": [0, 0x04, 0x0E, 0x1F, 0x0E, 0x04, 0],
         "+": [0, 0x04, 0x04, 0x1F, 0x04, 0x04, 0],
         "/": [0x01, 0x01, 0x02, 0x04, 0x08, 0x10, 0x10],
         "_": [0, 0, 0, 0, 0, 0, 0x1F],
