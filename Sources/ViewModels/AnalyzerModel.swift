@@ -52,6 +52,8 @@ public final class AnalyzerModel {
     public private(set) var traceMode: TraceMode = .live
     /// the plot's markers (m, n, N, M, x)
     public var markers = MarkerSet()
+    /// events of watch's --above/--mask/--over-baseline condition
+    public var events = EventLog()
     /// a stored reference trace (s stores the shown one, --reference loads one), drawn dimmed
     public private(set) var reference: [LevelPoint]?
     /// show live − reference [dB] in the plot and the waterfall (--subtract-reference)

@@ -80,7 +80,8 @@ public final class AnalyzerScreen {
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
                                  topDB: plot.referenceLevelDB, now: now, detector: model.waterfallDetector,
-                                 unit: status.powerUnit, in: layout.main, into: &buffer)
+                                 unit: status.powerUnit, eventTimes: model.events.startTimes, in: layout.main,
+                                 into: &buffer)
             geometry.data = WaterfallView.dataRect(in: layout.main)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:
@@ -113,7 +114,8 @@ public final class AnalyzerScreen {
     private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
         let key = FactsKey(mode: model.mode, periodIndex: model.waterfall.periodIndex,
                            offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode,
-                           reference: model.reference == nil ? 0 : (model.subtractsReference ? 2 : 1))
+                           reference: model.reference == nil ? 0 : (model.subtractsReference ? 2 : 1),
+                           events: model.events.summary)
         if let facts, facts.key == key { return facts.text }
         let text = viewFacts(model)
         facts = (key, text)
@@ -123,6 +125,12 @@ public final class AnalyzerScreen {
     /// What the status line says about the current view.
     private func viewFacts(_ model: AnalyzerModel) -> String? {
         let referenceNote = model.reference == nil ? nil : (model.subtractsReference ? "live − reference" : "reference")
+        let facts = modeFacts(model, referenceNote: referenceNote)
+        guard let events = model.events.summary else { return facts }
+        return facts.map { $0 + " │ " + events } ?? events
+    }
+
+    private func modeFacts(_ model: AnalyzerModel, referenceNote: String?) -> String? {
         switch model.mode {
         case .plot:
             let notes = [model.traceMode == .live ? nil : "trace \(model.traceMode)", referenceNote].compactMap { $0 }
@@ -147,6 +155,7 @@ private struct FactsKey: Equatable {
     var trace: TraceMode
     /// 0 none, 1 shown, 2 subtracted
     var reference: Int
+    var events: String?
 }
 
 private struct LayoutKey: Equatable {

@@ -27,6 +27,10 @@ public struct SpectrumFeed {
     /// r/R: start or stop a recording (called on the UI thread; its state and
     /// errors come back through `status`); nil where nothing can be recorded
     public var toggleRecording: (() -> Void)?
+    /// events the condition's tracker reported since the last call (UI thread); nil without a condition
+    public var takeEvents: (() -> [SweepEventTracker.Output])?
+    /// ring the terminal bell as each event starts
+    public var bell = false
 
     public init(mailbox: FrameMailbox, retune: ((TuningRequest) throws -> Void)?,
                 status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?,
@@ -148,6 +152,10 @@ public final class SpectrumViewer {
             let now = monotonicSeconds()
             try retuneIfNeeded(now: now, force: false)
             if let replay = feed.replay { advance(replay, now: now) }
+            if let takeEvents = feed.takeEvents, model.events.apply(takeEvents()), feed.bell {
+                // BEL straight to the terminal: it moves no cursor, so the diffed screen stays right
+                _ = [UInt8(7)].withUnsafeBytes { FileDescriptor.writeAll($0, to: session.outputFD) }
+            }
             if limiter.shouldEmit(at: now) {
                 // Take only when drawing: the mailbox peak-holds everything
                 // that arrived since the last drawn frame.

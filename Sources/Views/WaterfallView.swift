@@ -53,8 +53,10 @@ public final class WaterfallView {
     /// `bottomDB`…`topDB` (shown by the colour bar, labelled in `unit`),
     /// with the top of the view at `now` − offset; `detector` reduces bins
     /// to columns and combines rows thinner than a pixel.
+    /// - Parameter eventTimes: start times of events [s since the Unix epoch], marked by a tick at the
+    ///   left edge of their row (kept when scrolling back: they move with the rows)
     public func render(model: WaterfallModel, band: FrequencyRange, bottomDB: Double, topDB: Double, now: Double,
-                       detector: ColumnDetector = .peak, unit: String = "dB", in area: Rect,
+                       detector: ColumnDetector = .peak, unit: String = "dB", eventTimes: [Double] = [], in area: Rect,
                        into buffer: inout Buffer) {
         let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
@@ -116,7 +118,19 @@ public final class WaterfallView {
             }
         }
         canvas.render(into: &buffer)
+        guard !eventTimes.isEmpty else { return }
+        let pixelRows = spans.count
+        let topTime = model.topTime(now: now, pixelRows: pixelRows)
+        let secondsPerPixel = model.secondsPerPixel(pixelRows: pixelRows)
+        for time in eventTimes {
+            let pixel = (topTime - time) / secondsPerPixel
+            guard pixel >= 0, pixel < Double(pixelRows) else { continue }
+            buffer.set(x: layout.plot.x, y: layout.plot.y + Int(pixel) / 2, Cell("▶", style: Self.eventTickStyle))
+        }
     }
+
+    /// the tick at the left edge of a row where an event started
+    static let eventTickStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(200, 0, 120))
 
     /// Max (or, with `mean`, the linear-power mean) of the cached columns of
     /// every row in `span` into `rowValues`.

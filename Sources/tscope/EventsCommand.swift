@@ -4,6 +4,7 @@ import DSP
 import Devices
 import Foundation
 import Signals
+import ViewModels
 
 /// Tells when something appears in a band: one line per event, live from any
 /// analyzer or from any capture file.
@@ -31,27 +32,7 @@ struct EventsCommand: ParsableCommand {
     @Option(name: [.customShort("f"), .long], help: "Band to watch, start:stop in MHz.")
     var band: String
 
-    @Option(parsing: .unconditional, help: "Level [dB or dBm, the device's unit] a bin must exceed, e.g. -60.")
-    var above: Float?
-
-    @Option(help: "Limit line: CSV of frequency_hz,level_db rows.")
-    var mask: String?
-
-    @Option(name: .customLong("over-baseline"), parsing: .unconditional,
-            help: "dB a bin must rise over the baseline (--learn or --baseline).")
-    var overBaseline: Float?
-
-    @Option(help: "Learn the baseline as the per-bin median of this long first, e.g. 30s or 5m.")
-    var learn: String?
-
-    @Option(help: "Baseline CSV of frequency_hz,power_db rows (`export --csv F --trace avg`).")
-    var baseline: String?
-
-    @Option(name: .customLong("for"), help: "How long the condition must hold before an event starts (default 0).")
-    var holdFor: String = "0"
-
-    @Option(help: "An event ends when every bin is this many dB below the limit (default 0).")
-    var hysteresis: Float = 0
+    @OptionGroup var conditionOptions: EventConditionOptions
 
     @Flag(help: "JSON Lines.")
     var json = false
@@ -81,18 +62,9 @@ struct EventsCommand: ParsableCommand {
 
     func validate() throws {
         _ = try parsedBand()
-        let conditions = [above != nil, mask != nil, overBaseline != nil].filter { $0 }.count
-        guard conditions == 1 else { throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB") }
-        if overBaseline != nil, (learn == nil) == (baseline == nil) {
-            throw ValidationError("--over-baseline needs one of --learn DURATION or --baseline FILE")
+        guard conditionOptions.isGiven else {
+            throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB")
         }
-        if overBaseline == nil, learn != nil || baseline != nil {
-            throw ValidationError("--learn and --baseline go with --over-baseline DB")
-        }
-        if let above, !above.isFinite { throw ValidationError("--above \(above): expected a level in dB") }
-        guard hysteresis.isFinite, hysteresis >= 0 else { throw ValidationError("--hysteresis \(hysteresis): expected dB ≥ 0") }
-        _ = try Self.seconds(holdFor, option: "--for", allowZero: true)
-        if let learn { _ = try Self.seconds(learn, option: "--learn", allowZero: false) }
         if let duration { _ = try Self.seconds(duration, option: "--duration", allowZero: false) }
         _ = try parsedSpeed()
         _ = try Self.seconds(pre, option: "--pre", allowZero: true)
@@ -127,27 +99,13 @@ struct EventsCommand: ParsableCommand {
         return value
     }
 
-    /// The condition, with its files read (a baseline to learn comes later).
-    func condition() throws -> EventCondition? {
-        do {
-            if let above { return .above(above) }
-            if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
-            if let overBaseline, let baseline {
-                return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
-            }
-        } catch {
-            throw CommandError("\(error)")
-        }
-        return nil
-    }
-
     func run() throws {
         let band = try parsedBand()
-        let settings = EventRun.Settings(band: band, condition: try condition(),
-                                         learnSeconds: try learn.map { try Self.seconds($0, option: "--learn", allowZero: false) },
-                                         overBaselineDB: overBaseline ?? 0,
-                                         holdSeconds: try Self.seconds(holdFor, option: "--for", allowZero: true),
-                                         hysteresisDB: hysteresis, json: json, jsonOpen: jsonOpen,
+        let settings = EventRun.Settings(band: band, condition: try conditionOptions.condition(),
+                                         learnSeconds: try conditionOptions.learnSeconds(),
+                                         overBaselineDB: conditionOptions.overBaseline ?? 0,
+                                         holdSeconds: try conditionOptions.holdSeconds(),
+                                         hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
                                          recording: try record.map {
                                              EventRecorder.Settings(directory: $0,
                                                                     preSeconds: try Self.seconds(pre, option: "--pre", allowZero: true),
@@ -425,6 +383,124 @@ final class EventRecorder {
             try? writer?.finish()
             writer = nil
             stopAfter = nil
+        }
+    }
+}
+
+/// The condition of `events` (and of `watch`'s event list): one of --above,
+/// --mask or --over-baseline (with --learn or --baseline), --for, --hysteresis.
+struct EventConditionOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Level [dB or dBm, the device's unit] a bin must exceed, e.g. -60.")
+    var above: Float?
+
+    @Option(help: "Limit line: CSV of frequency_hz,level_db rows.")
+    var mask: String?
+
+    @Option(name: .customLong("over-baseline"), parsing: .unconditional,
+            help: "dB a bin must rise over the baseline (--learn or --baseline).")
+    var overBaseline: Float?
+
+    @Option(help: "Learn the baseline as the per-bin median of this long first, e.g. 30s or 5m.")
+    var learn: String?
+
+    @Option(help: "Baseline CSV of frequency_hz,power_db rows (`export --csv F --trace avg`).")
+    var baseline: String?
+
+    @Option(name: .customLong("for"), help: "How long the condition must hold before an event starts (default 0).")
+    var holdFor: String = "0"
+
+    @Option(help: "An event ends when every bin is this many dB below the limit (default 0).")
+    var hysteresis: Float = 0
+
+    /// one condition was given
+    var isGiven: Bool { above != nil || mask != nil || overBaseline != nil }
+
+    func validate() throws {
+        let conditions = [above != nil, mask != nil, overBaseline != nil].filter { $0 }.count
+        guard conditions <= 1 else { throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB") }
+        if overBaseline != nil, (learn == nil) == (baseline == nil) {
+            throw ValidationError("--over-baseline needs one of --learn DURATION or --baseline FILE")
+        }
+        if overBaseline == nil, learn != nil || baseline != nil {
+            throw ValidationError("--learn and --baseline go with --over-baseline DB")
+        }
+        if let above, !above.isFinite { throw ValidationError("--above \(above): expected a level in dB") }
+        guard hysteresis.isFinite, hysteresis >= 0 else { throw ValidationError("--hysteresis \(hysteresis): expected dB ≥ 0") }
+        _ = try holdSeconds()
+        _ = try learnSeconds()
+    }
+
+    func holdSeconds() throws -> Double { try EventsCommand.seconds(holdFor, option: "--for", allowZero: true) }
+
+    func learnSeconds() throws -> Double? {
+        try learn.map { try EventsCommand.seconds($0, option: "--learn", allowZero: false) }
+    }
+
+    /// The condition, with its files read (nil: a baseline to learn, or none given).
+    func condition() throws -> EventCondition? {
+        do {
+            if let above { return .above(above) }
+            if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
+            if let overBaseline, let baseline {
+                return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
+            }
+        } catch {
+            throw CommandError("\(error)")
+        }
+        return nil
+    }
+}
+
+/// `watch` with a condition: every sweep goes through the tracker on the DSP
+/// thread (never the drawn frames); the viewer takes what it reported once
+/// per loop. The whole sweep is watched (the view's band follows zoom and
+/// pan); a baseline to learn is learned from the first sweeps.
+final class EventWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tracker: SweepEventTracker?
+    private var learner: BaselineLearner?
+    private let overBaselineDB: Float
+    private let holdSeconds: Double
+    private let hysteresisDB: Float
+    private var pending: [SweepEventTracker.Output] = []
+    /// everything a sweep can hold [Hz]
+    private static let everything = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
+
+    init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double,
+         hysteresisDB: Float) {
+        self.overBaselineDB = overBaselineDB
+        self.holdSeconds = holdSeconds
+        self.hysteresisDB = hysteresisDB
+        if let condition {
+            tracker = SweepEventTracker(condition: condition, band: Self.everything, holdSeconds: holdSeconds,
+                                        hysteresisDB: hysteresisDB)
+        } else if let learnSeconds {
+            learner = BaselineLearner(seconds: learnSeconds)
+        }
+    }
+
+    func add(_ frame: SpectrumFrame) {
+        lock.withLock {
+            if tracker == nil, var learning = learner {
+                let learned = learning.add(frame)
+                learner = learning
+                guard let learned else { return }
+                tracker = SweepEventTracker(condition: .overBaseline(offsetDB: overBaselineDB, baseline: learned),
+                                            band: Self.everything, holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
+                learner = nil
+            }
+            guard var tracking = tracker else { return }
+            pending += tracking.add(frame)
+            tracker = tracking
+            // bounded whatever the viewer does
+            if pending.count > EventLog.capacity { pending.removeFirst(pending.count - EventLog.capacity) }
+        }
+    }
+
+    func take() -> [SweepEventTracker.Output] {
+        lock.withLock {
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
         }
     }
 }

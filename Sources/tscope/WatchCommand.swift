@@ -40,6 +40,12 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var referenceOption: ReferenceOption
 
+    @OptionGroup(title: "Events (as `tscope events`; listed on the status line, ticked on the waterfall)")
+    var eventOptions: EventConditionOptions
+
+    @Flag(help: "Ring the terminal bell as each event starts.")
+    var bell = false
+
     @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
     var meterBand: String?
 
@@ -94,6 +100,12 @@ struct WatchCommand: ParsableCommand {
                                                          operatorName: operatorName, duration: try parsedDuration(),
                                                          metadata: metadata)
         let recording = ViewerRecording(settings: recordingSettings, deviceCounters: { counters.value })
+        // every sweep through the condition's tracker, on the DSP thread; the viewer takes what it reports
+        let eventWatch: EventWatch? = eventOptions.isGiven
+            ? EventWatch(condition: try eventOptions.condition(), learnSeconds: try eventOptions.learnSeconds(),
+                         overBaselineDB: eventOptions.overBaseline ?? 0, holdSeconds: try eventOptions.holdSeconds(),
+                         hysteresisDB: eventOptions.hysteresis)
+            : nil
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
@@ -103,6 +115,7 @@ struct WatchCommand: ParsableCommand {
                 onFrame: { frame in
                     mailbox.post(frame)
                     recording.post(frame)
+                    eventWatch?.add(frame)
                 },
                 // an outage goes into the recording as a gap; the recording goes on
                 onGap: { gap in recording.markGap(gap) },
@@ -133,7 +146,7 @@ struct WatchCommand: ParsableCommand {
         let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
         model.setTraceMode(trace)
         try referenceOption.apply(to: model)
-        let feed = SpectrumFeed(
+        var feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
             status: {
@@ -147,6 +160,8 @@ struct WatchCommand: ParsableCommand {
             failure: { failure.message },
             toggleRecording: { recording.toggle(tuning: model.tuning) }
         )
+        if let eventWatch { feed.takeEvents = { eventWatch.take() } }
+        feed.bell = bell
         let session = TerminalSession()
         // an active recording is finished properly on every way out
         try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },

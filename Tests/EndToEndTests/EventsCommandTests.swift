@@ -180,3 +180,20 @@ import Testing
         }
     }
 }
+
+/// The same conditions in `watch`: the status line counts the events, the
+/// waterfall ticks the rows where they started, and --bell rings.
+@Suite(.serialized) struct WatchEventsTests {
+    @Test func eventsAreCountedTickedAndRung() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 1020:1040 --above -45 --view waterfall --bell"
+            + "; echo \"STAT\"\"US=$?\"")
+        let screen = try #require(tmux.waitFor("│ events ", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(screen.contains("last 1.03 GHz"), "the pulsed transmitter: \(screen)")
+        usleep(1_500_000)
+        #expect(tmux.screen().contains("▶"), "a tick on the waterfall: \(tmux.screen())")
+        #expect(tmux.paneFormat("#{window_bell_flag}") == "1", "the bell rang")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+}
