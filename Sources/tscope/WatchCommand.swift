@@ -167,7 +167,8 @@ struct WatchCommand: ParsableCommand {
         try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },
                                 afterRestore: { Self.report(recording) }, beforeSignalExit: { source.stop() }) { colorMode in
             let viewer = SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode)
-            viewer.sidePane = ecgPane
+            // one pane: the ECG if asked for, else the events list when there is a condition
+            viewer.sidePane = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.kind.powerUnit))
             return try viewer.run()
         }
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
