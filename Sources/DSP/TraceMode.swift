@@ -38,6 +38,16 @@ public enum TraceMode: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// the mode before this one in that cycle
+    public var previous: TraceMode {
+        switch self {
+        case .live: return .average(Self.defaultAverageCount)
+        case .max: return .live
+        case .min: return .max
+        case .average: return .min
+        }
+    }
+
     public var description: String {
         switch self {
         case .live: return "live"

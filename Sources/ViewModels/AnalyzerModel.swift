@@ -129,6 +129,13 @@ public final class AnalyzerModel {
         case .bandStop: return meterBand.upperHz / 1e6
         case .autoLevels: return autoLevels ? 1 : 0
         case .detector: return waterfallDetector == .peak ? 1 : 0
+        case .trace:
+            switch traceMode {
+            case .live: return 0
+            case .max: return 1
+            case .min: return 2
+            case .average(let count): return Double(count)
+            }
         }
     }
 
@@ -259,7 +266,7 @@ public final class AnalyzerModel {
             }
             autoLevels = false
             plot.setDisplaySpan(value)
-        case .autoLevels, .detector: break
+        case .autoLevels, .detector, .trace: break
         case .period:
             let periods = WaterfallModel.periods
             let nearest = periods.indices.min { abs(periods[$0] - value) < abs(periods[$1] - value) } ?? 0
@@ -291,6 +298,10 @@ public final class AnalyzerModel {
         case .bandStart, .bandStop:
             let step = Self.frequencyStep(span: meterBand.spanHz)
             setMeterEdge(field, hz: value(of: field) * 1e6 + Double(steps) * step)
+        case .trace:
+            // forward through the modes as t does; backward the other way round
+            traceMode = steps >= 0 ? traceMode.next : traceMode.previous
+            return .traceChanged(traceMode)
         }
         return .none
     }

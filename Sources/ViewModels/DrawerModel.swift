@@ -16,6 +16,8 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     case autoLevels
     /// waterfall: how a row's bins and frames combine (peak or average)
     case detector
+    /// plot: the trace mode (live, max hold, min hold, average), as t cycles it
+    case trace
 
     public var label: String {
         switch self {
@@ -27,6 +29,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .bandStop: return "band stop MHz"
         case .autoLevels: return "auto levels"
         case .detector: return "detector"
+        case .trace: return "trace"
         }
     }
 
@@ -34,7 +37,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     /// plus the one setting that mode has (nothing cosmetic).
     public static func fields(for mode: AnalyzerMode) -> [DrawerField] {
         switch mode {
-        case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels]
+        case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace]
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop]
         }
@@ -45,7 +48,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
 
     /// true for the fields that are a choice (←/→, Enter or space switch
     /// them), not a typed number
-    public var isChoice: Bool { self == .autoLevels || self == .detector }
+    public var isChoice: Bool { self == .autoLevels || self == .detector || self == .trace }
 }
 
 /// The control drawer's own state: open or not, which field has the focus,

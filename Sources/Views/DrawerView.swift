@@ -107,6 +107,7 @@ final class DrawerView {
         case .period: return value < 60 ? "\(Int(value)) s" : "\(Int(value / 60)) min"
         case .autoLevels: return model.autoLevels ? "on" : "off"
         case .detector: return model.waterfallDetector == .peak ? "peak" : "average"
+        case .trace: return "\(model.traceMode)"
         }
     }
 }

@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func drawerHoldsOnlyTheModesSettings() {
-        #expect(DrawerField.fields(for: .plot) == [.rangeStart, .rangeStop, .displaySpan, .autoLevels])
+        #expect(DrawerField.fields(for: .plot) == [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace])
         #expect(DrawerField.fields(for: .waterfall) == [.rangeStart, .rangeStop, .period, .autoLevels, .detector])
         #expect(DrawerField.fields(for: .meter) == [.rangeStart, .rangeStop, .bandStart, .bandStop])
         let analyzer = model()

@@ -50,3 +50,18 @@ import Testing
         #expect(markers.markers[0].kind == .noise)
     }
 }
+
+/// The plot drawer's trace field cycles the trace mode as `t` does.
+@Suite struct TraceDrawerFieldTests {
+    @Test func theDrawersTraceFieldCyclesTheMode() {
+        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: FrequencyRange(lowerHz: 0, upperHz: 6e9)!,
+                                                          visibleBand: FrequencyRange(lowerHz: 88e6, upperHz: 108e6)!))
+        _ = model.apply(.toggleDrawer, now: 0)
+        #expect(model.drawerFields.last == .trace)
+        for _ in 0..<(model.drawerFields.count - 1) { _ = model.apply(.drawer(.focus(1)), now: 0) }
+        #expect(model.apply(.drawer(.adjust(steps: 1, large: false)), now: 0) == .traceChanged(.max))
+        #expect(model.apply(.drawer(.edit), now: 0) == .traceChanged(.min))
+        #expect(model.apply(.drawer(.adjust(steps: -1, large: false)), now: 0) == .traceChanged(.max))
+        #expect(model.traceMode == .max && model.value(of: .trace) == 1)
+    }
+}
