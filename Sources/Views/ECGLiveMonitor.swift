@@ -15,6 +15,8 @@ import ViewModels
 public final class ECGLiveMonitor {
     /// how often the status line's measured figures are refreshed [s]
     static let statusPeriod = 0.5
+    /// a source silent this long is said to be stalled on the status line, for as long as it lasts [s]
+    static let stallSeconds = 2.0
 
     public private(set) var model: ECGMonitorModel
     public let feed: ECGFeed
@@ -26,6 +28,8 @@ public final class ECGLiveMonitor {
     /// when the newest sample of the frame being drawn was read [s, monotonic]
     private var pendingArrival: Double?
     private var message: String?
+    /// when samples last arrived [the update clock's s]; nil before the first update
+    private var lastDataAt: Double?
 
     /// - Parameter showsKeys: draw the key help line (false in a pane)
     public init(feed: ECGFeed, model: ECGMonitorModel, showsKeys: Bool = true) {
@@ -38,7 +42,12 @@ public final class ECGLiveMonitor {
     /// Drains the source into the model. Source errors are thrown (the
     /// caller ends the view with them).
     public func update(now: Double) throws {
-        if let arrival = try feed.drain(into: &model, clock: monotonicSeconds) { pendingArrival = arrival }
+        if let arrival = try feed.drain(into: &model, clock: monotonicSeconds) {
+            pendingArrival = arrival
+            lastDataAt = now
+        } else if lastDataAt == nil {
+            lastDataAt = now
+        }
         status.ended = feed.ended
         frameRate.record(at: now)
         if now - statusUpdatedAt >= Self.statusPeriod {
@@ -48,7 +57,11 @@ public final class ECGLiveMonitor {
             status.latencyP99Seconds = latency.quantile(0.99)
             status.framesPerSecond = frameRate.rate(at: now)
             let skipped = feed.skippedCount
-            status.message = message ?? (skipped > 0 ? "\(skipped) skipped" : nil)
+            // a live source that went quiet says so for the whole silence (not after it ended)
+            let silent = status.ended ? 0 : now - (lastDataAt ?? now)
+            let stall = silent >= Self.stallSeconds ? "no data from \(feed.sourceName) for \(Int(silent)) s" : nil
+            let parts = [message, stall, skipped > 0 ? "\(skipped) skipped" : nil].compactMap { $0 }
+            status.message = parts.isEmpty ? nil : parts.joined(separator: " │ ")
         }
     }
 

@@ -184,6 +184,17 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
     }
 
+    /// A live source that goes quiet says so on the status line for as long as the silence lasts.
+    @Test func aSilentStdinSaysSoForTheWholeSilence() throws {
+        let tmux = try #require(try TmuxSession(width: 200, height: 32))
+        let producer = "awk 'BEGIN { for (i = 0; i < 300; i++) print 0.1 }'; sleep 9"
+        try tmux.type("(\(producer)) | \(Paths.tscope.path) ecg watch --stdin --rate 250")
+        #expect(tmux.waitFor("no data from stdin for 2 s", timeoutSeconds: 15) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("no data from stdin for 5 s", timeoutSeconds: 6) != nil, "still said: \(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
     @Test func badSourcesGiveOneLineAndAFailingStatus() throws {
         let directory = try Paths.temporaryDirectory("ecg-bad")
         defer { try? FileManager.default.removeItem(at: directory) }
