@@ -215,3 +215,46 @@ public struct BaselineLearner: Sendable {
         }
     }
 }
+
+/// A tracker whose condition may first have to learn its baseline
+/// (`--over-baseline DB --learn DURATION`): sweeps go to the learner until
+/// the window is over, then to a tracker over the learned baseline.
+public struct LearningEventTracker: Sendable {
+    private var tracker: SweepEventTracker?
+    private var learner: BaselineLearner?
+    private let overBaselineDB: Float
+    private let band: FrequencyRange
+    private let holdSeconds: Double
+    private let hysteresisDB: Float
+
+    /// - Parameters:
+    ///   - condition: the condition, or nil to learn a baseline for `learnSeconds` first
+    public init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, band: FrequencyRange,
+                holdSeconds: Double, hysteresisDB: Float) {
+        self.overBaselineDB = overBaselineDB
+        self.band = band
+        self.holdSeconds = holdSeconds
+        self.hysteresisDB = hysteresisDB
+        if let condition {
+            tracker = SweepEventTracker(condition: condition, band: band, holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
+        } else if let learnSeconds {
+            learner = BaselineLearner(seconds: learnSeconds)
+        }
+    }
+
+    /// Feeds one sweep (to the learner while it learns).
+    public mutating func add(_ frame: SpectrumFrame) -> [SweepEventTracker.Output] {
+        if tracker == nil, var learning = learner {
+            let learned = learning.add(frame)
+            learner = learning
+            guard let learned else { return [] }
+            tracker = SweepEventTracker(condition: .overBaseline(offsetDB: overBaselineDB, baseline: learned), band: band,
+                                        holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
+            learner = nil
+        }
+        return tracker?.add(frame) ?? []
+    }
+
+    /// At the end: the open event, closed at its last meeting sweep.
+    public mutating func finish() -> DetectedEvent? { tracker?.finish() }
+}

@@ -122,19 +122,13 @@ struct EventsCommand: ParsableCommand {
         let format = try inputOptions.format(of: path)
         let reader = try inputOptions.openReader(path: path, format: format)
         let run = EventRun(settings: settings, unit: "dB")
-        let speed = try parsedSpeed()
+        var pacer = FilePacer(speed: try parsedSpeed())
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
-        var paced: (file: Double, wall: Double)?
         while true {
             let more: Bool
             do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
             guard more else { break }
-            if let speed {
-                let start = paced ?? (frame.timestamp, monotonicSeconds())
-                paced = start
-                let wait = start.wall + (frame.timestamp - start.file) / speed - monotonicSeconds()
-                if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
-            }
+            pacer.wait(for: frame.timestamp)
             run.add(frame)
         }
         run.finish()
@@ -197,39 +191,21 @@ final class EventRun: @unchecked Sendable {
     private let settings: Settings
     private let unit: String
     private let lock = NSLock()
-    private var tracker: SweepEventTracker?
-    private var learner: BaselineLearner?
+    private var tracker: LearningEventTracker
     private var recorder: EventRecorder?
 
     init(settings: Settings, unit: String) {
         self.settings = settings
         self.unit = unit
         recorder = settings.recording.map { EventRecorder(settings: $0, keepSeconds: settings.holdSeconds) }
-        if let condition = settings.condition {
-            tracker = SweepEventTracker(condition: condition, band: settings.band, holdSeconds: settings.holdSeconds,
-                                        hysteresisDB: settings.hysteresisDB)
-        } else if let seconds = settings.learnSeconds {
-            learner = BaselineLearner(seconds: seconds)
-        }
+        tracker = LearningEventTracker(condition: settings.condition, learnSeconds: settings.learnSeconds,
+                                       overBaselineDB: settings.overBaselineDB, band: settings.band,
+                                       holdSeconds: settings.holdSeconds, hysteresisDB: settings.hysteresisDB)
     }
 
     func add(_ frame: SpectrumFrame) {
         lock.withLock {
-            if tracker == nil, var learning = learner {
-                let baseline = learning.add(frame)
-                learner = learning
-                guard let baseline else { return }
-                tracker = SweepEventTracker(condition: .overBaseline(offsetDB: settings.overBaselineDB, baseline: baseline),
-                                            band: settings.band, holdSeconds: settings.holdSeconds,
-                                            hysteresisDB: settings.hysteresisDB)
-                learner = nil
-            }
-            guard var tracking = tracker else {
-                recorder?.add(frame, outputs: [])
-                return
-            }
-            let outputs = tracking.add(frame)
-            tracker = tracking
+            let outputs = tracker.add(frame)
             for output in outputs {
                 switch output {
                 case .opened(let event): if settings.json && settings.jsonOpen { emit(EventLine.open(event, unit: unit)) }
@@ -249,8 +225,7 @@ final class EventRun: @unchecked Sendable {
     func finish() {
         lock.withLock {
             defer { recorder?.finish() }
-            guard var tracking = tracker, let event = tracking.finish() else { return }
-            tracker = tracking
+            guard let event = tracker.finish() else { return }
             emit(EventLine.format(event, unit: unit, json: settings.json))
         }
     }
@@ -457,41 +432,20 @@ struct EventConditionOptions: ParsableArguments {
 /// pan); a baseline to learn is learned from the first sweeps.
 final class EventWatch: @unchecked Sendable {
     private let lock = NSLock()
-    private var tracker: SweepEventTracker?
-    private var learner: BaselineLearner?
-    private let overBaselineDB: Float
-    private let holdSeconds: Double
-    private let hysteresisDB: Float
+    private var tracker: LearningEventTracker
     private var pending: [SweepEventTracker.Output] = []
     /// everything a sweep can hold [Hz]
     private static let everything = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
 
     init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double,
          hysteresisDB: Float) {
-        self.overBaselineDB = overBaselineDB
-        self.holdSeconds = holdSeconds
-        self.hysteresisDB = hysteresisDB
-        if let condition {
-            tracker = SweepEventTracker(condition: condition, band: Self.everything, holdSeconds: holdSeconds,
-                                        hysteresisDB: hysteresisDB)
-        } else if let learnSeconds {
-            learner = BaselineLearner(seconds: learnSeconds)
-        }
+        tracker = LearningEventTracker(condition: condition, learnSeconds: learnSeconds, overBaselineDB: overBaselineDB,
+                                       band: Self.everything, holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
     }
 
     func add(_ frame: SpectrumFrame) {
         lock.withLock {
-            if tracker == nil, var learning = learner {
-                let learned = learning.add(frame)
-                learner = learning
-                guard let learned else { return }
-                tracker = SweepEventTracker(condition: .overBaseline(offsetDB: overBaselineDB, baseline: learned),
-                                            band: Self.everything, holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
-                learner = nil
-            }
-            guard var tracking = tracker else { return }
-            pending += tracking.add(frame)
-            tracker = tracking
+            pending += tracker.add(frame)
             // bounded whatever the viewer does
             if pending.count > EventLog.capacity { pending.removeFirst(pending.count - EventLog.capacity) }
         }
@@ -502,5 +456,22 @@ final class EventWatch: @unchecked Sendable {
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
+    }
+}
+
+/// Plays a capture's frames at `speed` times their own pace (nil: as fast as
+/// they read): waits until each frame's file time is due on the wall clock.
+struct FilePacer {
+    let speed: Double?
+    private var start: (file: Double, wall: Double)?
+
+    init(speed: Double?) { self.speed = speed }
+
+    mutating func wait(for fileTime: Double) {
+        guard let speed else { return }
+        let origin = start ?? (fileTime, monotonicSeconds())
+        start = origin
+        let wait = origin.wall + (fileTime - origin.file) / speed - monotonicSeconds()
+        if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
     }
 }

@@ -192,7 +192,7 @@ struct MeterFileRun {
 
     func run() throws {
         let band = try command.parsedBand()
-        let speed = try command.parsedSpeed()
+        var pacer = FilePacer(speed: try command.parsedSpeed())
         let format = try command.inputOptions.format(of: input)
         let reader = try command.inputOptions.openReader(path: input, format: format)
         let accumulator = BandPowerAccumulator(measuring: command.measurementRequest)
@@ -201,7 +201,6 @@ struct MeterFileRun {
         var printed = 0
         var intervalEnd: Double?
         var lastTime = 0.0
-        var paced: (file: Double, wall: Double)?
         func emit(at time: Double) {
             guard let reading = accumulator.take() else { return }
             print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
@@ -213,14 +212,7 @@ struct MeterFileRun {
             let more: Bool
             do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
             guard more else { break }
-            if let speed {
-                // the file's time at --speed: wait until this frame is due
-                let start = paced ?? (frame.timestamp, monotonicSeconds())
-                paced = start
-                let due = start.wall + (frame.timestamp - start.file) / speed
-                let wait = due - monotonicSeconds()
-                if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
-            }
+            pacer.wait(for: frame.timestamp)
             if let end = intervalEnd, frame.timestamp >= end {
                 emit(at: lastTime)
                 intervalEnd = end + command.interval * ((frame.timestamp - end) / command.interval).rounded(.down)
