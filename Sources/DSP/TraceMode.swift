@@ -12,6 +12,8 @@ public enum TraceMode: Equatable, Sendable, CustomStringConvertible {
 
     /// sweeps averaged when `avg` is chosen without a count
     public static let defaultAverageCount = 16
+    /// most sweeps `avg:N` keeps: N sweeps of every bin are held (100 × 60 000 bins = 24 MB)
+    public static let maximumAverageCount = 100
 
     /// "live", "max", "min", "avg" (16 sweeps) or "avg:N"
     public init?(argument: String) {
@@ -21,7 +23,7 @@ public enum TraceMode: Equatable, Sendable, CustomStringConvertible {
         case "min": self = .min
         case "avg": self = .average(Self.defaultAverageCount)
         default:
-            guard argument.hasPrefix("avg:"), let count = Int(argument.dropFirst(4)), (1...1000).contains(count) else {
+            guard argument.hasPrefix("avg:"), let count = Int(argument.dropFirst(4)), (1...Self.maximumAverageCount).contains(count) else {
                 return nil
             }
             self = .average(count)

@@ -52,6 +52,7 @@ import Testing
     @Test func modesParseAndCycle() {
         #expect(TraceMode(argument: "avg:4") == .average(4) && TraceMode(argument: "avg") == .average(16))
         #expect(TraceMode(argument: "avg:0") == nil && TraceMode(argument: "hold") == nil)
+        #expect(TraceMode(argument: "avg:100") == .average(100) && TraceMode(argument: "avg:101") == nil)
         #expect(TraceMode.live.next == .max && TraceMode.max.next == .min && TraceMode.min.next == .average(16))
         #expect(TraceMode.average(4).next == .live && "\(TraceMode.max)" == "max hold")
     }
