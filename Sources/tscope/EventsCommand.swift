@@ -293,8 +293,8 @@ final class EventRecorder {
         var postSeconds: Double
     }
 
-    /// most sweeps the pre-event ring keeps, whatever the sweep rate
-    static let ringLimit = 100_000
+    /// most values (sweeps × bins) the pre-event ring keeps, whatever the sweep rate: 100 MB of Float
+    static let ringValueLimit = 25_000_000
 
     private let settings: Settings
     /// seconds of sweeps the ring keeps: --pre plus the --for hold (an event
@@ -325,7 +325,7 @@ final class EventRecorder {
         ring.append(frame)
         let oldest = frame.timestamp - keepSeconds
         let expired = ring.prefix { $0.timestamp < oldest }.count
-        let excess = max(0, ring.count - Self.ringLimit)
+        let excess = max(0, ring.count - max(1, Self.ringValueLimit / max(1, frame.powerDB.count)))
         if expired + excess > 0 { ring.removeFirst(max(expired, excess)) }
     }
 
