@@ -2,8 +2,7 @@
 import PackageDescription
 
 /// Targets the compiler does not yet check in Swift 6 language mode (issue 14:
-/// their threads and lock boxes still need the concurrency kit); every other
-/// target is Swift 6.
+/// their threads still capture non-Sendable state); every other target is Swift 6.
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -34,7 +33,7 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "USBDriver", dependencies: ["Signals", "CLibUSB"]),
         .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
-        .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"], swiftSettings: swift5),
+        .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
         .target(
             name: "Capture",
             dependencies: ["Signals", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],

@@ -106,9 +106,12 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
         } catch { throw .usb(error) }
         self.plan = plan
         ring.reset()
-        let fft = SweepFFT(fftSize: plan.fftSize, detector: settings.detector, maxSamples: HackRFProtocol.samplesAfterHeader)
-        let assembler = SweepFrameAssembler(plan: plan)
-        let thread = Thread { [self] in runDSP(fft: fft, assembler: assembler) }
+        let detector = settings.detector
+        // the FFT and the assembler belong to the DSP thread alone: made there, never shared
+        let thread = Thread { [self] in
+            runDSP(fft: SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader),
+                   assembler: SweepFrameAssembler(plan: plan))
+        }
         thread.name = "tscope.hackrf.dsp"
         dspThread = thread
         thread.start()

@@ -24,7 +24,7 @@ public enum RTLSDRHopError: Error, Equatable, Sendable, CustomStringConvertible 
 /// resets when it reports). The sample stream runs throughout.
 public final class RTLSDRHopper: @unchecked Sendable {
     /// Called on the hop thread after each complete pass; return false to stop.
-    public typealias PassHandler = (RTLSDRHopAccumulator) -> Bool
+    public typealias PassHandler = @Sendable (RTLSDRHopAccumulator) -> Bool
 
     public let device: RTLSDRDevice
     public let plan: RTLSDRHopPlan
