@@ -36,8 +36,7 @@ let package = Package(
         .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
         .target(
             name: "Capture",
-            dependencies: ["Signals", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: swift5
+            dependencies: ["Signals", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),

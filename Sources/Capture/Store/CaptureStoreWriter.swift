@@ -27,7 +27,10 @@ import Signals
 ///
 /// Opening an existing capture appends a new session to it; its metadata is
 /// kept, fields it lacks are filled in.
-public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting {
+// @unchecked: a RecordingSession's writer is used by one thread at a time —
+// its writer thread until that thread signals `finished`, then the caller of
+// `stop` — a hand-over the compiler cannot see through the semaphore.
+public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @unchecked Sendable {
     public struct Options: Sendable {
         /// longest time frames wait uncommitted [s]
         public var commitInterval: Double
