@@ -1,10 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Targets the compiler does not yet check in Swift 6 language mode (issue 14:
-/// their threads still capture non-Sendable state); every other target is Swift 6.
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-
 let package = Package(
     name: "tscope",
     products: [
@@ -48,8 +44,7 @@ let package = Package(
             dependencies: [
                 "Signals", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swift5
+            ]
         ),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),

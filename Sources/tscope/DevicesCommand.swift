@@ -119,7 +119,7 @@ final class ProbeRun: @unchecked Sendable {
         }
         guard let line else { return }
         print(line)
-        fflush(stdout)
+        fflush(nil)
         if lock.withLock({ printed == wanted }) { done.signal() }
     }
 

@@ -121,6 +121,6 @@ struct ECGMonitorOutput {
 
     private func emit(_ line: String) {
         print(line)
-        fflush(stdout)
+        fflush(nil)
     }
 }

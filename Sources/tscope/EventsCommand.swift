@@ -232,7 +232,7 @@ final class EventRun: @unchecked Sendable {
 
     private func emit(_ line: String) {
         print(line)
-        fflush(stdout)
+        fflush(nil)
     }
 }
 

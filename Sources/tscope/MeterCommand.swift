@@ -126,7 +126,7 @@ struct MeterCommand: ParsableCommand {
             print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
                                    unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json,
                                    dwell: source.dwellTiming, measurements: reading.measurements))
-            fflush(stdout)
+            fflush(nil)
             printed += 1
         }
     }
@@ -205,7 +205,7 @@ struct MeterFileRun {
             guard let reading = accumulator.take() else { return }
             print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
                                    json: command.json, measurements: reading.measurements))
-            fflush(stdout)
+            fflush(nil)
             printed += 1
         }
         while command.count.map({ printed < $0 }) ?? true {

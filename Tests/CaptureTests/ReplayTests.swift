@@ -190,7 +190,7 @@ final class ForwardOnlyReader: SpectrumFrameReader {
         let directory = try TemporaryDirectory("replay-bad")
         defer { directory.remove() }
         let csv = directory.path("scan.xyz")
-        FileManager.default.createFile(atPath: csv, contents: Data("1,2,3\n".utf8))
+        _ = FileManager.default.createFile(atPath: csv, contents: Data("1,2,3\n".utf8))
         #expect(throws: CaptureError(file: "missing.tscope", "no such file")) {
             _ = try ReplaySourceOpener.open(path: "missing.tscope")
         }

@@ -57,12 +57,12 @@ let osakaCapture = Paths.packageRoot.appendingPathComponent("Tests/CaptureTests/
         let directory = try Paths.temporaryDirectory("convert-err")
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.csv").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let sigmfMeta = directory.appendingPathComponent("r.sigmf-meta").path
         try #"{"global": {"core:datatype": "ci8", "core:version": "1"}, "captures": []}"#.write(toFile: sigmfMeta, atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("r.sigmf-data").path, contents: Data([1, 2]))
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("r.sigmf-data").path, contents: Data([1, 2]))
         let truncated = directory.appendingPathComponent("t.bin").path
-        FileManager.default.createFile(atPath: truncated, contents: Data([200, 0, 0, 0, 1, 2, 3]))
+        _ = FileManager.default.createFile(atPath: truncated, contents: Data([200, 0, 0, 0, 1, 2, 3]))
         for (input, expected) in [(empty, "empty"), (sigmfMeta, "core:sample_rate"), (truncated, "byte 0"),
                                   ("/nonexistent/x.csv", "cannot open")] {
             let result = try run(Paths.tscope, ["convert", input, directory.appendingPathComponent("o.sdrff").path])

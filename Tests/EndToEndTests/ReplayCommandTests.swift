@@ -110,7 +110,7 @@ import Testing
                 "\(piped.stderr)")
 
         let notCapture = directory.appendingPathComponent("notes.tscope").path
-        FileManager.default.createFile(atPath: notCapture, contents: Data("hello\n".utf8))
+        _ = FileManager.default.createFile(atPath: notCapture, contents: Data("hello\n".utf8))
         let bad = try run(Paths.tscope, ["replay", notCapture])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains(notCapture) && bad.stderr.contains("byte 0"), "\(bad.stderr)")
