@@ -161,6 +161,10 @@ public enum CSVRecordReader {
             columns[column] = columns[column].map { Float((Double($0) - baseline) * scale) }
         }
 
+        // found by ECGLineFuzz: a declared rate of 0 made a record of rate 0
+        if let declared = options.rate, !(declared.isFinite && declared > 0) {
+            throw ECGError(file: file, "sample rate \(declared) Hz: expected a positive rate")
+        }
         guard hasTime && !dropsIndex else {
             guard let rate = options.rate else {
                 throw ECGError(file: file, "no time column\(names == nil ? " (no header)" : ""): give the sample rate with --rate")

@@ -78,4 +78,14 @@ import Testing
         #expect(recording.record.frameCount == 3600)
         #expect(recording.notes.isEmpty)
     }
+
+    /// Found by ECGLineFuzz (Fuzz/corpus/ECGLine/regression-declared-rate-0): a
+    /// declared rate of 0 (or any non-positive one) made a record of rate 0.
+    @Test func aNonPositiveDeclaredRateIsAnErrorNotARecordOfRateZero() {
+        for rate in [0.0, -250, .infinity, .nan] {
+            #expect(throws: ECGError.self) {
+                _ = try CSVRecordReader.parse("0.1\n0.2\n0.3\n", file: "r.csv", name: "r", declaredRate: rate)
+            }
+        }
+    }
 }
