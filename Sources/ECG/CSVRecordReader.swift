@@ -227,11 +227,14 @@ public enum CSVRecordReader {
             }
             var next = slot + 1
             if position - Double(next) > gapTolerance {
-                let missing = Int(position.rounded()) - next
-                guard Double(missing) / rate <= longestGap else {
+                // in seconds before any conversion to a sample count: a time of 1e300 must not overflow Int
+                // (found by ECGLineFuzz: a trap, "Double value cannot be converted to Int")
+                let jumpSeconds = (position - Double(next)) / rate
+                guard jumpSeconds <= longestGap else {
                     throw ECGError(file: file, location: .line(lines[row]),
-                                   String(format: "time jumps ahead by %.0f s: longer than the %.0f s a gap may last", Double(missing) / rate, longestGap))
+                                   String(format: "time jumps ahead by %.0f s: longer than the %.0f s a gap may last", jumpSeconds, longestGap))
                 }
+                let missing = Int(position.rounded()) - next
                 for lead in output.indices { output[lead].append(contentsOf: repeatElement(.nan, count: missing)) }
                 gaps += 1
                 gapSamples += missing

@@ -88,4 +88,13 @@ import Testing
             }
         }
     }
+
+    /// Found by ECGLineFuzz (Fuzz/corpus/ECGLine/regression-time-jump-overflow):
+    /// a time far ahead trapped converting the jump to a sample count.
+    @Test func aHugeTimeJumpIsAnErrorNotATrap() {
+        #expect {
+            _ = try CSVRecordReader.parse("time_s,ecg\n0,1\n0.004,2\n0.008,3\n1e300,4\n", file: "j.csv", name: "j",
+                                          declaredRate: nil)
+        } throws: { "\($0)".contains("time jumps ahead") }
+    }
 }
