@@ -179,10 +179,20 @@ public enum CSVRecordReader {
             throw ECGError(file: file, "declared rate \(declared) Hz does not match the time column (\(String(format: "%.3f", measured)) Hz)")
         }
         let rate = options.rate ?? measured
+        // found by ECGLineFuzz: microsecond time steps gave a rate whose gaps asked for terabytes of missing samples
+        guard rate <= Self.maximumRate else {
+            throw ECGError(file: file, String(format: "the time column gives %.0f Hz: more than the %.0f Hz an ECG is sampled at",
+                                              rate, Self.maximumRate))
+        }
         let (samples, gridNotes) = try placeOnGrid(columns, times: times, lines: timeLines, scale: timeScale, rate: rate, file: file)
         return CSVRecording(record: ECGRecord(name: name, sampleRate: rate, leadNames: leadNames, samples: samples),
                             notes: notes + gridNotes)
     }
+
+    /// the highest sample rate a CSV's time column may give [Hz] (ECG hardware samples at 50 Hz to a few kHz)
+    static let maximumRate = 100_000.0
+    /// the most missing samples one gap is filled with (10 M: 83 min at 2 kHz, 40 MB per lead)
+    static let longestGapSamples = 10_000_000
 
     /// Rate from the time column [Hz]: the mean of the steps between half and
     /// one and a half times the median step, rounded to a whole Hz when within 0.05 %.
@@ -230,7 +240,8 @@ public enum CSVRecordReader {
                 // in seconds before any conversion to a sample count: a time of 1e300 must not overflow Int
                 // (found by ECGLineFuzz: a trap, "Double value cannot be converted to Int")
                 let jumpSeconds = (position - Double(next)) / rate
-                guard jumpSeconds <= longestGap else {
+                // and at most longestGapSamples of them (memory: the gap is filled with missing samples)
+                guard jumpSeconds <= longestGap, jumpSeconds * rate <= Double(Self.longestGapSamples) else {
                     throw ECGError(file: file, location: .line(lines[row]),
                                    String(format: "time jumps ahead by %.0f s: longer than the %.0f s a gap may last", jumpSeconds, longestGap))
                 }

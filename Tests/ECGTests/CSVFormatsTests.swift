@@ -97,4 +97,13 @@ import Testing
                                           declaredRate: nil)
         } throws: { "\($0)".contains("time jumps ahead") }
     }
+
+    /// Found by ECGLineFuzz (Fuzz/corpus/ECGLine/regression-microsecond-steps-huge-gap):
+    /// microsecond steps gave a rate of megahertz whose gap asked for terabytes.
+    @Test func anImplausibleRateFromTheTimeColumnIsAnError() {
+        #expect {
+            _ = try CSVRecordReader.parse("time_s,ecg\n0,1\n0.000001,2\n0.000002,3\n5,4\n", file: "r.csv", name: "r",
+                                          declaredRate: nil)
+        } throws: { "\($0)".contains("more than the 100000 Hz an ECG is sampled at") }
+    }
 }
