@@ -191,16 +191,23 @@ public struct BandMeasurements: Sendable, Equatable {
     ///   - peakCount: peaks to report (0 = none)
     public static func measure(_ hold: TraceHold, band: FrequencyRange, occupiedPercent: Double?, peakCount: Int,
                                excursionDB: Float) -> BandMeasurements {
-        let values = hold.decibels
-        let inside = values.indices.filter { (band.lowerHz...band.upperHz).contains(hold.binCenterHz($0)) }
+        measure(SpectrumFrame(startHz: hold.startHz, binWidthHz: hold.binWidthHz, timestamp: 0, powerDB: hold.decibels),
+                band: band, occupiedPercent: occupiedPercent, peakCount: peakCount, excursionDB: excursionDB)
+    }
+
+    /// Measures the bins of `frame` (device bins, dB) whose centres lie in `band`.
+    public static func measure(_ frame: SpectrumFrame, band: FrequencyRange, occupiedPercent: Double?, peakCount: Int,
+                               excursionDB: Float) -> BandMeasurements {
+        let values = frame.powerDB
+        let inside = values.indices.filter { (band.lowerHz...band.upperHz).contains(frame.binCenterHz($0)) }
         guard let first = inside.first, let last = inside.last else { return BandMeasurements(occupied: nil, peaks: []) }
         let slice = Array(values[first...last])
         let occupied = occupiedPercent.flatMap {
-            SpectrumMeasurements.occupiedBandwidth(slice, startHz: hold.startHz + Double(first) * hold.binWidthHz,
-                                                   binWidthHz: hold.binWidthHz, percent: $0)
+            SpectrumMeasurements.occupiedBandwidth(slice, startHz: frame.startHz + Double(first) * frame.binWidthHz,
+                                                   binWidthHz: frame.binWidthHz, percent: $0)
         }
         let peaks = SpectrumMeasurements.peaks(slice, excursionDB: excursionDB, count: peakCount).map {
-            (hz: hold.binCenterHz(first + $0.bin), decibels: $0.decibels)
+            (hz: frame.binCenterHz(first + $0.bin), decibels: $0.decibels)
         }
         return BandMeasurements(occupied: occupied, peaks: peaks)
     }

@@ -30,6 +30,16 @@ public enum TraceMode: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// the mode as `--trace` takes it: "live", "max", "min", "avg:N"
+    public var argument: String {
+        switch self {
+        case .live: return "live"
+        case .max: return "max"
+        case .min: return "min"
+        case .average(let count): return "avg:\(count)"
+        }
+    }
+
     /// the mode `t` switches to: live → max → min → avg → live
     public var next: TraceMode {
         switch self {

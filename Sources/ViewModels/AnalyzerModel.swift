@@ -55,14 +55,49 @@ public final class AnalyzerModel {
     /// events of watch's --above/--mask/--over-baseline condition
     public var events = EventLog()
     /// a stored reference trace (s stores the shown one, --reference loads one), drawn dimmed
-    public private(set) var reference: [LevelPoint]?
+    public var reference: [LevelPoint]? { referenceTrace?.points }
+    /// the reference and its resampling onto the last bins it was used on
+    public private(set) var referenceTrace: ReferenceTrace?
+    private var waterfallScratch = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     /// show live − reference [dB] in the plot and the waterfall (--subtract-reference)
     public private(set) var subtractsReference = false
 
     /// Sets (or, with nil, clears) the reference trace.
     public func setReference(_ points: [LevelPoint]?, subtract: Bool = false) {
-        reference = points.flatMap { $0.isEmpty ? nil : $0 }
-        subtractsReference = subtract && reference != nil
+        referenceTrace = points.flatMap { $0.isEmpty ? nil : ReferenceTrace(points: $0) }
+        subtractsReference = subtract && referenceTrace != nil
+    }
+
+    /// The reference on `frame`'s bins; nil without one.
+    public func reference(on frame: SpectrumFrame) -> SpectrumFrame? {
+        referenceTrace?.resampled(to: frame)
+    }
+
+    /// Adds a frame to the waterfall's history, as live − reference when
+    /// that is shown (through a scratch frame, so no allocation per frame).
+    public func addToWaterfall(_ frame: SpectrumFrame) {
+        guard subtractsReference, referenceTrace != nil else {
+            waterfall.add(frame)
+            return
+        }
+        waterfallScratch.startHz = frame.startHz
+        waterfallScratch.binWidthHz = frame.binWidthHz
+        waterfallScratch.timestamp = frame.timestamp
+        waterfallScratch.noiseBandwidthHz = frame.noiseBandwidthHz
+        if waterfallScratch.powerDB.count == frame.powerDB.count {
+            for i in frame.powerDB.indices { waterfallScratch.powerDB[i] = frame.powerDB[i] }
+        } else {
+            waterfallScratch.powerDB = frame.powerDB
+        }
+        referenceTrace?.subtract(from: &waterfallScratch)
+        waterfall.add(waterfallScratch)
+    }
+
+    /// With --subtract-reference (or after s with it on): live − reference
+    /// in `frame` [dB], for the plot and the waterfall alike.
+    public func subtractReferenceIfShown(from frame: inout SpectrumFrame) {
+        guard subtractsReference else { return }
+        referenceTrace?.subtract(from: &frame)
     }
 
     /// Sets the trace mode (e.g. from --trace); the viewer hands it to its frames' source.

@@ -39,7 +39,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         switch mode {
         case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace]
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
-        case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop]
+        case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
         }
     }
 

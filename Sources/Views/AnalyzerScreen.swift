@@ -37,7 +37,7 @@ public final class AnalyzerScreen {
         switch mode {
         case .plot: return "1/2/3 view  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
         case .waterfall: return "1/2/3 view  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
-        case .meter: return "1/2/3 view  r reset min/max  space pause  d drawer (band)  ? keys  q quit"
+        case .meter: return "1/2/3 view  r reset min/max  t trace  space pause  d drawer (band)  ? keys  q quit"
         }
     }
 
@@ -47,7 +47,9 @@ public final class AnalyzerScreen {
                        status: SpectrumStatus, now: Double, into buffer: inout Buffer) {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
         let prompt = Self.prompt(model)
-        let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil)
+        let markerPane = model.mode == .plot && MarkerOverlay.wantsPane(model.markers, area: layout.main)
+        let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil,
+                            markerPane: markerPane)
         if key != drawnKey {
             buffer.clear()
             plotView.invalidate()
@@ -71,11 +73,12 @@ public final class AnalyzerScreen {
                                       sliderRange: model.sliderRange, handle: layout.handle)
         switch model.mode {
         case .plot:
-            plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit, in: layout.main,
+            let parts = markerPane ? MarkerOverlay.split(layout.main) : (plot: layout.main, pane: layout.main)
+            plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit, in: parts.plot,
                             into: &buffer)
-            geometry.data = SpectrumPlotView.dataRect(in: layout.main)
+            geometry.data = SpectrumPlotView.dataRect(in: parts.plot)
             MarkerOverlay.draw(model.markers, frame: frame, plot: plot, unit: status.powerUnit, data: geometry.data,
-                               into: &buffer)
+                               pane: markerPane ? parts.pane : nil, into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
@@ -85,8 +88,8 @@ public final class AnalyzerScreen {
             geometry.data = WaterfallView.dataRect(in: layout.main)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:
-            meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit, in: layout.main,
-                             into: &buffer)
+            meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit,
+                             trace: model.traceMode == .live ? nil : "\(model.traceMode)", in: layout.main, into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
         }
         if !layout.drawer.isEmpty {
@@ -142,7 +145,8 @@ public final class AnalyzerScreen {
             let when = offset > 0 ? "period \(period) │ \(WaterfallView.label(secondsAgo: offset)) ago" : "period \(period) │ live"
             return model.subtractsReference ? when + " │ live − reference" : when
         case .meter:
-            return "meter band \(model.meterBand)"
+            let trace = model.traceMode == .live ? "" : " │ trace \(model.traceMode)"
+            return "meter band \(model.meterBand)" + trace
         }
     }
 }
@@ -163,4 +167,6 @@ private struct LayoutKey: Equatable {
     var mode: AnalyzerMode
     var help: Bool
     var prompt: Bool
+    /// the marker table has a pane beside the plot
+    var markerPane: Bool
 }

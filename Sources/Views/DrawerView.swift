@@ -138,7 +138,7 @@ enum HelpOverlay {
         " a           autoscale (floor near the bottom, peak near the top)",
         " r           plot, waterfall: record; meter: reset min/max",
         " R           record (any view)",
-        " t           plot trace: live, max hold, min hold, average of 16",
+        " t           trace (plot, meter): live, max hold, min hold, average of 16",
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta/noise",
         " s / S       store the shown trace as the reference (dimmed) / drop it",
         " d           control drawer       click ◀ at the right edge",

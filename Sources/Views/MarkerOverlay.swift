@@ -3,13 +3,33 @@ import Terminal
 import ViewModels
 
 /// Draws the plot's markers over the trace (a numbered ◆ at each marker's
-/// level) and their table in the plot's top-right corner.
+/// level) and their table: in a pane right of the plot on a wide screen,
+/// in the plot's top-right corner otherwise.
 enum MarkerOverlay {
     static let markerStyle = CellStyle(foreground: .rgb(80, 220, 255), attributes: .bold)
     static let tableStyle = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
+    static let titleStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(40, 90, 150), attributes: .bold)
+    static let paneStyle = CellStyle(foreground: .rgb(220, 220, 220))
+    /// the pane's width [cells]: the longest line ("▸N2 2.441234 GHz  −123.45 dBm/Hz") and a margin
+    static let paneWidth = 34
+    /// the narrowest screen that gets the pane; narrower ones keep the whole width for the plot
+    static let paneMinimumScreenWidth = 110
 
+    /// Whether the table takes a pane beside the plot in `area`.
+    static func wantsPane(_ markers: MarkerSet, area: Rect) -> Bool {
+        !markers.isEmpty && area.width >= paneMinimumScreenWidth
+    }
+
+    /// Splits `area` into the plot's part and the pane's.
+    static func split(_ area: Rect) -> (plot: Rect, pane: Rect) {
+        let plot = Rect(x: area.x, y: area.y, width: area.width - paneWidth, height: area.height)
+        return (plot, Rect(x: plot.maxX, y: area.y, width: paneWidth, height: area.height))
+    }
+
+    /// The marks on the trace, and the table in the plot's corner unless `pane` is given.
     static func draw(_ markers: MarkerSet, frame: SpectrumFrame?, plot: SpectrumPlotModel, unit: String, data: Rect,
-                     into buffer: inout Buffer) {
+                     pane: Rect? = nil, into buffer: inout Buffer) {
+        if let pane { drawPane(markers, frame: frame, unit: unit, in: pane, into: &buffer) }
         guard !markers.isEmpty, let frame, data.width > 2, data.height > 2 else { return }
         let band = plot.visibleBand
         let span = plot.referenceLevelDB - plot.bottomLevelDB
@@ -21,12 +41,34 @@ enum MarkerOverlay {
             buffer.set(x: x, y: y, Cell("◆", style: markerStyle))
             if y > data.y { _ = buffer.put("\(index + 1)", x: x, y: y - 1, style: markerStyle) }
         }
+        guard pane == nil else { return }
         let lines = markers.table(frame: frame, unit: unit)
         let width = min(data.width, (lines.map { $0.unicodeScalars.count }.max() ?? 0) + 2)
         let left = data.x + data.width - width
         for (row, line) in lines.enumerated() where row < data.height {
             buffer.fill(Rect(x: left, y: data.y + row, width: width, height: 1), with: Cell(" ", style: tableStyle))
             _ = buffer.put(line, x: left + 1, y: data.y + row, style: tableStyle)
+        }
+    }
+
+    /// The table in a pane of its own: a title, one marker per line, what the keys do.
+    private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: String, in pane: Rect,
+                                 into buffer: inout Buffer) {
+        guard pane.width > 4, pane.height > 0 else { return }
+        buffer.fill(pane, with: Cell(" ", style: paneStyle))
+        buffer.fill(Rect(x: pane.x, y: pane.y, width: pane.width, height: 1), with: Cell(" ", style: titleStyle))
+        _ = buffer.put(" markers \(markers.markers.count) of \(MarkerSet.maximumCount)", x: pane.x, y: pane.y,
+                       style: titleStyle)
+        let lines = frame.map { markers.table(frame: $0, unit: unit) } ?? []
+        var row = pane.y + 2
+        for (index, line) in lines.enumerated() where row < pane.maxY {
+            _ = buffer.put(line, x: pane.x + 1, y: row, style: index == markers.selected ? markerStyle : paneStyle)
+            row += 1
+        }
+        let help = ["n/N next peak →/←", "M next marker, x delta/noise", "m highest peak"]
+        for (index, line) in help.enumerated() {
+            let y = pane.maxY - help.count + index
+            if y > row { _ = buffer.put(line, x: pane.x + 1, y: y, style: AnalyzerScreen.helpStyle) }
         }
     }
 }

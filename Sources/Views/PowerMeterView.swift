@@ -73,12 +73,15 @@ public final class PowerMeterView {
     /// The rect a click pauses in (the whole meter).
     static func dataRect(in area: Rect) -> Rect { area }
 
-    /// - Parameter unit: "dB", or "dBm" for a calibrated analyzer
-    public func render(meter: PowerMeterModel, band: FrequencyRange, unit: String = "dB", in area: Rect,
-                       into buffer: inout Buffer) {
+    /// - Parameters:
+    ///   - unit: "dB", or "dBm" for a calibrated analyzer
+    ///   - trace: the held or averaged trace measured ("max hold"); nil for the live sweeps
+    public func render(meter: PowerMeterModel, band: FrequencyRange, unit: String = "dB", trace: String? = nil,
+                       in area: Rect, into buffer: inout Buffer) {
         buffer.fill(area, with: .blank)
         let layout = Layout(area: area, unit: unit)
         var info = " band \(band)"
+        if let trace { info += "   trace \(trace)" }
         if let minimum = meter.minimum, let maximum = meter.maximum {
             info += "   min \(Self.decibels(minimum))   max \(Self.decibels(maximum))"
         }

@@ -13,7 +13,7 @@ enum ReplayPump {
         defer { model.replay = replay.state(at: wallClock) }
         measure(model, mailbox)
         try replay.advance(to: wallClock) { frame in
-            model.waterfall.add(frame)
+            model.addToWaterfall(frame)
             mailbox.post(frame)
         }
     }
@@ -39,7 +39,7 @@ enum ReplayPump {
         mailbox.clear()
         measure(model, mailbox)
         try replay.refill(seconds: model.waterfall.periodSeconds, at: wallClock) { frame in
-            model.waterfall.add(frame)
+            model.addToWaterfall(frame)
             // only the newest: the plot shows the frame at the playhead, not a peak over the period
             mailbox.clear()
             mailbox.post(frame)

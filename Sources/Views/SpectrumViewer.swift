@@ -104,9 +104,6 @@ public final class SpectrumViewer {
     private var viewerMessage: String?
     /// the trace's restart by a retune was noted on the status line
     private var traceRestartNoted = false
-    /// the reference trace on the shown frame's bins (interpolated from its points), rebuilt when either changes
-    private var referenceFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
-    private var referenceBuiltFor: (points: [LevelPoint], startHz: Double, binWidthHz: Double, count: Int)?
     /// a replay that could not read on ends the view with this
     private var replayFailure: String?
     /// a pane beside the spectrum (e.g. the ECG strip), set before `run`
@@ -169,12 +166,12 @@ public final class SpectrumViewer {
     /// A new peak-held frame: into the history always; on screen and into
     /// the meter unless paused.
     private func accept(now: Double) {
-        // live − reference [dB]: in the waterfall and the plot alike
-        if model.subtractsReference, feed.replay == nil { subtractReference(from: &incomingFrame) }
         // a replay put every frame into the history as it played
-        if feed.replay == nil { model.waterfall.add(incomingFrame) }
+        if feed.replay == nil { model.addToWaterfall(incomingFrame) }
         guard !model.plot.isPaused else { return }
         swap(&shownFrame, &incomingFrame)
+        // every sweep since the last drawn frame, averaged in linear power
+        let swept = feed.mailbox.takeBandPower()
         // the plot shows the trace (held or averaged over every sweep) where one is chosen
         if model.traceMode != .live, feed.mailbox.takeTrace(into: &shownFrame) {
             let restarted = feed.mailbox.traceState.restartedByRetune
@@ -182,38 +179,21 @@ public final class SpectrumViewer {
                 traceRestartNoted = restarted
                 if restarted { viewerMessage = "\(model.traceMode) restarted: the band changed" }
             }
-            if model.subtractsReference { subtractReference(from: &shownFrame) }
-        } else if model.subtractsReference, feed.replay != nil {
-            subtractReference(from: &shownFrame)
+            // as a bench analyzer's channel power: the meter measures the held or averaged trace
+            if swept != nil, let traced = BandPower.decibels(in: model.meterBand, of: shownFrame) {
+                model.meter.record(traced, at: timelineNow())
+            }
+        } else if let swept {
+            model.meter.record(swept.decibels, at: timelineNow())
         }
+        model.subtractReferenceIfShown(from: &shownFrame)
         hasFrame = true
         frameRate.record(at: now)
-        // every sweep since the last drawn frame, averaged in linear power
-        if let power = feed.mailbox.takeBandPower() { model.meter.record(power.decibels, at: timelineNow()) }
         if needsAutoscale {
             autoscale(to: shownFrame, now: now)
         } else if now < settleUntil || model.autoLevels, let measured = measure(shownFrame) {
             model.plot.followLevels(floorDB: measured.floorDB, peakDB: holdPeak(measured.peakDB, now: now))
         }
-    }
-
-    /// The reference on `frame`'s bins, rebuilt only when the points or the bins change.
-    private func reference(on frame: SpectrumFrame) -> SpectrumFrame? {
-        guard let points = model.reference else { return nil }
-        if let built = referenceBuiltFor, built.points == points, built.startHz == frame.startHz,
-           built.binWidthHz == frame.binWidthHz, built.count == frame.powerDB.count {
-            return referenceFrame
-        }
-        referenceFrame.startHz = frame.startHz
-        referenceFrame.binWidthHz = frame.binWidthHz
-        referenceFrame.powerDB = frame.powerDB.indices.map { LevelPoint.interpolate(points, at: frame.binCenterHz($0)) }
-        referenceBuiltFor = (points, frame.startHz, frame.binWidthHz, frame.powerDB.count)
-        return referenceFrame
-    }
-
-    private func subtractReference(from frame: inout SpectrumFrame) {
-        guard let reference = reference(on: frame) else { return }
-        for i in frame.powerDB.indices { frame.powerDB[i] -= reference.powerDB[i] }
     }
 
     /// s: the shown trace (device bins) becomes the reference.
@@ -275,6 +255,8 @@ public final class SpectrumViewer {
                 viewerMessage = nil
             case .traceChanged(let mode):
                 feed.mailbox.traceMode = mode
+                // the meter's readings so far were of another trace
+                model.meter.resetExtremes()
                 viewerMessage = nil
             case .autoscale:
                 if hasFrame { autoscale(to: shownFrame, now: monotonicSeconds()) } else { needsAutoscale = true }
@@ -377,7 +359,7 @@ public final class SpectrumViewer {
         // the "go to" prompt has a line of its own (AnalyzerScreen)
         if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }
-        let shownReference = hasFrame && !model.subtractsReference ? reference(on: shownFrame) : nil
+        let shownReference = hasFrame && !model.subtractsReference ? model.reference(on: shownFrame) : nil
         screen.render(model: model, frame: hasFrame ? shownFrame : nil, reference: shownReference, status: status,
                       now: timelineNow(), into: &buffer)
         panes.update(now: now)

@@ -44,6 +44,12 @@ struct MeterCommand: ParsableCommand {
     @Option(name: .long, help: "Peak excursion [dB] for --peaks.")
     var excursion: Double = 6
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Measure a held or averaged trace, as a bench analyzer's channel power does: max or min hold since the "
+            + "start, or avg:N (linear mean of the last N sweeps). Default live: each interval's sweeps.",
+        valueName: "live|max|min|avg|avg:N"))
+    var trace: TraceMode = .live
+
     @Option(name: .long, help: "Meter a capture file instead of a device (any format tscope reads).")
     var input: String?
 
@@ -84,6 +90,11 @@ struct MeterCommand: ParsableCommand {
             : MeterMeasurementRequest(occupiedPercent: obw, peakCount: peaks, excursionDB: Float(excursion))
     }
 
+    /// what each reading measures: the interval's sweeps, or the trace asked for
+    func makeAccumulator() -> BandPowerAccumulator {
+        BandPowerAccumulator(measuring: measurementRequest, trace: trace)
+    }
+
     func parsedBand() throws -> FrequencyRange {
         try BandOption.parse(band, option: "--band", limits: WatchCommand.deviceLimits)
     }
@@ -94,7 +105,7 @@ struct MeterCommand: ParsableCommand {
             try MeterFileRun(command: self, input: input).run()
             return
         }
-        let accumulator = BandPowerAccumulator(measuring: measurementRequest)
+        let accumulator = makeAccumulator()
         let failure = DeviceFailure()
         // a lost analyzer is retried for --reconnect-timeout, then the run ends with its reason
         let source: ReconnectingSpectrumSource
@@ -125,23 +136,30 @@ struct MeterCommand: ParsableCommand {
             guard let reading = accumulator.take() else { continue }
             print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
                                    unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: json,
-                                   dwell: source.dwellTiming, measurements: reading.measurements))
+                                   dwell: source.dwellTiming, measurements: reading.measurements, trace: trace))
             fflush(nil)
             printed += 1
         }
     }
 }
 
-/// The mean band power of one interval's frames: fed on the DSP thread,
-/// taken on the main thread.
+/// The mean band power of one interval's frames, or with a trace mode the
+/// power of the held or averaged trace: fed on the DSP thread, taken on the
+/// main thread.
 final class BandPowerAccumulator: @unchecked Sendable {
     private let lock = NSLock()
     private var average = BandPowerAverage()
     private let request: MeterMeasurementRequest?
     /// the interval's mean spectrum per device bin, when measurements are asked for
     private var spectrum = TraceHold(kind: .avg)
+    /// `--trace`: held or averaged over every sweep since the start (a retune starts it again)
+    private var trace: TraceAccumulator
+    private var traced = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
 
-    init(measuring request: MeterMeasurementRequest? = nil) { self.request = request }
+    init(measuring request: MeterMeasurementRequest? = nil, trace mode: TraceMode = .live) {
+        self.request = request
+        trace = TraceAccumulator(mode: mode)
+    }
 
     /// the band measured; frames before it is set are ignored
     var band: FrequencyRange? {
@@ -152,8 +170,10 @@ final class BandPowerAccumulator: @unchecked Sendable {
     func add(_ frame: SpectrumFrame) {
         lock.withLock {
             average.add(frame)
+            guard average.band != nil else { return }
+            trace.add(frame)
             // a retune starts the interval's spectrum again at the new bins
-            if request != nil, average.band != nil,
+            if request != nil, trace.mode == .live,
                !spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB) {
                 spectrum = TraceHold(kind: .avg)
                 spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB)
@@ -161,18 +181,28 @@ final class BandPowerAccumulator: @unchecked Sendable {
         }
     }
 
-    /// The mean power of the sweeps since the last take [dB], how many there
-    /// were, and the measurements asked for; nil when none arrived.
+    /// The power of the sweeps since the last take (their mean, or the
+    /// trace's) [dB], how many there were, and the measurements asked for;
+    /// nil when none arrived.
     func take() -> (decibels: Double, sweeps: Int, measurements: BandMeasurements?)? {
         lock.withLock {
-            let measured = request.flatMap { request in
-                average.band.map {
-                    BandMeasurements.measure(spectrum, band: $0, occupiedPercent: request.occupiedPercent,
-                                             peakCount: request.peakCount, excursionDB: request.excursionDB)
+            guard let band = average.band, let interval = average.take() else { return nil }
+            if trace.mode != .live {
+                guard trace.write(into: &traced), let decibels = BandPower.decibels(in: band, of: traced) else {
+                    return nil
                 }
+                let measured = request.map {
+                    BandMeasurements.measure(traced, band: band, occupiedPercent: $0.occupiedPercent,
+                                             peakCount: $0.peakCount, excursionDB: $0.excursionDB)
+                }
+                return (decibels, interval.frames, measured)
+            }
+            let measured = request.map {
+                BandMeasurements.measure(spectrum, band: band, occupiedPercent: $0.occupiedPercent,
+                                         peakCount: $0.peakCount, excursionDB: $0.excursionDB)
             }
             spectrum = TraceHold(kind: .avg)
-            return average.take().map { ($0.decibels, $0.frames, measured) }
+            return (interval.decibels, interval.frames, measured)
         }
     }
 }
@@ -195,7 +225,7 @@ struct MeterFileRun {
         var pacer = FilePacer(speed: try command.parsedSpeed())
         let format = try command.inputOptions.format(of: input)
         let reader = try command.inputOptions.openReader(path: input, format: format)
-        let accumulator = BandPowerAccumulator(measuring: command.measurementRequest)
+        let accumulator = command.makeAccumulator()
         accumulator.band = band
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var printed = 0
@@ -204,7 +234,7 @@ struct MeterFileRun {
         func emit(at time: Double) {
             guard let reading = accumulator.take() else { return }
             print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
-                                   json: command.json, measurements: reading.measurements))
+                                   json: command.json, measurements: reading.measurements, trace: command.trace))
             fflush(nil)
             printed += 1
         }
@@ -234,14 +264,17 @@ enum MeterLine {
     ///   gives it as "unit" beside "power_db"
     /// - Parameter dwell: where the source computes spectra from samples, how long each frequency
     ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
+    /// - Parameter trace: what was measured when not the interval's sweeps (JSON "trace": "max", "avg:16")
     static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
-                       json: Bool, dwell: DwellTiming? = nil, measurements: BandMeasurements? = nil) -> String {
+                       json: Bool, dwell: DwellTiming? = nil, measurements: BandMeasurements? = nil,
+                       trace: TraceMode = .live) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
             var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
                 + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
                 + "\"sweeps\":\(sweeps)"
+            if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
             if let dwell {
                 line += ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"
                     + "\"revisit_s\":\(String(format: "%.9g", dwell.revisitSeconds)),"
@@ -259,6 +292,7 @@ enum MeterLine {
             return line + "}"
         }
         var text = "\(stamp)  \(band)  \(power) \(unit)"
+        if trace != .live { text += " (\(trace))" }
         if let occupied = measurements?.occupied {
             text += "  OBW \(FrequencyFormat.label(occupied.stopHz - occupied.startHz)) "
                 + "(\(FrequencyFormat.label(occupied.startHz, maxFractionDigits: 6))–"

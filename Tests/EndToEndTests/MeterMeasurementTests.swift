@@ -62,9 +62,51 @@ import Testing
         #expect(peaks.allSatisfy { centres.contains($0["hz"]!) })
     }
 
+    /// (centre of each value [Hz] → its largest or smallest linear power over the sweeps)
+    static func heldSpectrum(max: Bool) throws -> [(hz: Double, power: Double)] {
+        var held: [Double: Double] = [:]
+        for line in try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let low = Double(fields[2])!, step = Double(fields[4])!
+            for (k, text) in fields[6...].dropLast().enumerated() {
+                let power = text == "-1.#J" ? 0 : pow(10, Double(text)! / 10)
+                let hz = low + Double(k) * step
+                held[hz] = held[hz].map { max ? Swift.max($0, power) : Swift.min($0, power) } ?? power
+            }
+        }
+        return held.map { ($0.key, $0.value) }.sorted { $0.hz < $1.hz }
+    }
+
+    /// `meter --trace max|min` over a whole real capture reads the channel
+    /// power of the per-bin max (min) hold: Σ bin power × the part of the bin
+    /// inside the band, computed here from the file's text.
+    @Test func traceModesMeasureTheHeldSpectrumOfARealCapture() throws {
+        var readings: [String: Double] = [:]
+        for trace in ["max", "min", "live"] {
+            let result = try run(Paths.tscope, ["meter", "--input", Self.file, "--band", "90:100", "--speed", "max",
+                                                "--interval", "3600", "--trace", trace, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stdoutText.split(separator: "\n").first, "\(trace): no reading")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["trace"] as? String == (trace == "live" ? nil : trace), "\(object)")
+            readings[trace] = try #require(object["power_db"] as? Double)
+            guard trace != "live" else { continue }
+            let spectrum = try Self.heldSpectrum(max: trace == "max")
+            let step = spectrum[1].hz - spectrum[0].hz
+            var power = 0.0
+            for bin in spectrum {
+                let overlap = Swift.min(bin.hz + step / 2, 100e6) - Swift.max(bin.hz - step / 2, 90e6)
+                if overlap > 0 { power += overlap / step * bin.power }
+            }
+            #expect(abs(readings[trace]! - 10 * log10(power)) < 0.01, "\(trace): \(object), computed \(10 * log10(power))")
+        }
+        #expect(readings["max"]! > readings["live"]! && readings["live"]! > readings["min"]!, "\(readings)")
+    }
+
     @Test func badMeasurementOptionsAreOneLine() throws {
         for (arguments, message) in [(["--obw", "100"], "--obw 100"), (["--speed", "fast"], "--speed fast"),
-                                     (["--peaks", "500"], "--peaks 500")] {
+                                     (["--peaks", "500"], "--peaks 500"),
+                                     (["--trace", "hold"], "--trace")] {
             let result = try run(Paths.tscope, ["meter", "--input", Self.file, "--band", "88:108"] + arguments)
             #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }

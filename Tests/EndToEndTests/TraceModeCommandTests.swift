@@ -26,7 +26,7 @@ import Testing
         usleep(2_000_000)
         let held = tmux.screen()
         try tmux.keys("?")
-        #expect(tmux.waitFor("plot trace: live, max hold", timeoutSeconds: 5) != nil, "help lists t: \(tmux.screen())")
+        #expect(tmux.waitFor("trace (plot, meter): live, max hold", timeoutSeconds: 5) != nil, "help lists t: \(tmux.screen())")
         try tmux.keys("q")
         try tmux.keys("q")
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
@@ -46,6 +46,8 @@ import Testing
         try tmux.keys("m")
         let one = try #require(tmux.waitFor("▸1  ", timeoutSeconds: 5), "\(tmux.screen())")
         #expect(one.contains("◆") && one.contains(" MHz  −"), "\(one)")
+        // 160 columns: the table has a pane of its own right of the plot, titled
+        #expect(one.contains("markers 1 of 4"), "\(one)")
         try tmux.keys("M")
         try tmux.keys("x")
         let delta = try #require(tmux.waitFor("▸Δ2 ", timeoutSeconds: 5), "\(tmux.screen())")
@@ -53,6 +55,43 @@ import Testing
         #expect(line.contains(" MHz  ") && line.hasSuffix(" dB"), "\(line)")
         try tmux.keys("q")
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
+    /// The meter measures the trace: on the demo's 1030 MHz pulse (2 % duty)
+    /// the live readings jump with how often each frame's sweeps caught it;
+    /// t in the meter view switches to max hold, whose readings hold at least
+    /// the loudest live one and stay put.
+    @Test func tInTheMeterMeasuresTheMaxHoldTrace() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 1025:1035; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("fps", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("3")
+        #expect(tmux.waitFor("   max ", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // min and max since r: the readings of the next 2 s
+        func extremes(after keys: String, seconds: Double) throws -> (min: Double, max: Double, screen: String) {
+            try tmux.keys(keys)
+            usleep(UInt32(seconds * 1e6))
+            let screen = tmux.screen()
+            guard let line = screen.split(separator: "\n").first(where: { $0.contains(" band ") && $0.contains("   max ") })
+            else { return (.nan, .nan, screen) }
+            func value(_ label: String) -> Double {
+                guard let range = line.range(of: "   \(label) ") else { return .nan }
+                return Double(line[range.upperBound...].prefix { $0 != " " }) ?? .nan
+            }
+            return (value("min"), value("max"), screen)
+        }
+        usleep(1_000_000)
+        let live = try extremes(after: "r", seconds: 2)
+        try tmux.keys("t")
+        #expect(tmux.waitFor("trace max hold   min", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        usleep(2_000_000)
+        let held = try extremes(after: "r", seconds: 1.5)
+        #expect(held.screen.contains("│ trace max hold"), "the status line names the trace: \(held.screen)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(held.min >= live.max - 0.5, "max hold \(held) dB vs live \(live) dB")
+        #expect(held.max - held.min < 1, "max hold stays put: \(held)")
+        #expect(live.max - live.min > 3, "live readings jump with the pulse: \(live)")
     }
 
     @Test func aBadTraceIsOneLine() throws {

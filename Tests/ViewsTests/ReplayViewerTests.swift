@@ -124,6 +124,27 @@ final class FakeReplay: ReplayControl {
         #expect(model.replay == ReplayState(speed: 1, isPaused: false, position: 10, duration: 120, isFinished: false))
     }
 
+    /// --subtract-reference in a replay: the waterfall's rows, played and
+    /// refilled after a jump, hold live − reference, as in a live view.
+    @Test func aSubtractedReferenceReachesTheReplayedWaterfall() throws {
+        let replay = FakeReplay(at: 0)
+        let model = model(.waterfall)
+        // the floor's level everywhere: the carrier's bin reads +60 dB over it, the floor 0 dB
+        model.setReference([LevelPoint(hz: 100e6, decibels: -80), LevelPoint(hz: 120e6, decibels: -80)], subtract: true)
+        let mailbox = FrameMailbox()
+        func newestRow() -> [Float] { Array(model.waterfall.history.bins(model.waterfall.history.endSequence - 1)) }
+        try ReplayPump.advance(replay, model: model, mailbox: mailbox, at: 10)
+        var row = newestRow()
+        #expect(row.max() == 60 && row.min() == 0, "max \(row.max()!), min \(row.min()!)")
+        try ReplayPump.perform(.skip(seconds: 40), on: replay, model: model, mailbox: mailbox, at: 10)
+        #expect(model.waterfall.history.count > 1)
+        row = newestRow()
+        #expect(row.max() == 60 && row.min() == 0, "after a jump: max \(row.max()!), min \(row.min()!)")
+        // the mailbox (plot, meter) still gets the frames as recorded; the viewer subtracts on the shown frame
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+        #expect(mailbox.take(into: &frame) > 0 && frame.powerDB.max() == -20)
+    }
+
     @Test func aPausedSeekRefillsTheWaterfallWithThePictureOfThatTime() throws {
         let replay = FakeReplay(at: 0)
         let model = model(.waterfall)
