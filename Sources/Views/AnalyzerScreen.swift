@@ -37,7 +37,7 @@ public final class AnalyzerScreen {
         switch mode {
         case .plot: return "1/2/3 view  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
         case .waterfall: return "1/2/3 view  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
-        case .meter: return "1/2/3 view  r reset min/max  t trace  space pause  d drawer (band)  ? keys  q quit"
+        case .meter: return "1/2/3 view  r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
         }
     }
 

@@ -96,7 +96,7 @@ import Testing
     @Test func drawerHoldsOnlyTheModesSettings() {
         #expect(DrawerField.fields(for: .plot) == [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace])
         #expect(DrawerField.fields(for: .waterfall) == [.rangeStart, .rangeStop, .period, .autoLevels, .detector])
-        #expect(DrawerField.fields(for: .meter) == [.rangeStart, .rangeStop, .bandStart, .bandStop])
+        #expect(DrawerField.fields(for: .meter) == [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace])
         let analyzer = model()
         analyzer.apply(.show(.waterfall), now: 0)
         analyzer.apply(.toggleDrawer, now: 0)
