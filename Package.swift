@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "tscope", targets: ["tscope"]),
         // Libraries for the separate Benchmarks/ package.
         .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "ThreadKit", targets: ["ThreadKit"]),
         .library(name: "DSP", targets: ["DSP"]),
         .library(name: "CFFTW", targets: ["CFFTW"]),
         .library(name: "ViewModels", targets: ["ViewModels"]),
@@ -27,12 +28,13 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
 
         .target(name: "Signals"),
-        .target(name: "USBDriver", dependencies: ["Signals", "CLibUSB"]),
+        .target(name: "ThreadKit"),
+        .target(name: "USBDriver", dependencies: ["Signals", "ThreadKit", "CLibUSB"]),
         .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
-        .target(name: "Devices", dependencies: ["Signals", "USBDriver", "DSP"]),
+        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP"]),
         .target(
             name: "Capture",
-            dependencies: ["Signals", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
@@ -42,12 +44,13 @@ let package = Package(
         .executableTarget(
             name: "tscope",
             dependencies: [
-                "Signals", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
+                "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit"]),
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),

@@ -1,3 +1,4 @@
+import ThreadKit
 import Foundation
 import Synchronization
 
@@ -15,7 +16,7 @@ final class EmulatedBulkStream: @unchecked Sendable {
     private let endedByError = Atomic<Bool>(false)
     private let endLock = NSLock()
     private var stopped = false
-    private var thread: JoinableThread?
+    private var thread: WorkerThread?
 
     init(transport: EmulatedTransport, endpoint: UInt8, transferSize: Int, transferCount: Int,
          onData: @escaping BulkDataHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
@@ -25,7 +26,7 @@ final class EmulatedBulkStream: @unchecked Sendable {
         }
         self.onEnd = onEnd
         self.storage = UnsafeMutableRawBufferPointer.allocate(byteCount: transferSize * transferCount, alignment: 64)
-        guard let thread = JoinableThread({ [self] in
+        guard let thread = WorkerThread({ [self] in
             pump(transport: transport, endpoint: endpoint, transferSize: transferSize,
                  transferCount: transferCount, onData: onData)
         }) else {

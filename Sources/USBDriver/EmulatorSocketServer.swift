@@ -1,3 +1,4 @@
+import ThreadKit
 import CLibUSB
 import Foundation
 
@@ -17,7 +18,7 @@ public final class EmulatorSocketServer: @unchecked Sendable {
     /// the client being served (shut down by stop() to end a blocking read); guarded by stateLock
     private var clientFD: Int32 = -1
     private var stopping = false
-    private var thread: JoinableThread?
+    private var thread: WorkerThread?
     /// reused for every request's data; grows to the largest request seen
     private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 64)
 
@@ -57,7 +58,7 @@ public final class EmulatorSocketServer: @unchecked Sendable {
         pipeFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         listenFD = fd
         wakePipe = (pipeFDs[0], pipeFDs[1])
-        guard let thread = JoinableThread({ [self] in serve() }) else {
+        guard let thread = WorkerThread({ [self] in serve() }) else {
             throw .io(operation: "emulator socket", detail: "could not start the server thread")
         }
         self.thread = thread

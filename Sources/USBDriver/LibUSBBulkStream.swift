@@ -1,3 +1,4 @@
+import ThreadKit
 import CLibUSB
 import Foundation
 
@@ -21,7 +22,7 @@ final class LibUSBBulkStream: @unchecked Sendable {
     private var stopping = false
     /// onEnd has been called (exactly once per stream)
     private var ended = false
-    private var eventThread: JoinableThread?
+    private var eventThread: WorkerThread?
 
     init(context: LibUSBContext, handle: OpaquePointer, endpoint: UInt8, transferSize: Int, transferCount: Int,
          deviceName: String, onData: @escaping BulkDataHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
@@ -72,7 +73,7 @@ final class LibUSBBulkStream: @unchecked Sendable {
 
     /// Starts the event thread and submits every transfer.
     func start() throws(USBError) {
-        guard let thread = JoinableThread({ [self] in runEvents() }) else {
+        guard let thread = WorkerThread({ [self] in runEvents() }) else {
             throw .io(operation: "start bulk stream", detail: "could not start the USB event thread")
         }
         eventThread = thread

@@ -1,3 +1,4 @@
+import ThreadKit
 import ArgumentParser
 import Capture
 import DSP
@@ -209,11 +210,10 @@ final class RTLPowerSweep {
 }
 
 /// The error hopping ended with, set once on the hop thread.
-final class RTLPowerOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: RTLSDRHopError?
-    func set(_ error: RTLSDRHopError?) { lock.withLock { stored = error } }
-    var error: RTLSDRHopError? { lock.withLock { stored } }
+final class RTLPowerOutcome: Sendable {
+    private let stored = Locked<RTLSDRHopError?>(nil)
+    func set(_ error: RTLSDRHopError?) { stored.value = error }
+    var error: RTLSDRHopError? { stored.value }
 }
 
 /// Decides after each pass whether a report is due and writes it; runs on

@@ -455,10 +455,3 @@ final class RawSigMFWriterThread: @unchecked Sendable {
     }
 }
 
-/// Set once by the SigMF writer thread when a write failed.
-final class RawWriteFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var failed: Bool { lock.withLock { value } }
-    func record() { lock.withLock { value = true } }
-}

@@ -1,3 +1,4 @@
+import ThreadKit
 import ArgumentParser
 import Capture
 import DSP
@@ -184,8 +185,13 @@ extension WatchCommand {
 }
 
 /// The device's dropped- and bad-block counters, readable before the source exists.
-final class DeviceBlockCounters: @unchecked Sendable {
-    var read: () -> (dropped: Int, bad: Int) = { (0, 0) }
+final class DeviceBlockCounters: Sendable {
+    private let reader = Locked<@Sendable () -> (dropped: Int, bad: Int)>({ (0, 0) })
+    /// where the counts come from once the source exists
+    var read: @Sendable () -> (dropped: Int, bad: Int) {
+        get { reader.value }
+        set { reader.value = newValue }
+    }
     var value: (dropped: Int, bad: Int) { read() }
 }
 
@@ -204,13 +210,10 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The first fatal error the device reported (set on a USB thread, read by
 /// the UI loop).
-final class DeviceFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: String?
+final class DeviceFailure: Sendable {
+    private let first = FirstValue<String>()
 
-    func record(_ message: String) {
-        lock.withLock { if first == nil { first = message } }
-    }
+    func record(_ message: String) { first.record(message) }
 
-    var message: String? { lock.withLock { first } }
+    var message: String? { first.value }
 }
