@@ -49,12 +49,12 @@ struct CaptureInputOptions: ParsableArguments {
             }
             return inputFormat.format
         }
-        do { return try CaptureFormat.detect(path: path) } catch { throw CommandError("\(error)") }
+        return try CaptureFormat.detect(path: path)
     }
 
     /// Opens a reader; errors become one line for the user.
     func openReader(path: String, format: CaptureFormat) throws -> SpectrumFrameReader {
-        do { return try format.openReader(path: path, options: readOptions) } catch { throw CommandError("\(error)") }
+        return try format.openReader(path: path, options: readOptions)
     }
 }
 

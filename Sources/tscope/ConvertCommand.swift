@@ -52,11 +52,7 @@ struct ConvertCommand: ParsableCommand {
         defer { signals.cancel() }
         // a failed run leaves nothing new: the output appears (or the appended session commits) on success only
         let writer: AtomicFrameWriter
-        do {
-            writer = try outputFormat.openAtomicWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        writer = try outputFormat.openAtomicWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
         let progress = ConvertProgress()
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var frames = 0
@@ -73,7 +69,7 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             progress.finish()
             writer.abandon()
-            throw CommandError("\(error)")
+            throw error
         }
         reportSkips(reader)
         printError("\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)")

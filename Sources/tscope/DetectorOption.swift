@@ -42,10 +42,6 @@ struct ReferenceOption: ParsableArguments {
     /// Loads the file into the model (a bad file is one line).
     func apply(to model: AnalyzerModel) throws {
         guard let path else { return }
-        do {
-            model.setReference(try LevelPointsCSV.read(path: path), subtract: subtract)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        model.setReference(try LevelPointsCSV.read(path: path), subtract: subtract)
     }
 }

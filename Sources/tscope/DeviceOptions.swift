@@ -3,34 +3,7 @@ import Devices
 import Signals
 import USBDriver
 
-/// Which analyzer to use.
-enum DeviceChoice: String, ExpressibleByArgument, CaseIterable {
-    /// the first attached analyzer of any kind, else the demo device
-    case auto
-    /// the built-in demo: emulated HackRF firmware with a synthetic scene
-    case demo
-    case demoHackRF = "demo-hackrf"
-    case demoRTLSDR = "demo-rtlsdr"
-    case demoTinySA = "demo-tinysa"
-    case demoRFExplorer = "demo-rfexplorer"
-    case hackrf
-    case rtlsdr
-    case tinysa
-    case rfexplorer
-
-    /// the analyzer kind a fixed choice names; nil for auto
-    var kind: AnalyzerKind? {
-        switch self {
-        case .auto: return nil
-        case .demo, .demoHackRF, .hackrf: return .hackrf
-        case .demoRTLSDR, .rtlsdr: return .rtlsdr
-        case .demoTinySA, .tinysa: return .tinysa
-        case .demoRFExplorer, .rfexplorer: return .rfexplorer
-        }
-    }
-
-    var isDemo: Bool { rawValue.hasPrefix("demo") }
-
+extension DeviceChoice: ExpressibleByArgument {
     /// the choices served by the rtl_power-compatible sweep (RTLPowerSweep.swift)
     var isRTLSDR: Bool { kind == .rtlsdr }
 }
@@ -77,7 +50,7 @@ extension DeviceOptions {
         case .hackrf:
             return try openHackRF()
         case .auto:
-            let attached = try USBEnumerator.devices(matching: [AnalyzerKind.hackrf.usbIDs[0]])
+            let attached = try USBEnumerator.devices(matching: AnalyzerKind.hackrf.usbIDs)
             return attached.isEmpty && serial == nil ? demoDevice(pacing: demoPacing) : try openHackRF()
         default:
             throw CommandError("this command drives a HackRF One (hackrf_sweep's protocol); "
@@ -91,27 +64,10 @@ extension DeviceOptions {
     }
 
     private func openHackRF() throws -> OpenedDevice {
-        let transport = try LibUSBTransport.open(vendorID: HackRFProtocol.vendorID, productID: HackRFProtocol.productID,
-                                                 serial: serial, deviceName: "HackRF One")
+        let transport = try AnalyzerKind.hackrf.openTransport(serial: serial)
         let serialText = transport.deviceInfo.serialNumber.map { " \($0.suffix(8))" } ?? ""
         return OpenedDevice(transport: transport, name: "HackRF One\(serialText)", isDemo: false)
     }
-}
-
-/// The analyzer `--device` chose, ready to be opened (and reopened after a
-/// loss) as a `SpectrumSource`.
-struct SelectedAnalyzer {
-    var kind: AnalyzerKind
-    var isDemo: Bool
-    /// "tinySA", "RF Explorer 1234" — for the status line and messages
-    var name: String
-    var factory: SpectrumSourceFactory
-    /// the USB serial number of the analyzer chosen (nil for the demo devices), for capture metadata
-    var serial: String? = nil
-
-    /// how long without a frame means the device stalled [s]: a tinySA sweep
-    /// at narrow RBW can take seconds; the others deliver many frames a second
-    var stallSeconds: Double { kind == .tinysa ? 5 : 1 }
 }
 
 extension DeviceOptions {
@@ -119,30 +75,7 @@ extension DeviceOptions {
     /// analyzer of any kind, else the demo HackRF.
     /// - Parameter hackRF: gains and amplifier when the analyzer is a HackRF
     func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
-        if device.isDemo, let kind = device.kind {
-            return SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
-                                    factory: kind.demoFactory(seed: demoSeed, hackRF: hackRF))
-        }
-        let kind: AnalyzerKind
-        var found: USBDeviceInfo?
-        if let fixed = device.kind {
-            kind = fixed
-            found = try? USBEnumerator.devices(matching: fixed.usbIDs).first { serial == nil || $0.serialNumber == serial }
-        } else {
-            let attached = try USBEnumerator.devices(matching: AnalyzerKind.allCases.flatMap(\.usbIDs))
-                .filter { serial == nil || $0.serialNumber == serial }
-            guard let first = attached.first, let firstKind = AnalyzerKind(first) else {
-                if let serial { throw CommandError("no analyzer with serial \(serial) found: see `tscope devices`") }
-                return SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
-                                        factory: AnalyzerKind.hackrf.demoFactory(seed: demoSeed, hackRF: hackRF))
-            }
-            kind = firstKind
-            found = first
-        }
-        let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
-        return SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
-                                factory: kind.hardwareFactory(serial: serial, hackRF: hackRF),
-                                serial: serial ?? found?.serialNumber)
+        try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
     }
 
     /// The chosen analyzer behind a reconnect supervisor. `headless`

@@ -24,21 +24,11 @@ struct DevicesCommand: ParsableCommand {
     @Option(help: "With --probe: frames to read.")
     var frames: Int = 1
 
-    @Option(name: [.customShort("f"), .long], help: "With --probe: band start:stop in MHz.")
-    var band: String = "430:440"
+    @Option(name: [.customShort("f"), .long], help: "With --probe: band start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band = try! Band(parsing: "430:440")
 
     func validate() throws {
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
-        _ = try parsedBand()
-    }
-
-    func parsedBand() throws -> FrequencyRange {
-        let parts = band.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
-              let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6) else {
-            throw ValidationError("--band \(band): expected start:stop in MHz with start < stop, e.g. 430:440")
-        }
-        return range
     }
 
     func run() throws {
@@ -47,11 +37,7 @@ struct DevicesCommand: ParsableCommand {
 
     private func list() throws {
         let found: [USBDeviceInfo]
-        do {
-            found = try USBEnumerator.devices(matching: AnalyzerKind.allCases.flatMap(\.usbIDs))
-        } catch {
-            throw CommandError("\(error)")
-        }
+        found = try USBEnumerator.devices(matching: AnalyzerKind.allUSBIDs)
         guard !found.isEmpty else {
             printError("""
                 no analyzer found. Check the cable; if `lsusb` lists the device, this user may lack access: \
@@ -75,20 +61,16 @@ struct DevicesCommand: ParsableCommand {
     }
 
     private func runProbe() throws {
-        let band = try parsedBand()
+        let band = self.band.range
         let probe = ProbeRun(wanted: frames)
         let (source, analyzer): (ReconnectingSpectrumSource, SelectedAnalyzer)
-        do {
-            (source, analyzer) = try deviceOptions.spectrumSource(
-                headless: true, onFrame: { probe.frame($0) },
-                onGap: { gap in
-                    printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
-                },
-                onGiveUp: { probe.fail($0) })
-            try source.start(band: band, binWidthHz: band.spanHz / 200)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        (source, analyzer) = try deviceOptions.spectrumSource(
+            headless: true, onFrame: { probe.frame($0) },
+            onGap: { gap in
+                printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
+            },
+            onGiveUp: { probe.fail($0) })
+        try source.start(band: band, binWidthHz: band.spanHz / 200)
         let failure = probe.waitUntilDone()
         source.stop()
         if let failure { throw CommandError(failure) }

@@ -29,8 +29,8 @@ struct EventsCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to watch, start:stop in MHz.")
-    var band: String
+    @Option(name: [.customShort("f"), .long], help: "Band to watch, start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band
 
     @OptionGroup var conditionOptions: EventConditionOptions
 
@@ -46,40 +46,33 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "With --input: playback speed, a factor or max (default max).")
     var speed: String = "max"
 
-    @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).")
-    var duration: String?
+    @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).", transform: TimeSpan.init(parsing:))
+    var duration: TimeSpan?
 
     @Option(help: "Save each event's sweeps as a tscope capture in this directory (named by UTC start and peak).")
     var record: String?
 
-    @Option(help: "With --record: also the sweeps this long before the event (kept in memory), e.g. 5s.")
-    var pre: String = "0"
+    @Option(help: "With --record: also the sweeps this long before the event (kept in memory), e.g. 5s.",
+            transform: TimeSpan.init(parsingZeroOrMore:))
+    var pre: TimeSpan = .zero
 
-    @Option(help: "With --record: and this long after it ends, e.g. 5s.")
-    var post: String = "0"
+    @Option(help: "With --record: and this long after it ends, e.g. 5s.", transform: TimeSpan.init(parsingZeroOrMore:))
+    var post: TimeSpan = .zero
 
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
-        _ = try parsedBand()
         guard conditionOptions.isGiven else {
             throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB")
         }
-        if let duration { _ = try Self.seconds(duration, option: "--duration", allowZero: false) }
         _ = try parsedSpeed()
-        _ = try Self.seconds(pre, option: "--pre", allowZero: true)
-        _ = try Self.seconds(post, option: "--post", allowZero: true)
-        if record == nil, pre != "0" || post != "0" { throw ValidationError("--pre and --post go with --record DIR") }
+        if record == nil, pre.seconds > 0 || post.seconds > 0 { throw ValidationError("--pre and --post go with --record DIR") }
         if let record {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: record, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("--record \(record): not a directory")
             }
         }
-    }
-
-    func parsedBand() throws -> FrequencyRange {
-        try BandOption.parse(band, option: "--band", limits: WatchCommand.deviceLimits)
     }
 
     /// nil = as fast as possible
@@ -91,16 +84,8 @@ struct EventsCommand: ParsableCommand {
         return factor
     }
 
-    /// "30", "90s", "5m", "1h" → seconds
-    static func seconds(_ text: String, option: String, allowZero: Bool) throws -> Double {
-        guard let value = RTLPowerNumber.seconds(text), value.isFinite, allowZero ? value >= 0 : value > 0 else {
-            throw ValidationError("\(option) \(text): expected a time such as 30, 90s, 5m or 1h")
-        }
-        return value
-    }
-
     func run() throws {
-        let band = try parsedBand()
+        let band = self.band.range
         let settings = EventRun.Settings(band: band, condition: try conditionOptions.condition(),
                                          learnSeconds: try conditionOptions.learnSeconds(),
                                          overBaselineDB: conditionOptions.overBaseline ?? 0,
@@ -108,8 +93,8 @@ struct EventsCommand: ParsableCommand {
                                          hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
                                          recording: try record.map {
                                              EventRecorder.Settings(directory: $0,
-                                                                    preSeconds: try Self.seconds(pre, option: "--pre", allowZero: true),
-                                                                    postSeconds: try Self.seconds(post, option: "--post", allowZero: true))
+                                                                    preSeconds: pre.seconds,
+                                                                    postSeconds: post.seconds)
                                          })
         if let input {
             try runOnFile(input, settings: settings)
@@ -126,7 +111,7 @@ struct EventsCommand: ParsableCommand {
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         while true {
             let more: Bool
-            do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
+            more = try reader.next(into: &frame)
             guard more else { break }
             pacer.wait(for: frame.timestamp)
             run.add(frame)
@@ -139,20 +124,16 @@ struct EventsCommand: ParsableCommand {
         let waiter = RecordingWait()
         let source: ReconnectingSpectrumSource
         let holder = EventRunHolder()
-        do {
-            let analyzer: SelectedAnalyzer
-            (source, analyzer) = try deviceOptions.spectrumSource(
-                headless: true, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
-                onFrame: { holder.run?.add($0) },
-                onGap: { gap in holder.run?.gap(gap) },
-                onGiveUp: { waiter.fail($0) })
-            let band = try BandOption.parse(self.band, option: "--band", limits: analyzer.kind.tunableRange)
-            holder.run = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
-            try source.start(band: band, binWidthHz: band.spanHz / MeterCommand.binsAcrossBand)
-        } catch {
-            throw CommandError("\(error)")
-        }
-        let end = waiter.wait(duration: try duration.map { try Self.seconds($0, option: "--duration", allowZero: false) },
+        let analyzer: SelectedAnalyzer
+        (source, analyzer) = try deviceOptions.spectrumSource(
+            headless: true, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
+            onFrame: { holder.run?.add($0) },
+            onGap: { gap in holder.run?.gap(gap) },
+            onGiveUp: { waiter.fail($0) })
+        let band = try self.band.within(analyzer.kind.tunableRange, option: "--band")
+        holder.run = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
+        try source.start(band: band, binWidthHz: band.spanHz / MeterCommand.binsAcrossBand)
+        let end = waiter.wait(duration: duration?.seconds,
                               started: monotonicSeconds(), status: { "" })
         source.stop()
         holder.run?.finish()
@@ -375,14 +356,16 @@ struct EventConditionOptions: ParsableArguments {
             help: "dB a bin must rise over the baseline (--learn or --baseline).")
     var overBaseline: Float?
 
-    @Option(help: "Learn the baseline as the per-bin median of this long first, e.g. 30s or 5m.")
-    var learn: String?
+    @Option(help: "Learn the baseline as the per-bin median of this long first, e.g. 30s or 5m.",
+            transform: TimeSpan.init(parsing:))
+    var learn: TimeSpan?
 
     @Option(help: "Baseline CSV of frequency_hz,power_db rows (`export --csv F --trace avg`).")
     var baseline: String?
 
-    @Option(name: .customLong("for"), help: "How long the condition must hold before an event starts (default 0).")
-    var holdFor: String = "0"
+    @Option(name: .customLong("for"), help: "How long the condition must hold before an event starts (default 0).",
+            transform: TimeSpan.init(parsingZeroOrMore:))
+    var holdFor: TimeSpan = .zero
 
     @Option(help: "An event ends when every bin is this many dB below the limit (default 0).")
     var hysteresis: Float = 0
@@ -401,26 +384,18 @@ struct EventConditionOptions: ParsableArguments {
         }
         if let above, !above.isFinite { throw ValidationError("--above \(above): expected a level in dB") }
         guard hysteresis.isFinite, hysteresis >= 0 else { throw ValidationError("--hysteresis \(hysteresis): expected dB ≥ 0") }
-        _ = try holdSeconds()
-        _ = try learnSeconds()
     }
 
-    func holdSeconds() throws -> Double { try EventsCommand.seconds(holdFor, option: "--for", allowZero: true) }
+    func holdSeconds() -> Double { holdFor.seconds }
 
-    func learnSeconds() throws -> Double? {
-        try learn.map { try EventsCommand.seconds($0, option: "--learn", allowZero: false) }
-    }
+    func learnSeconds() -> Double? { learn?.seconds }
 
     /// The condition, with its files read (nil: a baseline to learn, or none given).
     func condition() throws -> EventCondition? {
-        do {
-            if let above { return .above(above) }
-            if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
-            if let overBaseline, let baseline {
-                return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
-            }
-        } catch {
-            throw CommandError("\(error)")
+        if let above { return .above(above) }
+        if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
+        if let overBaseline, let baseline {
+            return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
         }
         return nil
     }

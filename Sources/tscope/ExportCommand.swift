@@ -73,15 +73,11 @@ struct ExportCommand: ParsableCommand {
             var lastReader: SpectrumFrameReader?
             let title = "\(URL(fileURLWithPath: input).lastPathComponent)  (\(format.rawValue))"
             let summary: WaterfallSummary
-            do {
-                summary = try exporter.export(open: {
-                    let reader = try format.openReader(path: input, options: inputOptions.readOptions)
-                    lastReader = reader
-                    return reader
-                }, to: png, title: title, input: input)
-            } catch {
-                throw CommandError("\(error)")
-            }
+            summary = try exporter.export(open: {
+                let reader = try format.openReader(path: input, options: inputOptions.readOptions)
+                lastReader = reader
+                return reader
+            }, to: png, title: title, input: input)
             if let lastReader { reportSkips(lastReader) }
             printError("\(png): \(summary.width)×\(summary.height) px, \(summary.frames) frames, "
                 + "\(FrequencyFormat.label(summary.lowHz, maxFractionDigits: 6))–\(FrequencyFormat.label(summary.highHz, maxFractionDigits: 6)), "
@@ -89,11 +85,7 @@ struct ExportCommand: ParsableCommand {
         } else if let csv, let trace {
             let reader = try inputOptions.openReader(path: input, format: format)
             let summary: TraceExporter.Summary
-            do {
-                summary = try TraceExporter.export(reader, kind: trace, to: csv, input: input)
-            } catch {
-                throw CommandError("\(error)")
-            }
+            summary = try TraceExporter.export(reader, kind: trace, to: csv, input: input)
             reportSkips(reader)
             var line = "\(csv): \(trace.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
             if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }

@@ -13,11 +13,7 @@ enum InteractiveView {
                     beforeRestore: () -> Void = {}, afterRestore: () -> Void = {},
                     beforeSignalExit: () -> Void = {},
                     view: (ColorMode) throws -> ViewerExit) throws {
-        do {
-            try session.enter(mouse: mouse, onTerminationSignal: .notifyLoop)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try session.enter(mouse: mouse, onTerminationSignal: .notifyLoop)
         let exit: ViewerExit
         do {
             exit = try view(ColorMode.detect(environment: ProcessInfo.processInfo.environment))
@@ -25,7 +21,7 @@ enum InteractiveView {
             beforeRestore()
             session.restore()
             afterRestore()
-            throw CommandError("\(error)")
+            throw error
         }
         beforeRestore()
         session.restore()

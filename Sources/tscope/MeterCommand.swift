@@ -23,8 +23,8 @@ struct MeterCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to measure, start:stop in MHz.")
-    var band: String
+    @Option(name: [.customShort("f"), .long], help: "Band to measure, start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band
 
     @Option(name: .long, help: "Seconds between readings.")
     var interval: Double = 1
@@ -64,7 +64,6 @@ struct MeterCommand: ParsableCommand {
     static let binsAcrossBand = 1000.0
 
     func validate() throws {
-        _ = try parsedBand()
         guard interval.isFinite, interval >= 0.05, interval <= 86_400 else {
             throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")
         }
@@ -95,12 +94,7 @@ struct MeterCommand: ParsableCommand {
         BandPowerAccumulator(measuring: measurementRequest, trace: trace)
     }
 
-    func parsedBand() throws -> FrequencyRange {
-        try BandOption.parse(band, option: "--band", limits: WatchCommand.deviceLimits)
-    }
-
     func run() throws {
-        _ = try parsedBand()
         if let input {
             try MeterFileRun(command: self, input: input).run()
             return
@@ -111,17 +105,13 @@ struct MeterCommand: ParsableCommand {
         let source: ReconnectingSpectrumSource
         let measured: FrequencyRange
         let analyzer: SelectedAnalyzer
-        do {
-            // channel power is a mean: the average detector by default
-            (source, analyzer) = try deviceOptions.spectrumSource(
-                headless: true, hackRF: .init(detector: detectorOption.chosen(default: .average)),
-                onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
-            measured = try BandOption.parse(band, option: "--band", limits: analyzer.kind.tunableRange)
-            accumulator.band = measured
-            try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        // channel power is a mean: the average detector by default
+        (source, analyzer) = try deviceOptions.spectrumSource(
+            headless: true, hackRF: .init(detector: detectorOption.chosen(default: .average)),
+            onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
+        measured = try band.within(analyzer.kind.tunableRange, option: "--band")
+        accumulator.band = measured
+        try source.start(band: measured, binWidthHz: measured.spanHz / Self.binsAcrossBand)
         defer { source.stop() }
 
         var printed = 0
@@ -221,7 +211,7 @@ struct MeterFileRun {
     let input: String
 
     func run() throws {
-        let band = try command.parsedBand()
+        let band = command.band.range
         var pacer = FilePacer(speed: try command.parsedSpeed())
         let format = try command.inputOptions.format(of: input)
         let reader = try command.inputOptions.openReader(path: input, format: format)
@@ -240,7 +230,7 @@ struct MeterFileRun {
         }
         while command.count.map({ printed < $0 }) ?? true {
             let more: Bool
-            do { more = try reader.next(into: &frame) } catch { throw CommandError("\(error)") }
+            more = try reader.next(into: &frame)
             guard more else { break }
             pacer.wait(for: frame.timestamp)
             if let end = intervalEnd, frame.timestamp >= end {

@@ -157,12 +157,8 @@ final class RTLPowerSweep {
         let plan = settings.plan
         report(plan)
         let opened: OpenedRTLSDR
-        do {
-            opened = try deviceOptions.openRTLSDR()
-            try opened.device.setGain(settings.gain)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        opened = try deviceOptions.openRTLSDR()
+        try opened.device.setGain(settings.gain)
         defer {
             opened.device.powerDown()
             opened.device.transport.close()
@@ -173,15 +169,11 @@ final class RTLPowerSweep {
         let hopper = RTLSDRHopper(device: opened.device, plan: plan, window: settings.window)
         let done = DispatchSemaphore(value: 0)
         let outcome = RTLPowerOutcome()
-        do {
-            try hopper.start(onPass: { accumulator in reporter.pass(accumulator) },
-                             onEnd: { error in
-                                 outcome.set(error)
-                                 done.signal()
-                             })
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try hopper.start(onPass: { accumulator in reporter.pass(accumulator) },
+                         onEnd: { error in
+                             outcome.set(error)
+                             done.signal()
+                         })
         let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { reporter.requestStop() }
         done.wait()
         signals.cancel()

@@ -18,25 +18,14 @@ extension DeviceOptions {
             return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
                                 name: "RTL-SDR (demo)", isDemo: true)
         }
-        var firstError: USBError?
-        for id in RTLSDRProtocol.knownIDs {
-            do throws(USBError) {
-                let transport = try LibUSBTransport.open(vendorID: id.vendorID, productID: id.productID, serial: serial,
-                                                         detachKernelDriver: true, deviceName: "RTL-SDR")
-                do {
-                    let device = try RTLSDRDevice.open(transport: transport)
-                    let serialText = transport.deviceInfo.serialNumber.map { " \($0)" } ?? ""
-                    return OpenedRTLSDR(device: device, name: "RTL-SDR\(serialText)", isDemo: false)
-                } catch {
-                    transport.close()
-                    throw error
-                }
-            } catch .notFound {
-                continue
-            } catch {
-                if firstError == nil { firstError = error }
-            }
+        let transport = try AnalyzerKind.rtlsdr.openTransport(serial: serial)
+        do {
+            let device = try RTLSDRDevice.open(transport: transport)
+            let serialText = transport.deviceInfo.serialNumber.map { " \($0)" } ?? ""
+            return OpenedRTLSDR(device: device, name: "RTL-SDR\(serialText)", isDemo: false)
+        } catch {
+            transport.close()
+            throw error
         }
-        throw firstError ?? USBError.notFound(device: serial.map { "RTL-SDR with serial \($0)" } ?? "RTL-SDR")
     }
 }

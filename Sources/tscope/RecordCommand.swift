@@ -23,8 +23,8 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.")
-    var band: String = "88:108"
+    @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band = try! Band(parsing: "88:108")
 
     @Option(name: [.customShort("w"), .customLong("bin-width")], help: "Bin width in Hz (the device may round it).")
     var binWidth: Double = 100_000
@@ -39,8 +39,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .customLong("operator"), help: "Operator or bench name for the file name and metadata.")
     var operatorName: String?
 
-    @Option(help: "Stop after this long: seconds, or with a unit: 90s, 5m, 1h.")
-    var duration: String?
+    @Option(help: "Stop after this long: seconds, or with a unit: 90s, 5m, 1h.", transform: TimeSpan.init(parsing:))
+    var duration: TimeSpan?
 
     @Option(name: [.customShort("o"), .long], help: "Directory for a new file, or a file path.")
     var output: String = "."
@@ -58,37 +58,9 @@ struct RecordCommand: ParsableCommand {
     var amp: UInt32 = 0
 
     func validate() throws {
-        _ = try parsedBand()
-        _ = try parsedDuration()
         guard binWidth.isFinite, binWidth > 0 else { throw ValidationError("--bin-width must be a positive number of Hz") }
         guard frameRate.isFinite, frameRate >= 0 else { throw ValidationError("--frame-rate must be 0 or more") }
         guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
-    }
-
-    func parsedBand() throws -> FrequencyRange {
-        let parts = band.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
-              let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6),
-              range.lowerHz >= 0, range.upperHz <= 6_000e6 else {
-            throw ValidationError("--band \(band): expected start:stop in MHz within 0–6000 with start < stop, e.g. 88:108")
-        }
-        return range
-    }
-
-    /// `--duration` in seconds; nil without one.
-    func parsedDuration() throws -> Double? {
-        guard let duration else { return nil }
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
-        var number = Substring(duration)
-        var scale = 1.0
-        if let last = number.last, let unit = units[last] {
-            scale = unit
-            number = number.dropLast()
-        }
-        guard let value = Double(number), value.isFinite, value > 0 else {
-            throw ValidationError("--duration \(duration): expected a positive time, e.g. 30, 90s, 5m or 1h")
-        }
-        return value * scale
     }
 
     /// `.directory` if `--output` is an existing directory or ends with "/", else `.file`.
@@ -100,7 +72,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         let gains: HackRFGains
-        do { gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain) } catch { throw CommandError("\(error)") }
+        gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain)
         if case .directory(let directory) = outputTarget() {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -117,7 +89,7 @@ struct RecordCommand: ParsableCommand {
             try RawRTLSDRRecording(command: self, metadata: metadata).run()
         } else if raw {
             let opened: OpenedDevice
-            do { opened = try deviceOptions.open() } catch { throw CommandError("\(error)") }
+            opened = try deviceOptions.open()
             defer { opened.transport.close() }
             metadata.device = opened.isDemo ? "\(opened.name) (demo)" : opened.name
             metadata.serial = opened.transport.deviceInfo.serialNumber
@@ -195,39 +167,31 @@ struct SpectrumRecording {
         let source: ReconnectingSpectrumSource
         let band: FrequencyRange
         var metadata = metadata
-        do {
-            let analyzer: SelectedAnalyzer
-            (source, analyzer) = try command.deviceOptions.spectrumSource(
-                headless: true,
-                hackRF: .init(gains: gains, ampEnabled: command.amp == 1,
-                              detector: command.detectorOption.chosen(default: .peak)),
-                onFrame: { recorder.post($0) },
-                onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
-                onGiveUp: { waiter.fail($0) })
-            band = try BandOption.parse(command.band, option: "--band", limits: analyzer.kind.tunableRange)
-            metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
-            metadata.serial = analyzer.serial ?? metadata.serial
-            if analyzer.kind != .hackrf { metadata.gains = nil }
-            try source.start(band: band, binWidthHz: command.binWidth)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        let analyzer: SelectedAnalyzer
+        (source, analyzer) = try command.deviceOptions.spectrumSource(
+            headless: true,
+            hackRF: .init(gains: gains, ampEnabled: command.amp == 1,
+                          detector: command.detectorOption.chosen(default: .peak)),
+            onFrame: { recorder.post($0) },
+            onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
+            onGiveUp: { waiter.fail($0) })
+        band = try command.band.within(analyzer.kind.tunableRange, option: "--band")
+        metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
+        metadata.serial = analyzer.serial ?? metadata.serial
+        if analyzer.kind != .hackrf { metadata.gains = nil }
+        try source.start(band: band, binWidthHz: command.binWidth)
         defer { source.stop() }
-        let duration = try command.parsedDuration()
+        let duration = command.duration?.seconds
         let plan = RecordingSession.Plan(
             output: command.outputTarget(), label: command.label, operatorName: command.operatorName,
             duration: duration, requestedFrameRate: command.frameRate > 0 ? command.frameRate : nil,
             band: band, binWidthHz: command.binWidth, metadata: metadata)
         let path: String
         let started = monotonicSeconds()
-        do {
-            // a write error (disk full…) ends the wait at once
-            let counters = source.counters
-            path = try recorder.start(plan, deviceDroppedBlocks: counters.droppedBlocks,
-                                      deviceBadBlocks: counters.badBlocks, onFailure: { waiter.fail("\($0)") })
-        } catch {
-            throw CommandError("\(error)")
-        }
+        // a write error (disk full…) ends the wait at once
+        let counters = source.counters
+        path = try recorder.start(plan, deviceDroppedBlocks: counters.droppedBlocks,
+                                  deviceBadBlocks: counters.badBlocks, onFailure: { waiter.fail("\($0)") })
         FileHandle.standardError.write(Data("recording \(path)\n".utf8))
         let end = waiter.wait(duration: duration, started: started) {
             let counters = source.counters
@@ -274,33 +238,25 @@ struct RawRecording {
     let metadata: CaptureMetadata
 
     func run() throws {
-        let band = try command.parsedBand()
+        let band = command.band.range
         let plan: HackRFSweepPlan
         let driver: HackRFSweepDriver
-        do {
-            plan = try HackRFSweepPlan(band: band, binWidthHz: command.binWidth)
-            driver = try HackRFSweepDriver(transport: opened.transport)
-            try driver.configure(plan: plan, gains: gains, ampEnabled: command.amp == 1)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        plan = try HackRFSweepPlan(band: band, binWidthHz: command.binWidth)
+        driver = try HackRFSweepDriver(transport: opened.transport)
+        try driver.configure(plan: plan, gains: gains, ampEnabled: command.amp == 1)
         let basePath = command.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
-        do {
-            writer = try SigMFWriter(
-                basePath: basePath, datatype: .ci8, sampleRate: Double(HackRFSweepPlan.sampleRateHz),
-                hardware: metadata.device,
-                description: "HackRF sweep \(command.band) MHz, \(metadata.gains ?? ""): each 16384-byte block's "
-                    + "samples after its 10-byte header, one capture segment per tuning")
-        } catch {
-            throw CommandError("\(error)")
-        }
+        writer = try SigMFWriter(
+            basePath: basePath, datatype: .ci8, sampleRate: Double(HackRFSweepPlan.sampleRateHz),
+            hardware: metadata.device,
+            description: "HackRF sweep \(command.band) MHz, \(metadata.gains ?? ""): each 16384-byte block's "
+                + "samples after its 10-byte header, one capture segment per tuning")
         let queue = RawBlockQueue(blockSize: HackRFProtocol.blockSize, capacity: 256)
         let waiter = RecordingWait()
         // each block's samples follow its header; the radio is tuned offsetHz above the block's frequency
         let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: HackRFProtocol.headerSize,
                                                 frequencyOffsetHz: Double(HackRFSweepPlan.offsetHz), waiter: waiter)
-        try writerThread.record(duration: try command.parsedDuration(), waiter: waiter,
+        try writerThread.record(duration: command.duration?.seconds, waiter: waiter,
                                 start: {
                                     try driver.start(onBlock: { frequency, block in
                                                          queue.push(frequencyHz: frequency, timestamp: unixTimeNow(),
@@ -322,34 +278,26 @@ struct RawRTLSDRRecording {
     static let sampleRate: UInt32 = 2_400_000
 
     func run() throws {
-        let band = try command.parsedBand()
+        let band = command.band.range
         let opened = try command.deviceOptions.openRTLSDR()
         let device = opened.device
         defer { device.powerDown() }
         let rate: Double
-        do {
-            rate = try device.setSampleRate(Self.sampleRate)
-            try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
-            try device.resetBuffer()
-        } catch {
-            throw CommandError("\(error)")
-        }
+        rate = try device.setSampleRate(Self.sampleRate)
+        try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
+        try device.resetBuffer()
         let basePath = command.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
-        do {
-            writer = try SigMFWriter(basePath: basePath, datatype: .cu8, sampleRate: rate,
-                                     hardware: opened.isDemo ? "\(opened.name) (demo)" : opened.name,
-                                     description: "RTL-SDR at \(band.centerHz / 1e6) MHz, interleaved u8 I/Q")
-        } catch {
-            throw CommandError("\(error)")
-        }
+        writer = try SigMFWriter(basePath: basePath, datatype: .cu8, sampleRate: rate,
+                                 hardware: opened.isDemo ? "\(opened.name) (demo)" : opened.name,
+                                 description: "RTL-SDR at \(band.centerHz / 1e6) MHz, interleaved u8 I/Q")
         // the stream's chunks packed into whole transfers: a paced transport hands out small ones
         let queue = RawBlockQueue(blockSize: RTLSDRStreaming.transferSize, capacity: 256, coalesce: true)
         let waiter = RecordingWait()
         let writerThread = RawSigMFWriterThread(queue: queue, writer: writer, headerBytes: 0, frequencyOffsetHz: 0,
                                                 waiter: waiter)
         let center = UInt64(band.centerHz.rounded())
-        try writerThread.record(duration: try command.parsedDuration(), waiter: waiter,
+        try writerThread.record(duration: command.duration?.seconds, waiter: waiter,
                                 start: {
                                     try device.startStreaming(
                                         onData: { queue.push(frequencyHz: center, timestamp: unixTimeNow(), block: $0) },
@@ -427,7 +375,7 @@ final class RawSigMFWriterThread: @unchecked Sendable {
         } catch {
             finish()
             writer.discardIfEmpty()
-            throw CommandError("\(error)")
+            throw error
         }
         FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
         let end = waiter.wait(duration: duration, started: started, status: status)

@@ -57,29 +57,17 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let reader: any SeekableSpectrumFrameReader
-        do {
-            reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
-                                                 options: inputOptions.readOptions)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
+                                             options: inputOptions.readOptions)
         guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
             throw CommandError("replay needs an interactive terminal; to turn \(file) into another format or a "
                 + "picture use `tscope convert` or `tscope export`")
         }
         let band: FrequencyRange
-        do {
-            band = try Self.band(of: reader, file: file)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        band = try Self.band(of: reader, file: file)
         let driver: ReplayDriver
-        do {
-            driver = try ReplayDriver(reader: reader, speed: speed, startOffset: try startOffset(),
-                                      at: monotonicSeconds())
-        } catch {
-            throw CommandError("\(error)")
-        }
+        driver = try ReplayDriver(reader: reader, speed: speed, startOffset: try startOffset(),
+                                  at: monotonicSeconds())
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: view.mode)
         model.setTraceMode(trace)
         try referenceOption.apply(to: model)

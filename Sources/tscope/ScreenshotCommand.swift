@@ -35,11 +35,7 @@ struct ScreenshotCommand: ParsableCommand {
             throw CommandError("\(input): cannot read the screen")
         }
         let buffer = ANSIScreenText.parse(String(decoding: data, as: UTF8.self), width: width, height: height)
-        do {
-            try draw(buffer)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try draw(buffer)
     }
 
     private func draw(_ buffer: Buffer) throws {

@@ -114,21 +114,13 @@ struct SweepCommand: ParsableCommand {
         try rtlPower.rejectFilenameForHackRF()
         let plan: HackRFSweepPlan
         let gains: HackRFGains
-        do {
-            plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth))
-            gains = try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth))
+        gains = try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain)
         let opened: OpenedDevice
         let driver: HackRFSweepDriver
-        do {
-            opened = try deviceOptions.open()
-            driver = try HackRFSweepDriver(transport: opened.transport)
-            try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
-        } catch {
-            throw CommandError("\(error)")
-        }
+        opened = try deviceOptions.open()
+        driver = try HackRFSweepDriver(transport: opened.transport)
+        try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
         defer { opened.transport.close() }
         // created once the device answers: a run that cannot start leaves no file; a started one keeps every line
         let sink = try SweepOutput.open(outputPath)
@@ -137,12 +129,8 @@ struct SweepCommand: ParsableCommand {
                            sweepLimit: oneShot ? 1 : sweepCount.map(Int.init),
                            detector: detectorOption.chosen(default: .sample))
         let started = monotonicSeconds()
-        do {
-            try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
-                             onEnd: { error in run.end(error) })
-        } catch {
-            throw CommandError("\(error)")
-        }
+        try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
+                         onEnd: { error in run.end(error) })
         let outcome = run.waitUntilDone()
         driver.stop()
         let flushError = run.finish()
@@ -290,6 +278,6 @@ final class SignalWatch {
 enum SweepOutput {
     static func open(_ path: String?) throws -> OutputSink {
         guard let path, path != "-" else { return OutputSink(fd: STDOUT_FILENO, name: "stdout") }
-        do { return try OutputSink.file(path: path) } catch { throw CommandError("\(error)") }
+        return try OutputSink.file(path: path)
     }
 }

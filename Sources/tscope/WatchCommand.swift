@@ -30,8 +30,8 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz.")
-    var band: String = "88:108"
+    @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band = try! Band(parsing: "88:108")
 
     @Option(name: .long, help: "View to start in: plot, waterfall, meter.")
     var view: ViewChoice = .plot
@@ -47,8 +47,9 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Ring the terminal bell as each event starts.")
     var bell = false
 
-    @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).")
-    var meterBand: String?
+    @Option(name: .customLong("meter-band"), help: "Band the meter measures, start:stop in MHz (default: the visible band).",
+            transform: Band.init(parsing:))
+    var meterBand: Band?
 
     @Option(name: .customLong("record-dir"), help: "Directory for recordings started with r (default: the current directory).")
     var recordDirectory: String = "."
@@ -59,31 +60,13 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .customLong("operator"), help: "Operator or bench name for recordings' file names and metadata.")
     var operatorName: String?
 
-    @Option(help: "Stop each recording after this long: seconds, or with a unit: 90s, 5m, 1h.")
-    var duration: String?
+    @Option(help: "Stop each recording after this long: seconds, or with a unit: 90s, 5m, 1h.",
+            transform: TimeSpan.init(parsing:))
+    var duration: TimeSpan?
 
     @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, or synthetic.")
     var ecg: String?
 
-    /// what the HackRF sweep can tune, as hackrf_sweep's default range [Hz]
-    static let deviceLimits = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
-
-    func validate() throws {
-        _ = try parsedBand()
-        if let meterBand { _ = try BandOption.parse(meterBand, option: "--meter-band", limits: Self.deviceLimits) }
-        _ = try parsedDuration()
-    }
-
-    /// `--duration` in seconds (as `tscope record` reads it); nil without one.
-    func parsedDuration() throws -> Double? {
-        var record = RecordCommand()
-        record.duration = duration
-        return try record.parsedDuration()
-    }
-
-    func parsedBand() throws -> FrequencyRange {
-        try BandOption.parse(band, option: "--band", limits: Self.deviceLimits)
-    }
 
     func run() throws {
         let ecgPane = try ecg.map(ECGPaneOpening.pane)
@@ -98,7 +81,7 @@ struct WatchCommand: ParsableCommand {
         metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
         let recordingSettings = ViewerRecording.Settings(directory: recordDirectory, label: label,
-                                                         operatorName: operatorName, duration: try parsedDuration(),
+                                                         operatorName: operatorName, duration: duration?.seconds,
                                                          metadata: metadata)
         let recording = ViewerRecording(settings: recordingSettings, deviceCounters: { counters.value })
         // every sweep through the condition's tracker, on the DSP thread; the viewer takes what it reports
@@ -110,20 +93,16 @@ struct WatchCommand: ParsableCommand {
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
-        do {
-            (source, analyzer) = try deviceOptions.spectrumSource(
-                headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
-                onFrame: { frame in
-                    mailbox.post(frame)
-                    recording.post(frame)
-                    eventWatch?.add(frame)
-                },
-                // an outage goes into the recording as a gap; the recording goes on
-                onGap: { gap in recording.markGap(gap) },
-                onGiveUp: { failure.record($0) })
-        } catch {
-            throw CommandError("\(error)")
-        }
+        (source, analyzer) = try deviceOptions.spectrumSource(
+            headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
+            onFrame: { frame in
+                mailbox.post(frame)
+                recording.post(frame)
+                eventWatch?.add(frame)
+            },
+            // an outage goes into the recording as a gap; the recording goes on
+            onGap: { gap in recording.markGap(gap) },
+            onGiveUp: { failure.record($0) })
         defer { source.stop() }
         counters.read = {
             let now = source.counters
@@ -136,12 +115,8 @@ struct WatchCommand: ParsableCommand {
         let limits = analyzer.kind.tunableRange
         let visibleBand: FrequencyRange
         let measuredBand: FrequencyRange?
-        do {
-            visibleBand = try BandOption.parse(band, option: "--band", limits: limits)
-            measuredBand = try meterBand.map { try BandOption.parse($0, option: "--meter-band", limits: limits) }
-        } catch {
-            throw CommandError("\(error)")
-        }
+        visibleBand = try band.within(limits, option: "--band")
+        measuredBand = try meterBand.map { try $0.within(limits, option: "--meter-band") }
         let plot = SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand)
         let meter = PowerMeterModel(band: measuredBand)
         let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)

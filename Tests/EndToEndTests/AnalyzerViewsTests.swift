@@ -131,7 +131,7 @@ import Testing
                                 ("88", "expected start:stop")] {
             let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", band])
             #expect(result.status != 0, "\(band)")
-            #expect(result.stderr.contains("--band \(band): \(message)"), "\(result.stderr)")
+            #expect(result.stderr.contains("The value '\(band)' is invalid for '--band <band>': \(message)"), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
     }

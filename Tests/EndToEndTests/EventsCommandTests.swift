@@ -97,7 +97,7 @@ import Testing
         for (arguments, message) in [([String](), "give one condition"),
                                      (["--above", "-60", "--mask", "m.csv"], "give one condition"),
                                      (["--over-baseline", "6"], "--over-baseline needs one of"),
-                                     (["--above", "-60", "--for", "soon"], "--for soon")] {
+                                     (["--above", "-60", "--for", "soon"], "The value 'soon' is invalid for '--for <for>'")] {
             let result = try run(Paths.tscope, ["events", "--input", Self.file, "--band", "88.05:88.15"] + arguments)
             #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }

@@ -1,3 +1,4 @@
+import Signals
 import USBDriver
 
 /// HackRF One's USB protocol as used for sweep mode. Numbers from
@@ -9,6 +10,9 @@ public enum HackRFProtocol {
     public static let vendorID: UInt16 = 0x1d50
     /// USB product id of HackRF One
     public static let productID: UInt16 = 0x6089
+    /// what tscope tunes a HackRF One to [Hz]: up to its specified 6 GHz
+    /// (hackrf_sweep's own limits are wider)
+    public static let tunableRange = FrequencyRange(lowerHz: 0, upperHz: 6_000e6)!
     /// lowest USB API version (bcdDevice) with RX_SWEEP (libhackrf's
     /// hackrf_start_rx_sweep requires 0x0104)
     public static let minimumSweepAPI: UInt16 = 0x0104

@@ -83,7 +83,7 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
     }
 
     /// hackrf_sweep's tuning range [Hz]
-    public var tunableRange: FrequencyRange { FrequencyRange(lowerHz: 0, upperHz: 6_000e6)! }
+    public var tunableRange: FrequencyRange { HackRFProtocol.tunableRange }
 
     public var counters: Counters {
         Counters(frames: frames.load(ordering: .relaxed), badBlocks: driver.badBlockCount,

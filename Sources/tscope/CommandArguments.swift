@@ -1,0 +1,65 @@
+import ArgumentParser
+import Devices
+import Signals
+
+/// A band on the command line, `start:stop` in MHz (`--band`,
+/// `--meter-band`), parsed once by ArgumentParser (`transform:`), which
+/// prints what is wrong with the value and exits 64. Checked against every
+/// analyzer's range there, and against the chosen analyzer's with `within`.
+struct Band: CustomStringConvertible, Sendable {
+    /// as typed, for messages
+    let text: String
+    let range: FrequencyRange
+
+    var description: String { text }
+
+    init(parsing text: String) throws {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
+              low.isFinite, high.isFinite else {
+            throw ValidationError("expected start:stop in MHz, e.g. 88:108")
+        }
+        guard let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6) else {
+            throw ValidationError("start must be below stop")
+        }
+        self.text = text
+        self.range = range
+        try _ = within(AnalyzerKind.anyTunableRange, option: nil)
+    }
+
+    /// The range, when `limits` (an analyzer's tunable range) hold it all.
+    /// - Parameter option: names the option in the message; nil where ArgumentParser names it
+    func within(_ limits: FrequencyRange, option: String?) throws -> FrequencyRange {
+        guard range.lowerHz >= limits.lowerHz, range.upperHz <= limits.upperHz else {
+            let message = "outside the analyzer's \(FrequencyFormat.trimmed(limits.lowerHz / 1e6, maxFractionDigits: 3))–"
+                + "\(FrequencyFormat.trimmed(limits.upperHz / 1e6, maxFractionDigits: 3)) MHz"
+            guard let option else { throw ValidationError(message) }
+            throw CommandError("\(option) \(text): \(message)")
+        }
+        return range
+    }
+}
+
+/// A time on the command line: seconds, or with a unit: 30, 90s, 5m, 1h.
+struct TimeSpan: Sendable {
+    let seconds: Double
+
+    /// A positive time.
+    init(parsing text: String) throws {
+        seconds = try Self.seconds(text)
+        guard seconds > 0 else { throw ValidationError("expected a time above 0, e.g. 30, 90s, 5m or 1h") }
+    }
+
+    /// A time that may be 0.
+    init(parsingZeroOrMore text: String) throws { seconds = try Self.seconds(text) }
+
+    private init(seconds: Double) { self.seconds = seconds }
+    static let zero = TimeSpan(seconds: 0)
+
+    private static func seconds(_ text: String) throws -> Double {
+        guard let value = RTLPowerNumber.seconds(text), value.isFinite, value >= 0 else {
+            throw ValidationError("expected a time such as 30, 90s, 5m or 1h")
+        }
+        return value
+    }
+}
