@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "ECG", targets: ["ECG"]),
         .library(name: "Devices", targets: ["Devices"]),
+        .library(name: "Runs", targets: ["Runs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +38,7 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
+        .target(name: "Runs", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
@@ -44,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "tscope",
             dependencies: [
-                "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
+                "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "Runs", "ViewModels", "Terminal",
+                "Views",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

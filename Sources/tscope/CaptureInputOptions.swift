@@ -1,5 +1,6 @@
 import ArgumentParser
 import Capture
+import Runs
 
 /// How `convert` and `export` read their input: format, strictness, zone, and
 /// what raw I/Q files do not say.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Devices
+import Runs
 import Signals
 
 /// A band on the command line, `start:stop` in MHz (`--band`,

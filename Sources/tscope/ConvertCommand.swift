@@ -1,8 +1,10 @@
 import ArgumentParser
 import Capture
 import Foundation
+import Runs
 import Signals
 import Synchronization
+import ThreadKit
 
 /// Streams a capture from one format into another in constant memory.
 struct ConvertCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import Runs
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal:
 /// `[#########...........]  45%  212.3 MB/s  ETA 0:03`, redrawn at most 10

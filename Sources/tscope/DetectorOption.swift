@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import DSP
+import Runs
 import ViewModels
 
 extension SpectrumDetector: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Devices
+import Runs
 import Signals
 import USBDriver
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Devices
 import Foundation
+import Runs
 import Signals
 import USBDriver
 

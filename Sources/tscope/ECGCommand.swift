@@ -1,6 +1,7 @@
-import Foundation
 import ArgumentParser
 import ECG
+import Foundation
+import Runs
 
 /// `tscope ecg …`: the ECG pipeline's commands.
 struct ECGCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ECG
 import Foundation
+import Runs
 
 /// `tscope ecg convert IN OUT [--lead L]…`: between WFDB, EDF/EDF+ and CSV, by extension.
 struct ECGConvertCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ECG
 import Foundation
+import Runs
 
 /// `tscope ecg detect SOURCE --out FILE`: the detector's beats for other tools.
 struct ECGDetectCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ECG
 import Foundation
+import Runs
 import ViewModels
 
 /// A recording read whole from a file, with what came with it.

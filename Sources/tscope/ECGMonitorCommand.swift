@@ -1,6 +1,7 @@
 import ArgumentParser
 import ECG
 import Foundation
+import Runs
 
 /// `tscope ecg monitor SOURCE --json`: the pipeline without a screen, for scripts.
 struct ECGMonitorCommand: ParsableCommand {

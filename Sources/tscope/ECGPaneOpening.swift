@@ -1,5 +1,6 @@
 import ArgumentParser
 import ECG
+import Runs
 import ViewModels
 import Views
 

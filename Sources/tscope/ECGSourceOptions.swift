@@ -1,6 +1,7 @@
 import ArgumentParser
 import ECG
 import Foundation
+import Runs
 import ViewModels
 
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ECG
 import Foundation
+import Runs
 import Terminal
 import ViewModels
 import Views

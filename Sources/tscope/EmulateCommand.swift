@@ -1,6 +1,8 @@
 import ArgumentParser
 import Devices
 import Foundation
+import Runs
+import ThreadKit
 import USBDriver
 
 /// Serves the emulated HackRF on a Unix socket for the libusb stand-in in

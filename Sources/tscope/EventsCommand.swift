@@ -3,6 +3,7 @@ import Capture
 import DSP
 import Devices
 import Foundation
+import Runs
 import Signals
 import ViewModels
 

@@ -1,4 +1,5 @@
 import Foundation
+import Runs
 import Terminal
 import Views
 

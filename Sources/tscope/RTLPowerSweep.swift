@@ -1,10 +1,11 @@
-import ThreadKit
 import ArgumentParser
 import Capture
 import DSP
 import Devices
 import Foundation
+import Runs
 import Signals
+import ThreadKit
 import USBDriver
 
 /// rtl_power's options that hackrf_sweep has no equivalent for (the shared

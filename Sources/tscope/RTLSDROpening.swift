@@ -1,4 +1,5 @@
 import Devices
+import Runs
 import USBDriver
 
 /// An opened and initialised RTL-SDR and how to name it.

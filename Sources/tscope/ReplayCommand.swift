@@ -2,6 +2,7 @@ import ArgumentParser
 import Capture
 import DSP
 import Foundation
+import Runs
 import Signals
 import Terminal
 import ViewModels

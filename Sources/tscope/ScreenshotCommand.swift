@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Foundation
+import Runs
 import Signals
 import Terminal
 

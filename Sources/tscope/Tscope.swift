@@ -1,4 +1,5 @@
 import ArgumentParser
+import Runs
 
 @main
 struct Tscope: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Capture
 import DSP
 import Foundation
+import Runs
 import USBDriver
 
 /// tscope's version: the one place the number is written.

@@ -1,6 +1,7 @@
 import Capture
 import Devices
 import Foundation
+import Runs
 import Signals
 import ViewModels
 

@@ -1,11 +1,12 @@
-import ThreadKit
 import ArgumentParser
 import Capture
 import DSP
 import Devices
 import Foundation
+import Runs
 import Signals
 import Terminal
+import ThreadKit
 import USBDriver
 import ViewModels
 import Views
