@@ -44,9 +44,9 @@ public final class CompletionLatch<Outcome: Sendable>: Sendable {
     ///   - signals: signals that end it with `onSignal` (nil: not watched)
     ///   - stall: no `noteActivity` for this long ends it
     ///   - duration: this long after the wait began ends it
-    ///   - tick: called about every `tickSeconds` while waiting (a countdown line)
+    ///   - tick: called about every `tickSeconds` while waiting (a countdown line); nil: no tick
     public func wait(signals: [Int32] = SignalWatch.stopSignals, onSignal: Outcome? = nil, stall: Rule? = nil,
-                     duration: Rule? = nil, tickSeconds: Double = 0.25, tick: (() -> Void)? = nil) -> Outcome {
+                     duration: Rule? = nil, tickSeconds: Double? = nil, tick: () -> Void = {}) -> Outcome {
         var watch: SignalWatch?
         if let onSignal { watch = SignalWatch(signals: signals) { [self] in complete(onSignal) } }
         defer { watch?.cancel() }
@@ -67,8 +67,8 @@ public final class CompletionLatch<Outcome: Sendable>: Sendable {
                 }
             }
             if first.value != nil { continue }
-            tick?()
-            var step = tick == nil ? 1.0 : tickSeconds
+            tick()
+            var step = tickSeconds ?? 1.0
             if let stall { step = min(step, stall.seconds / 4) }
             if let duration { step = min(step, max(0.001, duration.seconds - Self.seconds(from: started, to: now))) }
             _ = wake.wait(timeout: now + step)

@@ -32,8 +32,7 @@ struct Band: CustomStringConvertible, Sendable {
     /// - Parameter option: names the option in the message; nil where ArgumentParser names it
     func within(_ limits: FrequencyRange, option: String?) throws -> FrequencyRange {
         guard range.lowerHz >= limits.lowerHz, range.upperHz <= limits.upperHz else {
-            let message = "outside the analyzer's \(FrequencyFormat.trimmed(limits.lowerHz / 1e6, maxFractionDigits: 3))–"
-                + "\(FrequencyFormat.trimmed(limits.upperHz / 1e6, maxFractionDigits: 3)) MHz"
+            let message = BandLimits.outside(limits)
             guard let option else { throw ValidationError(message) }
             throw CommandError("\(option) \(text): \(message)")
         }

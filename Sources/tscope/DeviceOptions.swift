@@ -33,65 +33,9 @@ struct DeviceOptions: ParsableArguments {
     }
 }
 
-/// An opened analyzer: its transport and how to name it on screen.
-struct OpenedDevice {
-    var transport: USBTransport
-    var name: String
-    var isDemo: Bool
-}
-
 extension DeviceOptions {
-    /// Opens a HackRF (the sweep protocol's device). `auto` falls back to the
-    /// demo only when no HackRF is attached; an attached one that cannot be
-    /// opened is an error.
-    func open(demoPacing: HackRFEmulator.Pacing = .realTime) throws -> OpenedDevice {
-        switch device {
-        case .demo, .demoHackRF:
-            return demoDevice(pacing: demoPacing)
-        case .hackrf:
-            return try openHackRF()
-        case .auto:
-            let attached = try USBEnumerator.devices(matching: AnalyzerKind.hackrf.usbIDs)
-            return attached.isEmpty && serial == nil ? demoDevice(pacing: demoPacing) : try openHackRF()
-        default:
-            throw CommandError("this command drives a HackRF One (hackrf_sweep's protocol); "
-                + "--device \(device.rawValue) works with `tscope watch`, `meter`, `record` and `devices --probe`")
-        }
-    }
-
-    private func demoDevice(pacing: HackRFEmulator.Pacing) -> OpenedDevice {
-        let emulator = HackRFEmulator(seed: demoSeed, options: .init(pacing: pacing))
-        return OpenedDevice(transport: EmulatedTransport(emulator: emulator), name: "HackRF One", isDemo: true)
-    }
-
-    private func openHackRF() throws -> OpenedDevice {
-        let transport = try AnalyzerKind.hackrf.openTransport(serial: serial)
-        let serialText = transport.deviceInfo.serialNumber.map { " \($0.suffix(8))" } ?? ""
-        return OpenedDevice(transport: transport, name: "HackRF One\(serialText)", isDemo: false)
-    }
-}
-
-extension DeviceOptions {
-    /// Resolves `--device` (and `--serial`): `auto` takes the first attached
-    /// analyzer of any kind, else the demo HackRF.
-    /// - Parameter hackRF: gains and amplifier when the analyzer is a HackRF
-    func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
-        try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
-    }
-
-    /// The chosen analyzer behind a reconnect supervisor. `headless`
-    /// commands give up after `--reconnect-timeout`; the viewer never does.
-    func spectrumSource(headless: Bool, hackRF: HackRFSpectrumSource.Settings = .init(),
-                        onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
-                        onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
-                        onGiveUp: @escaping @Sendable (String) -> Void = { _ in })
-        throws -> (source: ReconnectingSpectrumSource, analyzer: SelectedAnalyzer) {
-        let analyzer = try selectAnalyzer(hackRF: hackRF)
-        let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
-                                     giveUpAfterSeconds: headless ? reconnectTimeout : nil)
-        let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.kind.tunableRange,
-                                                policy: policy, factory: analyzer.factory, onFrame: onFrame,
-                                                onGap: onGap, onGiveUp: onGiveUp)
-        return (source, analyzer)
+    /// the choice as the runs library takes it
+    var selection: DeviceSelection {
+        DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout, demoSeed: demoSeed)
     }
 }

@@ -65,7 +65,7 @@ struct DevicesCommand: ParsableCommand {
         let band = self.band.range
         let probe = ProbeRun(wanted: frames)
         let (source, analyzer): (ReconnectingSpectrumSource, SelectedAnalyzer)
-        (source, analyzer) = try deviceOptions.spectrumSource(
+        (source, analyzer) = try deviceOptions.selection.spectrumSource(
             headless: true, onFrame: { probe.frame($0) },
             onGap: { gap in
                 printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))

@@ -126,7 +126,7 @@ struct EventsCommand: ParsableCommand {
         let source: ReconnectingSpectrumSource
         let holder = EventRunHolder()
         let analyzer: SelectedAnalyzer
-        (source, analyzer) = try deviceOptions.spectrumSource(
+        (source, analyzer) = try deviceOptions.selection.spectrumSource(
             headless: true, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
             onFrame: { holder.run?.add($0) },
             onGap: { gap in holder.run?.gap(gap) },

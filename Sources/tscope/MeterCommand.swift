@@ -107,7 +107,7 @@ struct MeterCommand: ParsableCommand {
         let measured: FrequencyRange
         let analyzer: SelectedAnalyzer
         // channel power is a mean: the average detector by default
-        (source, analyzer) = try deviceOptions.spectrumSource(
+        (source, analyzer) = try deviceOptions.selection.spectrumSource(
             headless: true, hackRF: .init(detector: detectorOption.chosen(default: .average)),
             onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
         measured = try band.within(analyzer.kind.tunableRange, option: "--band")

@@ -157,8 +157,8 @@ final class RTLPowerSweep {
     func run() throws {
         let plan = settings.plan
         report(plan)
-        let opened: OpenedRTLSDR
-        opened = try deviceOptions.openRTLSDR()
+        let opened: DeviceSelection.OpenedRTLSDR
+        opened = try deviceOptions.selection.openRTLSDR()
         try opened.device.setGain(settings.gain)
         defer {
             opened.device.powerDown()

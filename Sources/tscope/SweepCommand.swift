@@ -117,9 +117,9 @@ struct SweepCommand: ParsableCommand {
         let gains: HackRFGains
         plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth))
         gains = try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain)
-        let opened: OpenedDevice
+        let opened: DeviceSelection.OpenedHackRF
         let driver: HackRFSweepDriver
-        opened = try deviceOptions.open()
+        opened = try deviceOptions.selection.openHackRF()
         driver = try HackRFSweepDriver(transport: opened.transport)
         try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
         defer { opened.transport.close() }

@@ -94,7 +94,7 @@ struct WatchCommand: ParsableCommand {
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
-        (source, analyzer) = try deviceOptions.spectrumSource(
+        (source, analyzer) = try deviceOptions.selection.spectrumSource(
             headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
             onFrame: { frame in
                 mailbox.post(frame)

@@ -1,0 +1,109 @@
+import Devices
+import Signals
+import USBDriver
+
+/// The analyzer a command asked for (`--device`, `--serial`,
+/// `--reconnect-timeout`), and the ways a run opens it: as a reconnecting
+/// spectrum source (every view and most runs), or as a raw HackRF or RTL-SDR
+/// for the protocols that need the device itself (hackrf_sweep's sweep,
+/// rtl_power's hops, raw I/Q).
+public struct DeviceSelection: Sendable {
+    public var device: DeviceChoice
+    public var serial: String?
+    /// headless runs: seconds to keep reconnecting a lost analyzer [s]
+    public var reconnectTimeout: Double
+    /// the demo scene's noise seed
+    public var demoSeed: UInt64
+
+    public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
+        self.device = device
+        self.serial = serial
+        self.reconnectTimeout = reconnectTimeout
+        self.demoSeed = demoSeed
+    }
+
+    /// Resolves the choice (and serial): `auto` takes the first attached
+    /// analyzer of any kind, else the demo HackRF.
+    public func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
+        try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
+    }
+
+    /// The chosen analyzer behind a reconnect supervisor. `headless` runs
+    /// give up after `reconnectTimeout`; the viewer never does.
+    public func spectrumSource(headless: Bool, hackRF: HackRFSpectrumSource.Settings = .init(),
+                               onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                               onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
+                               onGiveUp: @escaping @Sendable (String) -> Void = { _ in })
+        throws -> (source: ReconnectingSpectrumSource, analyzer: SelectedAnalyzer) {
+        let analyzer = try selectAnalyzer(hackRF: hackRF)
+        let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
+                                     giveUpAfterSeconds: headless ? reconnectTimeout : nil)
+        let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.kind.tunableRange,
+                                                policy: policy, factory: analyzer.factory, onFrame: onFrame,
+                                                onGap: onGap, onGiveUp: onGiveUp)
+        return (source, analyzer)
+    }
+
+    /// An opened analyzer: its transport and how to name it on screen.
+    public struct OpenedHackRF {
+        public var transport: USBTransport
+        public var name: String
+        public var isDemo: Bool
+    }
+
+    /// Opens a HackRF (the sweep protocol's device). `auto` falls back to the
+    /// demo only when no HackRF is attached; an attached one that cannot be
+    /// opened is an error.
+    public func openHackRF(demoPacing: HackRFEmulator.Pacing = .realTime) throws -> OpenedHackRF {
+        switch device {
+        case .demo, .demoHackRF:
+            return demoHackRF(pacing: demoPacing)
+        case .hackrf:
+            return try attachedHackRF()
+        case .auto:
+            let attached = try USBEnumerator.devices(matching: AnalyzerKind.hackrf.usbIDs)
+            return attached.isEmpty && serial == nil ? demoHackRF(pacing: demoPacing) : try attachedHackRF()
+        default:
+            throw CommandError("this command drives a HackRF One (hackrf_sweep's protocol); "
+                + "--device \(device.rawValue) works with `tscope watch`, `meter`, `record` and `devices --probe`")
+        }
+    }
+
+    private func demoHackRF(pacing: HackRFEmulator.Pacing) -> OpenedHackRF {
+        let emulator = HackRFEmulator(seed: demoSeed, options: .init(pacing: pacing))
+        return OpenedHackRF(transport: EmulatedTransport(emulator: emulator), name: "HackRF One", isDemo: true)
+    }
+
+    private func attachedHackRF() throws -> OpenedHackRF {
+        let transport = try AnalyzerKind.hackrf.openTransport(serial: serial)
+        let serialText = transport.deviceInfo.serialNumber.map { " \($0.suffix(8))" } ?? ""
+        return OpenedHackRF(transport: transport, name: "HackRF One\(serialText)", isDemo: false)
+    }
+
+    /// An opened and initialised RTL-SDR and how to name it.
+    public struct OpenedRTLSDR {
+        public var device: RTLSDRDevice
+        public var name: String
+        public var isDemo: Bool
+    }
+
+    /// Opens the RTL-SDR chosen: `demo-rtlsdr` hosts the emulator in-process;
+    /// `rtlsdr` opens the first attached dongle with a known id (and the
+    /// serial, if given) through libusb, detaching the DVB kernel driver.
+    public func openRTLSDR(realTime: Bool = true) throws -> OpenedRTLSDR {
+        if device == .demoRTLSDR {
+            let emulator = RTLSDREmulator(seed: demoSeed, options: .init(realTime: realTime))
+            return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
+                                name: "RTL-SDR (demo)", isDemo: true)
+        }
+        let transport = try AnalyzerKind.rtlsdr.openTransport(serial: serial)
+        do {
+            let device = try RTLSDRDevice.open(transport: transport)
+            let serialText = transport.deviceInfo.serialNumber.map { " \($0)" } ?? ""
+            return OpenedRTLSDR(device: device, name: "RTL-SDR\(serialText)", isDemo: false)
+        } catch {
+            transport.close()
+            throw error
+        }
+    }
+}
