@@ -95,15 +95,6 @@ final class InterruptFlag: Sendable {
 }
 
 /// Warns once about damage a reader skipped.
-func reportSkips(_ reader: SpectrumFrameReader) {
-    if let missing = (reader as? MissingValueReporting)?.missingValues, missing > 0 {
-        printError("note: \(missing) value(s) were nan (not measured): kept as no data")
-    }
-    guard reader.skipped > 0 else { return }
-    let first = (reader as? DamageReporting)?.firstSkipped.map { " (first: \($0))" } ?? ""
-    printError("warning: skipped \(reader.skipped) damaged line(s) or record(s)\(first); --strict makes this fatal")
-}
-
 struct CSVLayoutArgument: ExpressibleByArgument {
     var layout: CSVExporter.Layout
     init(layout: CSVExporter.Layout) { self.layout = layout }

@@ -133,7 +133,7 @@ struct EventsCommand: ParsableCommand {
             onGiveUp: { waiter.fail($0) })
         let band = try self.band.within(analyzer.kind.tunableRange, option: "--band")
         holder.run = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
-        try source.start(band: band, binWidthHz: band.spanHz / MeterCommand.binsAcrossBand)
+        try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
         let end = waiter.wait(duration: duration?.seconds,
                               started: monotonicSeconds(), status: { "" })
         source.stop()
@@ -435,19 +435,3 @@ final class EventWatch: @unchecked Sendable {
     }
 }
 
-/// Plays a capture's frames at `speed` times their own pace (nil: as fast as
-/// they read): waits until each frame's file time is due on the wall clock.
-struct FilePacer {
-    let speed: Double?
-    private var start: (file: Double, wall: Double)?
-
-    init(speed: Double?) { self.speed = speed }
-
-    mutating func wait(for fileTime: Double) {
-        guard let speed else { return }
-        let origin = start ?? (fileTime, monotonicSeconds())
-        start = origin
-        let wait = origin.wall + (fileTime - origin.file) / speed - monotonicSeconds()
-        if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
-    }
-}

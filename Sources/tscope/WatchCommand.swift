@@ -160,17 +160,6 @@ extension WatchCommand {
     }
 }
 
-/// The device's dropped- and bad-block counters, readable before the source exists.
-final class DeviceBlockCounters: Sendable {
-    private let reader = Locked<@Sendable () -> (dropped: Int, bad: Int)>({ (0, 0) })
-    /// where the counts come from once the source exists
-    var read: @Sendable () -> (dropped: Int, bad: Int) {
-        get { reader.value }
-        set { reader.value = newValue }
-    }
-    var value: (dropped: Int, bad: Int) { read() }
-}
-
 /// The view `watch` starts in.
 enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
     case plot, waterfall, meter
@@ -184,12 +173,3 @@ enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The first fatal error the device reported (set on a USB thread, read by
-/// the UI loop).
-final class DeviceFailure: Sendable {
-    private let first = FirstValue<String>()
-
-    func record(_ message: String) { first.record(message) }
-
-    var message: String? { first.value }
-}

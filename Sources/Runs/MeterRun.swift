@@ -1,0 +1,259 @@
+import Capture
+import DSP
+import Devices
+import Foundation
+import Signals
+import Synchronization
+
+/// What `tscope meter` measures and prints.
+public struct MeterSettings: Sendable {
+    public var band: FrequencyRange
+    /// seconds between readings (device), or of file time (a capture)
+    public var interval: Double
+    /// readings to print; nil = until the end (a file) or interrupted
+    public var count: Int?
+    public var json: Bool
+    public var trace: TraceMode
+    public var measurements: MeterMeasurementRequest?
+
+    public init(band: FrequencyRange, interval: Double, count: Int?, json: Bool, trace: TraceMode,
+                measurements: MeterMeasurementRequest?) {
+        self.band = band
+        self.interval = interval
+        self.count = count
+        self.json = json
+        self.trace = trace
+        self.measurements = measurements
+    }
+
+    /// what each reading measures: the interval's sweeps, or the trace asked for
+    func makeAccumulator() -> BandPowerAccumulator {
+        BandPowerAccumulator(measuring: measurements, trace: trace)
+    }
+
+    /// whether another reading is wanted after `printed`
+    func wantsMore(after printed: Int) -> Bool { count.map { printed < $0 } ?? true }
+}
+
+/// The headless power meter: one reading of the power in a band per
+/// interval, from an analyzer or from a capture's frames.
+public enum MeterRun {
+    /// bins asked for across the band: fine enough that the band edges cut
+    /// few bins, coarse enough to sweep quickly (the plan clamps to what the
+    /// device can do)
+    public static let binsAcrossBand = 1000.0
+
+    /// Readings from the analyzer `selection` chooses; a lost analyzer is
+    /// retried for its reconnect timeout, then the run ends with the reason.
+    /// - Parameter checkBand: the band, refused when the chosen analyzer's range (given) cannot hold it
+    public static func live(_ selection: DeviceSelection, detector: SpectrumDetector, settings: MeterSettings,
+                            checkBand: (FrequencyRange) throws -> FrequencyRange) throws {
+        let accumulator = settings.makeAccumulator()
+        let failure = DeviceFailure()
+        let (source, analyzer) = try selection.spectrumSource(
+            headless: true, hackRF: .init(detector: detector),
+            onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
+        let measured = try checkBand(analyzer.kind.tunableRange)
+        accumulator.band = measured
+        try source.start(band: measured, binWidthHz: measured.spanHz / binsAcrossBand)
+        defer { source.stop() }
+
+        var printed = 0
+        var deadline = monotonicSeconds() + settings.interval
+        while settings.wantsMore(after: printed) {
+            // sleep in short steps so a device failure ends the run promptly
+            while monotonicSeconds() < deadline {
+                if let message = failure.message { throw CommandError(message) }
+                usleep(UInt32(min(50_000, max(1_000, (deadline - monotonicSeconds()) * 1e6))))
+            }
+            deadline += settings.interval
+            guard let reading = accumulator.take() else { continue }
+            print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
+                                   unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: settings.json,
+                                   dwell: source.dwellTiming, measurements: reading.measurements, trace: settings.trace))
+            fflush(nil)
+            printed += 1
+        }
+    }
+
+    /// The same readings from a capture's frames, one per interval of the
+    /// file's own time, paced by `speed` (nil: as fast as they read).
+    public static func file(_ reader: SpectrumFrameReader, speed: Double?, settings: MeterSettings) throws {
+        let band = settings.band
+        var pacer = FilePacer(speed: speed)
+        let accumulator = settings.makeAccumulator()
+        accumulator.band = band
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var printed = 0
+        var intervalEnd: Double?
+        var lastTime = 0.0
+        func emit(at time: Double) {
+            guard let reading = accumulator.take() else { return }
+            print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
+                                   json: settings.json, measurements: reading.measurements, trace: settings.trace))
+            fflush(nil)
+            printed += 1
+        }
+        let interval = settings.interval
+        while settings.wantsMore(after: printed), try reader.next(into: &frame) {
+            pacer.wait(for: frame.timestamp)
+            if let end = intervalEnd, frame.timestamp >= end {
+                emit(at: lastTime)
+                intervalEnd = end + interval * ((frame.timestamp - end) / interval).rounded(.down) + interval
+            } else if intervalEnd == nil {
+                intervalEnd = frame.timestamp + interval
+            }
+            accumulator.add(frame)
+            lastTime = frame.timestamp
+        }
+        if settings.wantsMore(after: printed) { emit(at: lastTime) }
+        reportSkips(reader)
+    }
+}
+
+/// The mean band power of one interval's frames, or with a trace mode the
+/// power of the held or averaged trace: fed on the DSP thread, taken on the
+/// main thread.
+public final class BandPowerAccumulator: Sendable {
+    private struct State {
+        var average = BandPowerAverage()
+        let request: MeterMeasurementRequest?
+        /// the interval's mean spectrum per device bin, when measurements are asked for
+        var spectrum = TraceHold(kind: .avg)
+        /// `--trace`: held or averaged over every sweep since the start (a retune starts it again)
+        var trace: TraceAccumulator
+        var traced = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+    }
+
+    private let state: Mutex<State>
+
+    public init(measuring request: MeterMeasurementRequest? = nil, trace mode: TraceMode = .live) {
+        state = Mutex(State(request: request, trace: TraceAccumulator(mode: mode)))
+    }
+
+    /// the band measured; frames before it is set are ignored
+    public var band: FrequencyRange? {
+        get { state.withLock { $0.average.band } }
+        set { state.withLock { $0.average.band = newValue } }
+    }
+
+    public func add(_ frame: SpectrumFrame) {
+        state.withLock { state in
+            state.average.add(frame)
+            guard state.average.band != nil else { return }
+            state.trace.add(frame)
+            // a retune starts the interval's spectrum again at the new bins
+            if state.request != nil, state.trace.mode == .live,
+               !state.spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB) {
+                state.spectrum = TraceHold(kind: .avg)
+                state.spectrum.add(startHz: frame.startHz, binWidthHz: frame.binWidthHz, decibels: frame.powerDB)
+            }
+        }
+    }
+
+    /// The power of the sweeps since the last take (their mean, or the
+    /// trace's) [dB], how many there were, and the measurements asked for;
+    /// nil when none arrived.
+    public func take() -> (decibels: Double, sweeps: Int, measurements: BandMeasurements?)? {
+        state.withLock { state in
+            guard let band = state.average.band, let interval = state.average.take() else { return nil }
+            if state.trace.mode != .live {
+                guard state.trace.write(into: &state.traced),
+                      let decibels = BandPower.decibels(in: band, of: state.traced) else {
+                    return nil
+                }
+                let measured = state.request.map {
+                    BandMeasurements.measure(state.traced, band: band, occupiedPercent: $0.occupiedPercent,
+                                             peakCount: $0.peakCount, excursionDB: $0.excursionDB)
+                }
+                return (decibels, interval.frames, measured)
+            }
+            let measured = state.request.map {
+                BandMeasurements.measure(state.spectrum, band: band, occupiedPercent: $0.occupiedPercent,
+                                         peakCount: $0.peakCount, excursionDB: $0.excursionDB)
+            }
+            state.spectrum = TraceHold(kind: .avg)
+            return (interval.decibels, interval.frames, measured)
+        }
+    }
+}
+
+/// What `meter --obw/--peaks` asks of each interval's spectrum.
+public struct MeterMeasurementRequest: Sendable {
+    public var occupiedPercent: Double?
+    public var peakCount: Int
+    public var excursionDB: Float
+
+    public init(occupiedPercent: Double?, peakCount: Int, excursionDB: Float) {
+        self.occupiedPercent = occupiedPercent
+        self.peakCount = peakCount
+        self.excursionDB = excursionDB
+    }
+}
+
+/// One line of `tscope meter` output.
+public enum MeterLine {
+    /// - Parameter unit: "dB" (relative) or "dBm" (a calibrated analyzer); JSON
+    ///   gives it as "unit" beside "power_db"
+    /// - Parameter dwell: where the source computes spectra from samples, how long each frequency
+    ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
+    /// - Parameter trace: what was measured when not the interval's sweeps (JSON "trace": "max", "avg:16")
+    public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
+                       json: Bool, dwell: DwellTiming? = nil, measurements: BandMeasurements? = nil,
+                       trace: TraceMode = .live) -> String {
+        let stamp = utcISO8601(time)
+        let power = String(format: "%.2f", decibels)
+        if json {
+            var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
+                + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
+                + "\"sweeps\":\(sweeps)"
+            if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
+            if let dwell {
+                line += ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"
+                    + "\"revisit_s\":\(String(format: "%.9g", dwell.revisitSeconds)),"
+                    + "\"duty\":\(String(format: "%.6g", dwell.duty))"
+            }
+            if let occupied = measurements?.occupied {
+                line += ",\"obw_hz\":\(hertz(occupied.stopHz - occupied.startHz)),"
+                    + "\"obw_start_hz\":\(hertz(occupied.startHz)),\"obw_stop_hz\":\(hertz(occupied.stopHz))"
+            }
+            if let peaks = measurements?.peaks, measurements != nil {
+                line += ",\"peaks\":[" + peaks.map {
+                    "{\"hz\":\(hertz($0.hz)),\"db\":\(String(format: "%.2f", $0.decibels))}"
+                }.joined(separator: ",") + "]"
+            }
+            return line + "}"
+        }
+        var text = "\(stamp)  \(band)  \(power) \(unit)"
+        if trace != .live { text += " (\(trace))" }
+        if let occupied = measurements?.occupied {
+            text += "  OBW \(FrequencyFormat.label(occupied.stopHz - occupied.startHz)) "
+                + "(\(FrequencyFormat.label(occupied.startHz, maxFractionDigits: 6))–"
+                + "\(FrequencyFormat.label(occupied.stopHz, maxFractionDigits: 6)))"
+        }
+        if let peaks = measurements?.peaks, !peaks.isEmpty {
+            text += "  peaks " + peaks.map {
+                "\(FrequencyFormat.label($0.hz, maxFractionDigits: 6)) \(String(format: "%.2f", $0.decibels)) \(unit)"
+            }.joined(separator: ", ")
+        }
+        return text
+    }
+
+    /// a frequency in JSON: whole Hz, or up to 3 decimals
+    public static func hertz(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// "2025-01-02T03:04:05.678Z"
+    public static func utcISO8601(_ time: Double) -> String {
+        var seconds = time_t(time.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let millis = min(999, Int((time - Double(seconds)) * 1000))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+    }
+}
