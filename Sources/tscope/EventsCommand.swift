@@ -88,11 +88,11 @@ struct EventsCommand: ParsableCommand {
     func run() throws {
         let band = self.band.range
         let settings = EventRun.Settings(band: band, condition: try conditionOptions.condition(),
-                                         learnSeconds: try conditionOptions.learnSeconds(),
+                                         learnSeconds: conditionOptions.learnSeconds(),
                                          overBaselineDB: conditionOptions.overBaseline ?? 0,
-                                         holdSeconds: try conditionOptions.holdSeconds(),
+                                         holdSeconds: conditionOptions.holdSeconds(),
                                          hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
-                                         recording: try record.map {
+                                         recording: record.map {
                                              EventRecorder.Settings(directory: $0,
                                                                     preSeconds: pre.seconds,
                                                                     postSeconds: post.seconds)
@@ -107,240 +107,12 @@ struct EventsCommand: ParsableCommand {
     private func runOnFile(_ path: String, settings: EventRun.Settings) throws {
         let format = try inputOptions.format(of: path)
         let reader = try inputOptions.openReader(path: path, format: format)
-        let run = EventRun(settings: settings, unit: "dB")
-        var pacer = FilePacer(speed: try parsedSpeed())
-        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
-        while true {
-            let more: Bool
-            more = try reader.next(into: &frame)
-            guard more else { break }
-            pacer.wait(for: frame.timestamp)
-            run.add(frame)
-        }
-        run.finish()
-        reportSkips(reader)
+        try EventRun.file(reader, speed: try parsedSpeed(), settings: settings)
     }
 
     private func runLive(settings: EventRun.Settings) throws {
-        let waiter = RecordingWait()
-        let source: ReconnectingSpectrumSource
-        let holder = EventRunHolder()
-        let analyzer: SelectedAnalyzer
-        (source, analyzer) = try deviceOptions.selection.spectrumSource(
-            headless: true, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
-            onFrame: { holder.run?.add($0) },
-            onGap: { gap in holder.run?.gap(gap) },
-            onGiveUp: { waiter.fail($0) })
-        let band = try self.band.within(analyzer.kind.tunableRange, option: "--band")
-        holder.run = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
-        try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
-        let end = waiter.wait(duration: duration?.seconds,
-                              started: monotonicSeconds(), status: { "" })
-        source.stop()
-        holder.run?.finish()
-        if case .failure(let message) = end { throw CommandError(message) }
-    }
-}
-
-/// The run a live source's callbacks reach once it exists.
-final class EventRunHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: EventRun?
-    var run: EventRun? {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-}
-
-/// One `events` run: learns a baseline if asked, tracks events, prints lines.
-/// `add` and `gap` may come from the source's thread; a lock keeps the
-/// tracker and stdout in order (an event line is rare and short).
-final class EventRun: @unchecked Sendable {
-    struct Settings {
-        var band: FrequencyRange
-        /// nil while a baseline is to be learned
-        var condition: EventCondition?
-        var learnSeconds: Double?
-        var overBaselineDB: Float
-        var holdSeconds: Double
-        var hysteresisDB: Float
-        var json: Bool
-        var jsonOpen: Bool
-        /// --record: a capture per event
-        var recording: EventRecorder.Settings?
-    }
-
-    private let settings: Settings
-    private let unit: String
-    private let lock = NSLock()
-    private var tracker: LearningEventTracker
-    private var recorder: EventRecorder?
-
-    init(settings: Settings, unit: String) {
-        self.settings = settings
-        self.unit = unit
-        recorder = settings.recording.map { EventRecorder(settings: $0, keepSeconds: settings.holdSeconds) }
-        tracker = LearningEventTracker(condition: settings.condition, learnSeconds: settings.learnSeconds,
-                                       overBaselineDB: settings.overBaselineDB, band: settings.band,
-                                       holdSeconds: settings.holdSeconds, hysteresisDB: settings.hysteresisDB)
-    }
-
-    func add(_ frame: SpectrumFrame) {
-        lock.withLock {
-            let outputs = tracker.add(frame)
-            for output in outputs {
-                switch output {
-                case .opened(let event): if settings.json && settings.jsonOpen { emit(EventLine.open(event, unit: unit)) }
-                case .closed(let event): emit(EventLine.format(event, unit: unit, json: settings.json))
-                }
-            }
-            recorder?.add(frame, outputs: outputs)
-        }
-    }
-
-    /// A device outage, as a line of its own.
-    func gap(_ gap: ReconnectGap) {
-        lock.withLock { emit(EventLine.gap(gap, json: settings.json)) }
-    }
-
-    /// The end of the run: an open event is reported, closed at its last meeting sweep.
-    func finish() {
-        lock.withLock {
-            defer { recorder?.finish() }
-            guard let event = tracker.finish() else { return }
-            emit(EventLine.format(event, unit: unit, json: settings.json))
-        }
-    }
-
-    private func emit(_ line: String) {
-        print(line)
-        fflush(nil)
-    }
-}
-
-/// The lines `tscope events` prints.
-enum EventLine {
-    static func format(_ event: DetectedEvent, unit: String, json: Bool) -> String {
-        if json {
-            return "{\"start\":\"\(isoMicroseconds(event.start))\",\"end\":\"\(isoMicroseconds(event.end))\","
-                + "\"duration_s\":\(trimmed(event.durationSeconds, 6)),\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
-                + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
-                + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz)),"
-                + "\"sweeps\":\(event.sweeps)}"
-        }
-        return "\(isoMicroseconds(event.start)) – \(isoMicroseconds(event.end))  \(trimmed(event.durationSeconds, 3)) s  "
-            + "peak \(FrequencyFormat.label(event.peakHz, maxFractionDigits: 6)) \(String(format: "%.2f", event.peakDB)) \(unit)  "
-            + "\(FrequencyFormat.label(event.startHz, maxFractionDigits: 6))–\(FrequencyFormat.label(event.stopHz, maxFractionDigits: 6))  "
-            + "\(event.sweeps) sweeps"
-    }
-
-    static func open(_ event: DetectedEvent, unit: String) -> String {
-        "{\"open\":true,\"start\":\"\(isoMicroseconds(event.start))\",\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
-            + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
-            + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz))}"
-    }
-
-    static func gap(_ gap: ReconnectGap, json: Bool) -> String {
-        if json {
-            let reason = gap.reason.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "{\"gap\":true,\"from\":\"\(isoMicroseconds(gap.fromTimestamp))\","
-                + "\"to\":\"\(isoMicroseconds(gap.toTimestamp))\",\"reason\":\"\(reason)\"}"
-        }
-        return "gap \(isoMicroseconds(gap.fromTimestamp)) – \(isoMicroseconds(gap.toTimestamp))  \(gap.reason)"
-    }
-
-    /// "2018-11-18T03:32:44.000000Z"
-    static func isoMicroseconds(_ time: Double) -> String {
-        var seconds = time_t(time.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let micros = min(999_999, Int(((time - Double(seconds)) * 1e6).rounded()))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), micros)
-    }
-
-    static func trimmed(_ value: Double, _ digits: Int) -> String {
-        FrequencyFormat.trimmed(value, maxFractionDigits: digits)
-    }
-}
-
-/// `events --record DIR --pre --post`: each event's sweeps, with those
-/// `pre` seconds before it (a ring in memory, bounded by time) and `post`
-/// after it, as a tscope capture named by its UTC start and peak frequency.
-/// A write error ends that event's file (one line on stderr), not the run.
-final class EventRecorder {
-    struct Settings {
-        var directory: String
-        var preSeconds: Double
-        var postSeconds: Double
-    }
-
-    /// most values (sweeps × bins) the pre-event ring keeps, whatever the sweep rate: 100 MB of Float
-    static let ringValueLimit = 25_000_000
-
-    private let settings: Settings
-    /// seconds of sweeps the ring keeps: --pre plus the --for hold (an event
-    /// opens only after it held; its start lies that far back)
-    private let keepSeconds: Double
-    private var ring: [SpectrumFrame] = []
-    private var writer: CaptureStoreWriter?
-    private var path = ""
-    /// while recording: write on until this time (after the event closed)
-    private var stopAfter: Double?
-
-    init(settings: Settings, keepSeconds: Double) {
-        self.settings = settings
-        self.keepSeconds = settings.preSeconds + keepSeconds
-    }
-
-    func add(_ frame: SpectrumFrame, outputs: [SweepEventTracker.Output]) {
-        for output in outputs {
-            if case .opened(let event) = output { open(event) }
-        }
-        if writer != nil {
-            write(frame)
-            for output in outputs {
-                if case .closed(let event) = output { stopAfter = event.end + settings.postSeconds }
-            }
-            if let stopAfter, frame.timestamp >= stopAfter { finish() }
-        }
-        ring.append(frame)
-        let oldest = frame.timestamp - keepSeconds
-        let expired = ring.prefix { $0.timestamp < oldest }.count
-        let excess = max(0, ring.count - max(1, Self.ringValueLimit / max(1, frame.powerDB.count)))
-        if expired + excess > 0 { ring.removeFirst(max(expired, excess)) }
-    }
-
-    func finish() {
-        guard let writer else { return }
-        do { try writer.finish() } catch { printError("\(path): \(error)") }
-        self.writer = nil
-        stopAfter = nil
-    }
-
-    private func open(_ event: DetectedEvent) {
-        finish()
-        // "20181118T033149Z_88.095313MHz.tscope": in time order when listed
-        let stamp = CaptureFileName.make(operatorName: nil, label: nil, startedAt: event.start, extension: "")
-        let name = String(stamp.dropLast()) + String(format: "_%.6fMHz.tscope", event.peakHz / 1e6)
-        path = CaptureFileName.unused(name, in: settings.directory)
-        do {
-            writer = try CaptureStoreWriter(path: path, metadata: CaptureMetadata(format: "tscope"),
-                                            session: CaptureSessionInfo(startedAt: event.start, label: "event"))
-        } catch {
-            printError("\(path): \(error)")
-            return
-        }
-        for frame in ring where frame.timestamp >= event.start - settings.preSeconds { write(frame) }
-    }
-
-    private func write(_ frame: SpectrumFrame) {
-        do { try writer?.write(frame) } catch {
-            printError("\(path): \(error); this event's capture ends here, with what it stored")
-            try? writer?.finish()
-            writer = nil
-            stopAfter = nil
-        }
+        try EventRun.live(deviceOptions.selection, detector: detectorOption.chosen(default: .peak), settings: settings,
+                          durationSeconds: duration?.seconds) { try band.within($0, option: "--band") }
     }
 }
 
@@ -399,39 +171,6 @@ struct EventConditionOptions: ParsableArguments {
             return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
         }
         return nil
-    }
-}
-
-/// `watch` with a condition: every sweep goes through the tracker on the DSP
-/// thread (never the drawn frames); the viewer takes what it reported once
-/// per loop. The whole sweep is watched (the view's band follows zoom and
-/// pan); a baseline to learn is learned from the first sweeps.
-final class EventWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tracker: LearningEventTracker
-    private var pending: [SweepEventTracker.Output] = []
-    /// everything a sweep can hold [Hz]
-    private static let everything = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
-
-    init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double,
-         hysteresisDB: Float) {
-        tracker = LearningEventTracker(condition: condition, learnSeconds: learnSeconds, overBaselineDB: overBaselineDB,
-                                       band: Self.everything, holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
-    }
-
-    func add(_ frame: SpectrumFrame) {
-        lock.withLock {
-            pending += tracker.add(frame)
-            // bounded whatever the viewer does
-            if pending.count > EventLog.capacity { pending.removeFirst(pending.count - EventLog.capacity) }
-        }
-    }
-
-    func take() -> [SweepEventTracker.Output] {
-        lock.withLock {
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
-        }
     }
 }
 

@@ -87,9 +87,9 @@ struct WatchCommand: ParsableCommand {
         let recording = ViewerRecording(settings: recordingSettings, deviceCounters: { counters.value })
         // every sweep through the condition's tracker, on the DSP thread; the viewer takes what it reports
         let eventWatch: EventWatch? = eventOptions.isGiven
-            ? EventWatch(condition: try eventOptions.condition(), learnSeconds: try eventOptions.learnSeconds(),
-                         overBaselineDB: eventOptions.overBaseline ?? 0, holdSeconds: try eventOptions.holdSeconds(),
-                         hysteresisDB: eventOptions.hysteresis)
+            ? EventWatch(condition: try eventOptions.condition(), learnSeconds: eventOptions.learnSeconds(),
+                         overBaselineDB: eventOptions.overBaseline ?? 0, holdSeconds: eventOptions.holdSeconds(),
+                         hysteresisDB: eventOptions.hysteresis, capacity: EventLog.capacity)
             : nil
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
