@@ -109,7 +109,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         if deviceOptions.device.isRTLSDR {
-            try RTLPowerSweep(settings: try RTLPowerSettings(sweep: self), deviceOptions: deviceOptions).run()
+            try RTLPowerSweep(settings: try RTLPowerSettings(sweep: self), selection: deviceOptions.selection).run()
             return
         }
         try rtlPower.rejectFilenameForHackRF()
