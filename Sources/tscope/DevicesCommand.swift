@@ -63,65 +63,6 @@ struct DevicesCommand: ParsableCommand {
 
     private func runProbe() throws {
         let band = self.band.range
-        let probe = ProbeRun(wanted: frames)
-        let (source, analyzer): (ReconnectingSpectrumSource, SelectedAnalyzer)
-        (source, analyzer) = try deviceOptions.selection.spectrumSource(
-            headless: true, onFrame: { probe.frame($0) },
-            onGap: { gap in
-                printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
-            },
-            onGiveUp: { probe.fail($0) })
-        try source.start(band: band, binWidthHz: band.spanHz / 200)
-        let failure = probe.waitUntilDone()
-        source.stop()
-        if let failure { throw CommandError(failure) }
-        let counters = source.counters
-        printError("\(analyzer.name)\(analyzer.isDemo ? " (demo)" : ""): \(probe.count) frames, "
-            + "\(counters.badBlocks) bad, \(counters.droppedBlocks) dropped")
-    }
-}
-
-/// Prints frames as they come (from the source's thread) until enough came
-/// or the supervisor gave up.
-final class ProbeRun: @unchecked Sendable {
-    private let wanted: Int
-    private let lock = NSLock()
-    private var printed = 0
-    private var failure: String?
-    private let done = DispatchSemaphore(value: 0)
-
-    init(wanted: Int) { self.wanted = wanted }
-
-    var count: Int { lock.withLock { printed } }
-
-    func frame(_ frame: SpectrumFrame) {
-        let line: String? = lock.withLock {
-            guard printed < wanted else { return nil }
-            printed += 1
-            return Self.describe(frame)
-        }
-        guard let line else { return }
-        print(line)
-        fflush(nil)
-        if lock.withLock({ printed == wanted }) { done.signal() }
-    }
-
-    func fail(_ message: String) {
-        lock.withLock { failure = message }
-        done.signal()
-    }
-
-    func waitUntilDone() -> String? {
-        done.wait()
-        return lock.withLock { failure }
-    }
-
-    /// "430.000–440.000 MHz  200 points  peak -30.5 dBm at 433.920 MHz"
-    static func describe(_ frame: SpectrumFrame) -> String {
-        let values = frame.powerDB
-        guard let peak = values.indices.max(by: { values[$0] < values[$1] }) else { return "empty frame" }
-        return String(format: "%.3f–%.3f MHz  %d points  peak %.1f dBm at %.3f MHz",
-                      frame.binCenterHz(0) / 1e6, frame.binCenterHz(values.count - 1) / 1e6, values.count,
-                      values[peak], frame.binCenterHz(peak) / 1e6)
+        try ProbeRun.run(deviceOptions.selection, band: band, frames: frames)
     }
 }

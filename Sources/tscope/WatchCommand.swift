@@ -94,15 +94,16 @@ struct WatchCommand: ParsableCommand {
         // a lost analyzer is reconnected (status "reconnecting…") until the user quits
         let source: ReconnectingSpectrumSource
         let analyzer: SelectedAnalyzer
+        let toRecording = recording.onFrame
         (source, analyzer) = try deviceOptions.selection.spectrumSource(
             headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
             onFrame: { frame in
                 mailbox.post(frame)
-                recording.post(frame)
+                toRecording(frame)
                 eventWatch?.add(frame)
             },
             // an outage goes into the recording as a gap; the recording goes on
-            onGap: { gap in recording.markGap(gap) },
+            onGap: recording.onGap,
             onGiveUp: { failure.record($0) })
         defer { source.stop() }
         counters.read = {
@@ -135,7 +136,7 @@ struct WatchCommand: ParsableCommand {
                                       dwell: source.dwellTiming)
             },
             failure: { failure.message },
-            toggleRecording: { recording.toggle(tuning: model.tuning) }
+            toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }
         )
         if let eventWatch { feed.takeEvents = { eventWatch.take() } }
         feed.bell = bell

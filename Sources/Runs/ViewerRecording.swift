@@ -1,63 +1,75 @@
 import Capture
 import Devices
 import Foundation
-import Runs
 import Signals
-import ViewModels
 
 /// Recording from the viewer (`r`/`R` in `tscope watch`): as many sessions
 /// in a row as wanted, each a new capture file in the record directory.
 ///
-/// `post` is called with every frame on the DSP thread and never blocks;
-/// `toggle`, `poll` and `finish` run on the UI thread. `poll` (once per drawn
+/// `onFrame` is called with every frame on the DSP thread and never blocks
+/// (it reaches only the Sendable session); everything else runs on the UI
+/// thread. `poll` (once per drawn
 /// frame) stops a session whose --duration has passed or whose writer failed
 /// (disk full), keeping everything written before.
-final class ViewerRecording: @unchecked Sendable {
+public final class ViewerRecording {
     /// frames per second stored, each the per-bin peak of the frames between
     /// (the same default as `tscope record --frame-rate`)
-    static let frameRate = 10.0
+    public static let frameRate = 10.0
 
-    struct Settings {
-        var directory: String
-        var label: String?
-        var operatorName: String?
+    public struct Settings {
+        public var directory: String
+        public var label: String?
+        public var operatorName: String?
         /// [s], nil = until r again
-        var duration: Double?
-        var metadata: CaptureMetadata
+        public var duration: Double?
+        public var metadata: CaptureMetadata
+
+        public init(directory: String, label: String?, operatorName: String?, duration: Double?,
+                    metadata: CaptureMetadata) {
+            self.directory = directory
+            self.label = label
+            self.operatorName = operatorName
+            self.duration = duration
+            self.metadata = metadata
+        }
     }
 
     private let recorder = RecordingSession()
     private let settings: Settings
     private let deviceCounters: () -> (dropped: Int, bad: Int)
     /// the last outcome (saved / failed), for the status line
-    private(set) var message: String?
+    public private(set) var message: String?
     /// one line per finished session, printed after the terminal is restored
-    private(set) var summaries: [String] = []
+    public private(set) var summaries: [String] = []
     /// sessions a write error ended early: `watch` then exits non-zero, as `record` does
-    private(set) var failedSessions = 0
+    public private(set) var failedSessions = 0
     /// the analyzer's name for the metadata, known once it is open
-    var device: String?
+    public var device: String?
     /// its USB serial number, when known
-    var serial: String?
+    public var serial: String?
 
     /// - Parameter deviceCounters: the device's dropped- and bad-block counters now
-    init(settings: Settings, deviceCounters: @escaping () -> (dropped: Int, bad: Int)) {
+    public init(settings: Settings, deviceCounters: @escaping () -> (dropped: Int, bad: Int)) {
         self.settings = settings
         self.deviceCounters = deviceCounters
     }
 
-    var isRecording: Bool { recorder.isRecording }
+    public var isRecording: Bool { recorder.isRecording }
 
-    /// DSP thread: hands a frame to the running session, if any.
-    func post(_ frame: SpectrumFrame) { recorder.post(frame) }
+    /// For the DSP thread: hands a frame to the running session, if any.
+    public var onFrame: @Sendable (SpectrumFrame) -> Void {
+        let recorder = recorder
+        return { recorder.post($0) }
+    }
 
-    /// Marks a device outage in the recording (ignored when not recording).
-    func markGap(_ gap: ReconnectGap) {
-        recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason)
+    /// For the source's thread: marks a device outage in the recording (ignored when not recording).
+    public var onGap: @Sendable (ReconnectGap) -> Void {
+        let recorder = recorder
+        return { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) }
     }
 
     /// Starts a session for the band now shown, or stops the running one.
-    func toggle(tuning: TuningRequest) {
+    public func toggle(band: FrequencyRange, binWidthHz: Double) {
         if recorder.isRecording {
             stop()
             return
@@ -73,8 +85,8 @@ final class ViewerRecording: @unchecked Sendable {
         metadata.serial = metadata.serial ?? serial
         let plan = RecordingSession.Plan(
             output: .directory(settings.directory), label: settings.label, operatorName: settings.operatorName,
-            duration: settings.duration, requestedFrameRate: Self.frameRate, band: tuning.band,
-            binWidthHz: tuning.binWidthHz, metadata: metadata)
+            duration: settings.duration, requestedFrameRate: Self.frameRate, band: band,
+            binWidthHz: binWidthHz, metadata: metadata)
         do {
             // a write error shows at the next poll (once per drawn frame), which stops the session
             let counters = deviceCounters()
@@ -87,7 +99,7 @@ final class ViewerRecording: @unchecked Sendable {
 
     /// The badge while recording ("● REC 00:12", with "−00:48" left under
     /// --duration), after stopping a due or failed session.
-    func poll() -> String? {
+    public func poll() -> String? {
         guard recorder.isRecording else { return nil }
         if recorder.isComplete || recorder.writeError != nil {
             stop()
@@ -99,7 +111,7 @@ final class ViewerRecording: @unchecked Sendable {
     }
 
     /// On quit or a signal: finishes an active session properly.
-    func finish() { if recorder.isRecording { stop() } }
+    public func finish() { if recorder.isRecording { stop() } }
 
     private func stop() {
         let path = recorder.path ?? settings.directory
@@ -127,7 +139,7 @@ final class ViewerRecording: @unchecked Sendable {
     }
 
     /// `mm:ss`, or `h:mm:ss` from an hour on [s]
-    static func clock(_ seconds: Double) -> String {
+    public static func clock(_ seconds: Double) -> String {
         let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%02d:%02d", m, s)

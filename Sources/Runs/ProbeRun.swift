@@ -1,0 +1,58 @@
+import Devices
+import Foundation
+import Signals
+import Synchronization
+import ThreadKit
+
+/// `tscope devices --probe`: opens the analyzer chosen and prints one line
+/// per frame (from the source's thread) until enough came or the
+/// supervisor gave up.
+public final class ProbeRun: Sendable {
+    private let wanted: Int
+    private let printed = Mutex(0)
+    /// nil: the frames came; a message: the analyzer was given up
+    private let latch = CompletionLatch<String?>()
+
+    init(wanted: Int) { self.wanted = wanted }
+
+    /// Probes `band` with `frames` frames, then says how it went on stderr.
+    public static func run(_ selection: DeviceSelection, band: FrequencyRange, frames: Int) throws {
+        let probe = ProbeRun(wanted: frames)
+        let (source, analyzer) = try selection.spectrumSource(
+            headless: true, onFrame: { probe.frame($0) },
+            onGap: { gap in
+                printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
+            },
+            onGiveUp: { probe.latch.complete($0) })
+        try source.start(band: band, binWidthHz: band.spanHz / 200)
+        let failure = probe.latch.wait()
+        source.stop()
+        if let failure { throw CommandError(failure) }
+        let counters = source.counters
+        printError("\(analyzer.name)\(analyzer.isDemo ? " (demo)" : ""): \(probe.count) frames, "
+            + "\(counters.badBlocks) bad, \(counters.droppedBlocks) dropped")
+    }
+
+    var count: Int { printed.withLock { $0 } }
+
+    func frame(_ frame: SpectrumFrame) {
+        let enough = printed.withLock { printed in
+            guard printed < wanted else { return false }
+            printed += 1
+            // printed in order under the lock: frames come from one thread, but a reconnect starts another
+            print(Self.describe(frame))
+            fflush(nil)
+            return printed == wanted
+        }
+        if enough { latch.complete(nil) }
+    }
+
+    /// "430.000–440.000 MHz  200 points  peak -30.5 dBm at 433.920 MHz"
+    static func describe(_ frame: SpectrumFrame) -> String {
+        let values = frame.powerDB
+        guard let peak = values.indices.max(by: { values[$0] < values[$1] }) else { return "empty frame" }
+        return String(format: "%.3f–%.3f MHz  %d points  peak %.1f dBm at %.3f MHz",
+                      frame.binCenterHz(0) / 1e6, frame.binCenterHz(values.count - 1) / 1e6, values.count,
+                      values[peak], frame.binCenterHz(peak) / 1e6)
+    }
+}
