@@ -38,7 +38,10 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
-        .target(name: "Runs", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG"]),
+        .target(
+            name: "Runs",
+            dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels"]
+        ),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).

@@ -31,36 +31,10 @@ struct ECGConvertCommand: ParsableCommand {
     var rate: Double?
 
     func run() throws {
-        do {
-            var recording = try ECGRecordFormat.readRecording(path: input, annotator: annotator, declaredRate: rate)
-            var written: [String]
-            for note in recording.notes { printError("\(input): \(note)") }
-            if !leads.isEmpty {
-                let chosen = try leads.map { try LeadSelector($0).resolve(in: recording.labels, file: input) }
-                recording.signals = chosen.map { recording.signals[$0] }
-            }
-            switch ECGRecordFormat(path: output) {
-            case .edf:
-                try EDFWriter.write(recording, to: output)
-                written = recording.signals.map { "\($0.label) \(Self.rate($0.sampleRate)) Hz" }
-            case .wfdb:
-                try WFDBWriter.write(recording, to: output)
-                written = recording.signals.map { "\($0.label) \(Self.rate($0.sampleRate)) Hz" }
-            case .csv:
-                let (record, _, others) = try recording.record(lead: leads.first.map(LeadSelector.init), file: input)
-                if !others.isEmpty { printError("\(output): at another rate than \(record.sampleRate) Hz, not written: \(others.joined(separator: ", "))") }
-                if !recording.annotations.isEmpty { printError("\(output): CSV holds no annotations: \(recording.annotations.count) left out") }
-                try CSVRecordWriter.write(record, to: output)
-                written = record.leadNames.map { "\($0) \(Self.rate(record.sampleRate)) Hz" }
-                recording.annotations = []
-            }
-            printError("\(input) → \(output): \(written.joined(separator: ", ")); \(recording.annotations.count) annotations")
-        } catch let error as ECGError {
-            printError(error.description)
-            throw ExitCode.failure
-        }
+        var convert = ECGConvertRun(input: input, output: output)
+        convert.leads = leads
+        convert.annotator = annotator
+        convert.rate = rate
+        try reportingECGErrors { printError(try convert.run()) }
     }
-
-    /// a rate as people write it: 360, 0.9765625, 360 for a CSV's measured 359.99999996
-    static func rate(_ hz: Double) -> String { String(format: "%.9g", hz) }
 }

@@ -31,31 +31,14 @@ struct ECGDetectCommand: ParsableCommand {
 
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
-        try ECGExcerpt.validate(from: from, to: to)
+        try validateExcerpt(from: from, to: to)
         guard !out.isEmpty, !out.hasSuffix("/") else { throw ValidationError("--out: expected a file name") }
     }
 
     func run() throws {
-        do {
-            let file = try sourceOptions.readWhole(sourcePath: source, until: to)
-            let record = file.record
-            let lead = try sourceOptions.detectionLead(file)
-            let excerpt = try ECGExcerpt(record: record, from: from, to: to)
-            let beats = QRSDetector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
-                .map { $0 + excerpt.samples.lowerBound }
-            let bytes: [UInt8]
-            if (out as NSString).pathExtension.lowercased() == "csv" {
-                bytes = Array(BeatAnnotationWriter.csv(beats: beats, sampleRate: record.sampleRate).utf8)
-            } else {
-                bytes = BeatAnnotationWriter.wfdb(beats: beats)
-            }
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
-                throw ECGError(file: out, "cannot write (no such directory, or no permission)")
-            }
-            printError("\(record.name): \(beats.count) beats on lead \(lead) (\(record.leadNames[lead])) → \(out)")
-        } catch let error as ECGError {
-            printError(error.description)
-            throw ExitCode.failure
-        }
+        var detect = ECGDetectRun(source: sourceOptions.request, sourcePath: source, output: out)
+        detect.from = from
+        detect.to = to
+        try reportingECGErrors { printError(try detect.run()) }
     }
 }

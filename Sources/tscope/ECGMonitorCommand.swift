@@ -36,92 +36,9 @@ struct ECGMonitorCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let opened = try sourceOptions.openSource(sourcePath: source)
-            let raw = opened.source
-            let source: any ECGSource
-            switch (opened.isFile || opened.isSynthetic, sourceOptions.speed.factor) {
-            case (true, let factor?): source = PacedSource(raw, speed: factor)
-            default: source = raw   // a stream keeps its own pace; max reads as fast as it can
-            }
-            let lead = try sourceOptions.detectionLead(opened)
-            let pipeline = ECGPipeline(source: source, qrsLead: lead, mains: sourceOptions.mains)
-            let rate = source.sampleRate
-            // at most 50 ms of samples per step, so each second's line is on time
-            var chunk = ECGChunk(leadCount: max(1, raw.leadNames.count), capacity: max(1, Int(rate / 20)))
-            let limit = to.map { Int(($0 * rate).rounded()) } ?? Int.max
-            var nextReport = 1
-            let output = ECGMonitorOutput(json: json)
-            reading: while pipeline.sampleCount < limit {
-                switch try source.read(into: &chunk) {
-                case .samples:
-                    chunk.count = min(chunk.count, limit - pipeline.sampleCount)
-                    if let event = pipeline.process(&chunk) { output.event(event) }
-                    while Double(pipeline.sampleCount) >= Double(nextReport) * rate {
-                        output.report(time: nextReport, pipeline: pipeline)
-                        nextReport += 1
-                    }
-                case .waiting:
-                    usleep(2_000)
-                case .end:
-                    break reading
-                }
-            }
-            if let lines = source as? LineStreamSource ?? raw as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
-                printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")
-            }
-        } catch let error as ECGError {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-    }
-}
-
-/// The monitor's lines, flushed one by one so a pipe sees each as it happens.
-struct ECGMonitorOutput {
-    let json: Bool
-
-    func report(time: Int, pipeline: ECGPipeline) {
-        let status = pipeline.status
-        let rate = pipeline.heartRate
-        let signal: String
-        switch status.code {
-        case .signalLost: signal = "signal_lost"
-        case .noisy: signal = "noisy"
-        default: signal = rate == nil ? "waiting" : "ok"
-        }
-        if json {
-            emit("{\"time\":\(time),\"heart_rate\":\(Self.number(rate)),\"rhythm\":\"\(Self.name(status.code))\","
-                 + "\"status\":\"\(signal)\",\"text\":\"\(status.text)\"}")
-        } else {
-            emit("\(ECGMonitorOutput.clock(Double(time)))  \(rate.map { String(format: "%3.0f bpm", $0) } ?? "--- bpm")  \(status.text)")
-        }
-    }
-
-    func event(_ event: RhythmEvent) {
-        if json {
-            emit(String(format: "{\"time\":%.3f,", event.time) + "\"event\":\"\(Self.name(event.code))\",\"heart_rate\":\(Self.number(event.heartRateBPM))}")
-        } else {
-            emit("\(ECGMonitorOutput.clock(event.time))  event: \(Self.name(event.code))")
-        }
-    }
-
-    /// snake_case names for scripts
-    static func name(_ code: RhythmCode) -> String {
-        code == .signalLost ? "signal_lost" : code.rawValue
-    }
-
-    static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return String(format: "%.1f", value)
-    }
-
-    static func clock(_ seconds: Double) -> String {
-        String(format: "%02d:%04.1f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
-    }
-
-    private func emit(_ line: String) {
-        print(line)
-        fflush(nil)
+        var monitor = ECGMonitorRun(source: sourceOptions.request, sourcePath: source)
+        monitor.json = json
+        monitor.to = to
+        try reportingECGErrors { try monitor.run() }
     }
 }

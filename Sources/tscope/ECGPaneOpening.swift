@@ -15,7 +15,7 @@ enum ECGPaneOpening {
         let options = try ECGSourceOptions.parse([])
         let feed: ECGFeed
         do {
-            feed = try options.openFeed(sourcePath: source)
+            feed = try options.request.openFeed(sourcePath: source)
         } catch let error as ECGError {
             throw CommandError("--ecg \(error.description)")
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import ECG
 import Foundation
 import Runs
-import ViewModels
 
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
 /// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
@@ -115,147 +114,47 @@ struct ECGSourceOptions: ParsableArguments {
         }
     }
 
-    /// The synthetic generator's settings from the options.
-    var syntheticSettings: SyntheticECGSettings {
-        var settings = SyntheticECGSettings()
-        settings.heartRate = heartRate
-        settings.heartRateVariability = hrv
-        settings.noise = noise
-        settings.baselineWander = wander
-        settings.mainsFrequency = mains
-        settings.mainsAmplitude = mainsAmplitude
-        settings.leadCount = leads ?? 12
-        settings.sampleRate = rate ?? Self.syntheticDefaultRate
-        settings.episodes = episodes == .demo ? SyntheticECGSettings.demoEpisodes : []
-        settings.seed = seed
-        return settings
-    }
-
-    /// A source as opened, before pacing.
-    struct Opened {
-        var source: any ECGSource
-        var name: String
-        var referenceBeats: [Int] = []
-        var annotations: [ECGStripAnnotation] = []
-        /// the lead picked with --lead; nil when none was asked for
-        var chosenLead: Int?
-        /// the lead to detect on when nothing else decides (a file's first ECG lead)
-        var fallbackLead = 0
-        /// the file read whole, when the source is one
-        var file: ECGRecordFile?
-        /// a file read whole (replayed at its rate × --speed in the viewers)
-        var isFile = false
-        /// the generator (played in real time in the viewers)
-        var isSynthetic = false
-    }
-
-    /// Opens the source unpaced: `sourcePath` a record or CSV ("synthetic" or
-    /// nil: the generator unless --serial or --stdin is given).
-    func openSource(sourcePath: String?, annotator: String = "atr", unused: String = "not shown") throws -> Opened {
+    /// The source as the libraries open it.
+    var request: ECGSourceRequest {
+        var request = ECGSourceRequest()
         if let serial {
-            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
-            return Opened(source: try SerialPort.source(path: serial, baud: baud, sampleRate: rate ?? 0, parser: parser), name: serial)
+            request.stream = .serial(path: serial, baud: baud)
+        } else if stdin {
+            request.stream = .standardInput
+        } else if let listen {
+            request.stream = .listen(listen)
         }
-        if stdin {
-            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
-            return Opened(source: LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: parser), name: "stdin")
-        }
-        if let listen {
-            let listener = try TCPLineListener(address: listen)
-            printError("listening on \(listener.host):\(listener.port)")
-            let parser = LineSampleParser(leadCount: leads ?? 1, gain: gain, baseline: baseline)
-            return Opened(source: try listener.accept(sampleRate: rate ?? 0, parser: parser), name: "\(listener.host):\(listener.port)")
-        }
-        guard let sourcePath, sourcePath != "synthetic" else {
-            return Opened(source: SyntheticECG(settings: syntheticSettings), name: "synthetic", isSynthetic: true)
-        }
-        if follow {
-            let source = try EDFFollowSource(path: sourcePath, lead: lead.map(LeadSelector.init))
-            try source.poll()
-            let name = ((sourcePath as NSString).lastPathComponent as NSString).deletingPathExtension
-            return Opened(source: source, name: name,
-                          referenceBeats: source.annotations.filter(\.isBeat).map { Int(($0.onset * source.sampleRate).rounded()) },
-                          chosenLead: lead != nil ? source.lead : nil, fallbackLead: source.lead)
-        }
-        let file = try openFile(sourcePath, annotator: annotator, unused: unused)
-        return Opened(source: RecordSource(record: file.record), name: file.record.name,
-                      referenceBeats: file.referenceBeats, annotations: file.annotations,
-                      chosenLead: file.chosenLead, fallbackLead: file.fallbackLead, file: file, isFile: true)
+        request.rate = rate
+        request.gain = gain
+        request.baseline = baseline
+        request.streamLeads = leads ?? 1
+        request.qrsLead = qrsLead
+        request.lead = lead
+        request.follow = follow
+        request.speed = speed.factor
+        request.mains = mains
+        request.synthetic.heartRate = heartRate
+        request.synthetic.heartRateVariability = hrv
+        request.synthetic.noise = noise
+        request.synthetic.baselineWander = wander
+        request.synthetic.mainsFrequency = mains
+        request.synthetic.mainsAmplitude = mainsAmplitude
+        request.synthetic.leadCount = leads ?? 12
+        request.synthetic.sampleRate = rate ?? Self.syntheticDefaultRate
+        request.synthetic.episodes = episodes == .demo ? SyntheticECGSettings.demoEpisodes : []
+        request.synthetic.seed = seed
+        return request
     }
+}
 
-    /// Opens the source for a viewer: files replayed at --speed, the generator in real time.
-    func openFeed(sourcePath: String?) throws -> ECGFeed {
-        let opened = try openSource(sourcePath: sourcePath)
-        let source: any ECGSource = opened.isFile ? PacedSource(opened.source, speed: speed.factor ?? 1)
-            : opened.isSynthetic ? PacedSource(opened.source) : opened.source
-        return ECGFeed(source: source, sourceName: opened.name,
-                       qrsLead: try detectionLead(opened),
-                       mains: mains, referenceBeats: opened.referenceBeats, annotations: opened.annotations)
-    }
-
-    /// Reads a record, EDF or CSV (`ECGFileOpening`, by extension) with these
-    /// options; what reading tolerated, and the signals at other rates than the
-    /// chosen lead's (`unused` says what is not done with them), go to stderr.
-    func openFile(_ path: String, annotator: String = "atr", unused: String = "not shown") throws -> ECGRecordFile {
-        let file = try ECGFileOpening.open(path, rate: rate, gain: gain, baseline: baseline,
-                                           lead: lead.map(LeadSelector.init), annotator: annotator)
-        for note in file.notes { printError("\(path): \(note)") }
-        if !file.otherRates.isEmpty {
-            let chosen = file.record.leadNames[file.chosenLead ?? file.fallbackLead]
-            printError("\(path): at other rates than \(chosen) (\(file.record.sampleRate) Hz), \(unused): \(file.otherRates.joined(separator: ", "))")
-        }
-        return file
-    }
-
-    /// The whole recording: a file as read; a device, stdin or the generator
-    /// read as fast as it delivers until it ends or `until` seconds have come.
-    func readWhole(sourcePath: String?, until: Double?, annotator: String = "atr", unused: String = "not used") throws -> ECGRecordFile {
-        let opened = try openSource(sourcePath: sourcePath, annotator: annotator, unused: unused)
-        if let file = opened.file { return file }
-        guard until != nil || !opened.isSynthetic else {
-            throw ValidationError("the synthetic ECG never ends: give --to SECONDS")
-        }
-        let source = opened.source
-        let limit = until.map { Int(($0 * source.sampleRate).rounded(.up)) } ?? Int.max
-        var chunk = ECGChunk(leadCount: max(1, source.leadNames.count), capacity: 4096)
-        var samples = Array(repeating: [Float](), count: source.leadNames.count)
-        reading: while (samples.first?.count ?? 0) < limit {
-            switch try source.read(into: &chunk) {
-            case .samples(let count):
-                let wanted = min(count, limit - samples[0].count)
-                for lead in samples.indices { samples[lead].append(contentsOf: chunk.leads[lead][0..<wanted]) }
-            case .waiting:
-                usleep(5_000) // a live source: wait for more
-            case .end:
-                break reading
-            }
-        }
-        let record = ECGRecord(name: opened.name, sampleRate: source.sampleRate, leadNames: source.leadNames, samples: samples)
-        return ECGRecordFile(record: record, referenceBeats: opened.referenceBeats, notes: [],
-                             chosenLead: opened.chosenLead, fallbackLead: opened.fallbackLead,
-                             fileIndices: Array(record.leadNames.indices))
-    }
-
-    /// The lead QRS detection watches in an opened source.
-    func detectionLead(_ opened: Opened) throws -> Int {
-        try detectionLead(opened.source.leadNames, sourceName: opened.name, chosen: opened.chosenLead, fallback: opened.fallbackLead)
-    }
-
-    /// The lead QRS detection watches in a recording read whole.
-    func detectionLead(_ file: ECGRecordFile) throws -> Int {
-        try detectionLead(file.record.leadNames, sourceName: file.record.name, chosen: file.chosenLead, fallback: file.fallbackLead)
-    }
-
-    /// The lead QRS detection watches: the one picked with --lead (`chosen`),
-    /// else --qrs-lead, else lead II or MLII, else `fallback` (a file's first ECG lead).
-    private func detectionLead(_ leadNames: [String], sourceName: String, chosen: Int?, fallback: Int) throws -> Int {
-        guard !leadNames.isEmpty else { throw ECGError(file: sourceName, "no signals to show") }
-        let names = leadNames.map { $0.uppercased() }
-        let lead = chosen ?? qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? fallback
-        guard lead < leadNames.count else {
-            throw ValidationError("--qrs-lead \(lead): \(sourceName) has \(leadNames.count) leads (0…\(leadNames.count - 1))")
-        }
-        return lead
+/// Runs an ECG command's work: a file or stream it cannot read ends in its
+/// one-line message and exit status 1.
+func reportingECGErrors(_ work: () throws -> Void) throws {
+    do {
+        try work()
+    } catch let error as ECGError {
+        printError(error.description)
+        throw ExitCode.failure
     }
 }
 

@@ -63,7 +63,7 @@ struct ECGWatchCommand: ParsableCommand {
         // the source first, so a bad file is reported with or without a terminal
         let feed: ECGFeed
         do {
-            feed = try sourceOptions.openFeed(sourcePath: source)
+            feed = try sourceOptions.request.openFeed(sourcePath: source)
         } catch let error as ECGError {
             throw CommandError(error.description)
         }

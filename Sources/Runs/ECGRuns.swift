@@ -1,0 +1,170 @@
+import ECG
+import Foundation
+
+/// The samples --from/--to select.
+public struct ECGExcerpt {
+    public var samples: Range<Int>
+    public var isWhole: Bool
+    public var sampleRate: Double
+
+    /// What --from/--to may be; nil when they are usable, else the problem.
+    public static func problem(from: Double?, to: Double?) -> String? {
+        if let from, !(from.isFinite && from >= 0) { return "--from \(from): expected 0 s or later" }
+        if let to, !(to.isFinite && to > 0) { return "--to \(to): expected a time after 0 s" }
+        if let from, let to, to <= from { return "--to \(to) must come after --from \(from)" }
+        return nil
+    }
+
+    public init(record: ECGRecord, from: Double?, to: Double?) throws {
+        sampleRate = record.sampleRate
+        let first = Int(((from ?? 0) * record.sampleRate).rounded())
+        let last = min(record.frameCount, to.map { Int(($0 * record.sampleRate).rounded()) } ?? record.frameCount)
+        guard first < last else {
+            throw ECGError(file: record.name, String(format: "--from %.3f s is past the end (%.3f s)", from ?? 0, record.duration))
+        }
+        samples = first..<last
+        isWhole = first == 0 && last == record.frameCount
+    }
+
+    public var text: String {
+        String(format: "%.3f–%.3f s", Double(samples.lowerBound) / sampleRate, Double(samples.upperBound) / sampleRate)
+    }
+}
+
+/// `ecg score`: QRS detection on a recording scored against reference beats.
+public struct ECGScoreRun {
+    public var source: ECGSourceRequest
+    public var sourcePath: String?
+    /// reference beats file (WFDB annotations, or a CSV of samples or times); nil: the record's own
+    public var reference: String?
+    public var annotator = "atr"
+    public var from: Double?
+    public var to: Double?
+    /// match window [ms]
+    public var windowMilliseconds = 150.0
+
+    public init(source: ECGSourceRequest, sourcePath: String?) {
+        self.source = source
+        self.sourcePath = sourcePath
+    }
+
+    /// The report as printed: one line per figure.
+    public func run() throws -> String {
+        let file = try source.readWhole(sourcePath: sourcePath, until: to, annotator: annotator, unused: "not scored")
+        let record = file.record
+        let lead = try source.detectionLead(file)
+        let allReference: [Int]
+        if let reference {
+            allReference = try BeatReference.read(path: reference, sampleRate: record.sampleRate)
+        } else if !file.referenceBeats.isEmpty {
+            allReference = file.referenceBeats
+        } else {
+            let sourceName = sourcePath ?? record.name
+            // a WFDB record's reference is its annotation file: name the one that was looked for
+            let isRecord = sourcePath != nil && ECGRecordFormat(path: sourceName) == .wfdb && sourceName != "synthetic"
+            throw ECGError(file: isRecord ? WFDBRecordReader.recordBase(sourceName) + "." + annotator : sourceName,
+                           "no reference beats: give --reference FILE (a WFDB annotation file, or a CSV of sample indices or times)")
+        }
+        let excerpt = try ECGExcerpt(record: record, from: from, to: to)
+        let detections = QRSDetector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
+        let referenceBeats = allReference.filter { excerpt.samples.contains($0) }.map { $0 - excerpt.samples.lowerBound }
+        let score = BeatScore(reference: referenceBeats, detections: detections,
+                              window: Int((windowMilliseconds / 1000 * record.sampleRate).rounded()))
+        return Self.report(record: record, lead: lead, fileLead: file.fileIndices[lead], excerpt: excerpt, score: score)
+    }
+
+    /// Percentages to two decimals; `fileLead` is the lead's index in the file.
+    static func report(record: ECGRecord, lead: Int, fileLead: Int, excerpt: ECGExcerpt, score: BeatScore) -> String {
+        let percent = { (value: Double) in String(format: "%.2f %%", value * 100) }
+        return """
+        record \(record.name), lead \(fileLead) (\(record.leadNames[lead])), \(record.frameCount) samples at \(record.sampleRate) Hz\(excerpt.isWhole ? "" : ", excerpt \(excerpt.text)")
+        Se  \(percent(score.sensitivity))
+        +P  \(percent(score.positivePredictivity))
+        TP  \(score.truePositives)
+        FP  \(score.falsePositives)
+        FN  \(score.falseNegatives)
+        """
+    }
+}
+
+/// `ecg detect`: the detector's beats written for other tools, as a CSV
+/// (`sample,time,type`) or a WFDB annotation file (any other extension).
+public struct ECGDetectRun {
+    public var source: ECGSourceRequest
+    public var sourcePath: String?
+    public var output: String
+    public var from: Double?
+    public var to: Double?
+
+    public init(source: ECGSourceRequest, sourcePath: String?, output: String) {
+        self.source = source
+        self.sourcePath = sourcePath
+        self.output = output
+    }
+
+    /// Writes the file; returns the line that says what was written.
+    public func run() throws -> String {
+        let file = try source.readWhole(sourcePath: sourcePath, until: to)
+        let record = file.record
+        let lead = try source.detectionLead(file)
+        let excerpt = try ECGExcerpt(record: record, from: from, to: to)
+        let beats = QRSDetector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
+            .map { $0 + excerpt.samples.lowerBound }
+        let bytes: [UInt8]
+        if (output as NSString).pathExtension.lowercased() == "csv" {
+            bytes = Array(BeatAnnotationWriter.csv(beats: beats, sampleRate: record.sampleRate).utf8)
+        } else {
+            bytes = BeatAnnotationWriter.wfdb(beats: beats)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            throw ECGError(file: output, "cannot write (no such directory, or no permission)")
+        }
+        return "\(record.name): \(beats.count) beats on lead \(lead) (\(record.leadNames[lead])) → \(output)"
+    }
+}
+
+/// `ecg convert`: a record between WFDB, EDF/EDF+ and CSV, by extension.
+public struct ECGConvertRun {
+    public var input: String
+    public var output: String
+    /// leads to keep (labels or indices); empty: all
+    public var leads: [String] = []
+    public var annotator = "atr"
+    /// a CSV input's sample rate [Hz], checked against its time column
+    public var rate: Double?
+
+    public init(input: String, output: String) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Converts; what was left out goes to stderr; returns what was written.
+    public func run() throws -> String {
+        var recording = try ECGRecordFormat.readRecording(path: input, annotator: annotator, declaredRate: rate)
+        var written: [String]
+        for note in recording.notes { printError("\(input): \(note)") }
+        if !leads.isEmpty {
+            let chosen = try leads.map { try LeadSelector($0).resolve(in: recording.labels, file: input) }
+            recording.signals = chosen.map { recording.signals[$0] }
+        }
+        switch ECGRecordFormat(path: output) {
+        case .edf:
+            try EDFWriter.write(recording, to: output)
+            written = recording.signals.map { "\($0.label) \(Self.rate($0.sampleRate)) Hz" }
+        case .wfdb:
+            try WFDBWriter.write(recording, to: output)
+            written = recording.signals.map { "\($0.label) \(Self.rate($0.sampleRate)) Hz" }
+        case .csv:
+            let (record, _, others) = try recording.record(lead: leads.first.map(LeadSelector.init), file: input)
+            if !others.isEmpty { printError("\(output): at another rate than \(record.sampleRate) Hz, not written: \(others.joined(separator: ", "))") }
+            if !recording.annotations.isEmpty { printError("\(output): CSV holds no annotations: \(recording.annotations.count) left out") }
+            try CSVRecordWriter.write(record, to: output)
+            written = record.leadNames.map { "\($0) \(Self.rate(record.sampleRate)) Hz" }
+            recording.annotations = []
+        }
+        return "\(input) → \(output): \(written.joined(separator: ", ")); \(recording.annotations.count) annotations"
+    }
+
+    /// a rate as people write it: 360, 0.9765625, 360 for a CSV's measured 359.99999996
+    static func rate(_ hz: Double) -> String { String(format: "%.9g", hz) }
+}
