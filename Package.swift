@@ -38,14 +38,17 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
-        .target(
-            name: "Runs",
-            dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels"]
-        ),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
         .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
+        // Headless and interactive runs: what a command does once its options are parsed.
+        .target(
+            name: "Runs",
+            dependencies: [
+                "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
+            ]
+        ),
         .executableTarget(
             name: "tscope",
             dependencies: [

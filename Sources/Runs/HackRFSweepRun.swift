@@ -60,6 +60,20 @@ public final class HackRFSweepRun: Sendable {
                                                         sweepLimit: sweepLimit)))
     }
 
+    /// hackrf_sweep's whole run: opens the chosen HackRF, configures it, and
+    /// sweeps into `outputPath` (nil or "-": stdout), created only once the
+    /// device answers, so a run that cannot start leaves no file.
+    public static func run(selection: DeviceSelection, plan: HackRFSweepPlan, gains: HackRFGains, ampEnabled: Bool,
+                           antennaPower: Bool, outputPath: String?, layout: HackRFSweepWriter.Layout, sweepLimit: Int?,
+                           detector: SpectrumDetector) throws -> Summary {
+        let opened = try selection.openHackRF()
+        defer { opened.transport.close() }
+        let driver = try HackRFSweepDriver(transport: opened.transport)
+        try driver.configure(plan: plan, gains: gains, ampEnabled: ampEnabled, antennaPower: antennaPower)
+        return try run(driver: driver, plan: plan, sink: try SweepOutput.open(outputPath), layout: layout,
+                       sweepLimit: sweepLimit, detector: detector)
+    }
+
     /// Runs on `driver` (configured) until the outcome; the output is flushed
     /// and hackrf_sweep's summary returned, or the failure thrown.
     public static func run(driver: HackRFSweepDriver, plan: HackRFSweepPlan, sink: sending OutputSink,

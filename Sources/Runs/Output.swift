@@ -11,3 +11,10 @@ public struct CommandError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ message: String) { description = message }
 }
+
+/// A command line the library cannot make sense of (a value in the wrong
+/// form): the executable prints it with the usage, like its own parse errors.
+public struct UsageError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ message: String) { description = message }
+}

@@ -50,6 +50,97 @@ public struct RTLPowerSettings: Sendable {
     }
 }
 
+/// rtl_power's command line as `sweep --device rtlsdr` takes it, before it is read.
+public struct RTLPowerCommandLine: Sendable {
+    /// -f low:high:bin
+    public var ranges: [String]
+    /// -w window, -g gain [dB], -i interval, -e exit timer, -c crop
+    public var window: String?
+    public var gain: String?
+    public var interval: String?
+    public var exitTimer: String?
+    public var crop: String?
+    /// -1
+    public var singleShot: Bool
+    /// -r FILE, or the trailing file name rtl_power takes
+    public var outputPath: String?
+    public var filename: String?
+
+    public init(ranges: [String], window: String?, gain: String?, interval: String?, exitTimer: String?, crop: String?,
+                singleShot: Bool, outputPath: String?, filename: String?) {
+        self.ranges = ranges
+        self.window = window
+        self.gain = gain
+        self.interval = interval
+        self.exitTimer = exitTimer
+        self.crop = crop
+        self.singleShot = singleShot
+        self.outputPath = outputPath
+        self.filename = filename
+    }
+}
+
+extension RTLPowerSettings {
+    /// Reads rtl_power's command line; a value in the wrong form is a `UsageError` naming it.
+    public init(_ line: RTLPowerCommandLine) throws {
+        guard line.ranges.count == 1 else {
+            throw UsageError("RTL-SDR: give exactly one -f low:high:bin, e.g. -f 88M:108M:125k")
+        }
+        let text = line.ranges[0]
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let low = RTLPowerNumber.frequency(parts[0]), let high = RTLPowerNumber.frequency(parts[1]),
+              let bin = RTLPowerNumber.frequency(parts[2]) else {
+            throw UsageError("-f \(text): expected low:high:bin in Hz with k/M/G suffixes, e.g. -f 88M:108M:125k")
+        }
+        var crop = 0.0
+        if let cropText = line.crop {
+            guard let value = RTLPowerNumber.fraction(cropText) else {
+                throw UsageError("-c \(cropText): expected a percentage (20%) or a fraction (0.2)")
+            }
+            crop = value
+        }
+        let plan: RTLSDRHopPlan
+        do {
+            plan = try RTLSDRHopPlan(lowerHz: Int(low), upperHz: Int(high), maxBinHz: Int(bin), crop: crop)
+        } catch {
+            throw UsageError("-f \(text): \(error)")
+        }
+        var window = SpectralWindow.rectangle  // rtl_power's default
+        if let windowText = line.window {
+            guard let chosen = SpectralWindow(rawValue: windowText) else {
+                let names = SpectralWindow.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("-w \(windowText): expected a window: \(names)")
+            }
+            window = chosen
+        }
+        var gain = RTLSDRGain.automatic
+        if let gainText = line.gain {
+            guard let dB = Double(gainText), dB.isFinite else {
+                throw UsageError("-g \(gainText): expected the tuner gain in dB, e.g. -g 29.7")
+            }
+            gain = .nearest(dB: dB)
+        }
+        let interval = try line.interval.map { text -> Double in
+            guard let value = RTLPowerNumber.seconds(text), value.isFinite else {
+                throw UsageError("-i \(text): expected seconds, or a number with s/m/h, e.g. -i 10 or -i 5m")
+            }
+            return value
+        } ?? 10
+        var exitSeconds = try line.exitTimer.map { text -> Int in
+            guard let value = RTLPowerNumber.seconds(text), value.isFinite, value >= 0 else {
+                throw UsageError("-e \(text): expected seconds, or a number with s/m/h, e.g. -e 1h")
+            }
+            return Int(value.rounded())
+        }
+        if exitSeconds == 0 { exitSeconds = nil }
+        if line.outputPath != nil && line.filename != nil {
+            throw UsageError("give the output file once: as -r FILE or as the last argument")
+        }
+        self.init(plan: plan, window: window, gain: gain, intervalSeconds: max(1, Int(interval.rounded())),
+                  exitSeconds: exitSeconds, singleShot: line.singleShot, outputPath: line.filename ?? line.outputPath)
+    }
+}
+
 /// rtl_power's main loop: hop the plan continuously; when an interval has
 /// passed, print one line per hop (all stamped with the same second), reset
 /// the integration, and stop after one report with -1 or when -e expires.

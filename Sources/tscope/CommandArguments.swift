@@ -63,3 +63,13 @@ struct TimeSpan: Sendable {
         return value
     }
 }
+
+/// The one conversion of a library's `UsageError` into ArgumentParser's
+/// (printed with the usage, exit 64).
+func usage<Value>(_ work: () throws -> Value) throws -> Value {
+    do {
+        return try work()
+    } catch let error as UsageError {
+        throw ValidationError(error.description)
+    }
+}

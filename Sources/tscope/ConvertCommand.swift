@@ -2,9 +2,6 @@ import ArgumentParser
 import Capture
 import Foundation
 import Runs
-import Signals
-import Synchronization
-import ThreadKit
 
 /// Streams a capture from one format into another in constant memory.
 struct ConvertCommand: ParsableCommand {
@@ -37,64 +34,14 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func run() throws {
-        let inputFormat = try inputOptions.format(of: input)
-        guard let outputFormat = format?.format ?? CaptureFormat.forOutput(path: output) else {
-            throw CommandError("\(output): say which format to write with --format (\(CaptureFormat.writable))")
-        }
-        guard outputFormat.canWrite else {
-            throw CommandError("\(output): tscope cannot write \(outputFormat.rawValue) here; outputs: \(CaptureFormat.writable)")
-        }
-        if outputFormat == .tscope, Self.sameFile(input, output) {
-            throw CommandError("\(output): is the input; a capture store cannot take a copy of itself as a new session")
-        }
-        let reader = try inputOptions.openReader(path: input, format: inputFormat)
-        // ^C or kill ends the run like an error: the partial output is removed (watched before it exists)
-        let interrupted = InterruptFlag()
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { interrupted.set() }
-        defer { signals.cancel() }
-        // a failed run leaves nothing new: the output appears (or the appended session commits) on success only
-        let writer: AtomicFrameWriter
-        writer = try outputFormat.openAtomicWriter(path: output, csvLayout: layout.layout, metadata: reader.metadata)
-        let progress = ConvertProgress()
-        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
-        var frames = 0
-        do {
-            while try reader.next(into: &frame) {
-                if interrupted.isSet { throw CommandError("interrupted: \(output) left as it was") }
-                try writer.write(frame, readBy: reader)
-                frames += 1
-                if frames & 63 == 0 { progress.update(done: reader.progress.done, total: reader.progress.total) }
-            }
-            progress.finish()
-            guard frames > 0 else { throw CaptureError(file: input, "no frames in it: nothing to convert") }
-            try writer.finish()
-        } catch {
-            progress.finish()
-            writer.abandon()
-            throw error
-        }
-        reportSkips(reader)
-        printError("\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)")
+        var conversion = try CaptureConversion(input: input, inputFormat: inputOptions.format(of: input), output: output,
+                                               outputFormat: format?.format, readOptions: inputOptions.readOptions)
+        conversion.csvLayout = layout.layout
+        printError(try conversion.run())
     }
 }
 
-extension ConvertCommand {
-    /// Whether two paths name one existing file (same device and inode).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat(), second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-}
-
-/// Set by a signal handler, read by the converting loop.
-final class InterruptFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
-}
-
-/// Warns once about damage a reader skipped.
+/// `--layout` values.
 struct CSVLayoutArgument: ExpressibleByArgument {
     var layout: CSVExporter.Layout
     init(layout: CSVExporter.Layout) { self.layout = layout }

@@ -60,26 +60,9 @@ struct ECGWatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        // the source first, so a bad file is reported with or without a terminal
-        let feed: ECGFeed
-        do {
-            feed = try sourceOptions.request.openFeed(sourcePath: source)
-        } catch let error as ECGError {
-            throw CommandError(error.description)
-        }
-        // with --stdin the samples come through stdin and the keys from the terminal
-        let keyboard = sourceOptions.stdin ? open("/dev/tty", O_RDWR | O_CLOEXEC) : STDIN_FILENO
-        defer { if keyboard != STDIN_FILENO && keyboard >= 0 { close(keyboard) } }
-        guard keyboard >= 0, TerminalSession.isTerminal(keyboard), TerminalSession.isTerminal(STDOUT_FILENO) else {
-            throw CommandError("ecg watch needs an interactive terminal; for scoring a record use `tscope ecg score`")
-        }
-        let chosenLayout: ECGMonitorModel.Layout? = layout.map { $0 == .strip ? .strip : .twelveLead }
-        var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: fps,
-                                    layout: chosenLayout)
-        model.trend.target = try targetZone()
-        let session = TerminalSession(input: keyboard)
-        try InteractiveView.run(session, mouse: false) { colorMode in
-            try ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model), colorMode: colorMode).run()
-        }
+        var run = ECGViewerRun(source: sourceOptions.request, sourcePath: source, stripSeconds: stripSeconds, refreshRate: fps)
+        run.layout = layout.map { $0 == .strip ? .strip : .twelveLead }
+        run.targetZone = try targetZone()
+        try run.run()
     }
 }

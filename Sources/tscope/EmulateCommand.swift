@@ -42,9 +42,7 @@ struct EmulateCommand: ParsableCommand {
         defer { server.stop() }
         let name = emulator.deviceInfo.product ?? device.rawValue
         FileHandle.standardError.write(Data("serving emulated \(name) on \(socket); stop with Ctrl-C\n".utf8))
-        let stop = DispatchSemaphore(value: 0)
-        let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { stop.signal() }
-        stop.wait()
-        signals.cancel()
+        // served until a stop signal
+        _ = CompletionLatch<Bool>().wait(onSignal: true)
     }
 }

@@ -92,9 +92,10 @@ struct ExportCommand: ParsableCommand {
             if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
             printError(line)
         } else if let csv {
-            var convert = try ConvertCommand.parse([input, csv, "--format", "csv", "--layout", layout.layout.rawValue])
-            convert.inputOptions = inputOptions
-            try convert.run()
+            var conversion = try CaptureConversion(input: input, inputFormat: format, output: csv, outputFormat: .csv,
+                                                   readOptions: inputOptions.readOptions)
+            conversion.csvLayout = layout.layout
+            printError(try conversion.run())
         }
     }
 }

@@ -57,48 +57,11 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reader: any SeekableSpectrumFrameReader
-        reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
-                                             options: inputOptions.readOptions)
-        guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
-            throw CommandError("replay needs an interactive terminal; to turn \(file) into another format or a "
-                + "picture use `tscope convert` or `tscope export`")
-        }
-        let band: FrequencyRange
-        band = try Self.band(of: reader, file: file)
-        let driver: ReplayDriver
-        driver = try ReplayDriver(reader: reader, speed: speed, startOffset: try startOffset(),
-                                  at: monotonicSeconds())
-        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: view.mode)
-        model.setTraceMode(trace)
-        try referenceOption.apply(to: model)
-        let name = "\((file as NSString).lastPathComponent)" + (reader.metadata.device.map { " (\($0))" } ?? "")
-        let feed = SpectrumFeed(
-            mailbox: FrameMailbox(),
-            retune: nil,
-            status: {
-                SpectrumStatus(deviceName: name, isDemo: false,
-                               message: reader.skipped > 0 ? "skipped \(reader.skipped) damaged frames" : nil)
-            },
-            failure: { nil },
-            replay: driver)
-        let session = TerminalSession()
-        try InteractiveView.run(session, mouse: true) { colorMode in
-            try SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode).run()
-        }
-    }
-
-    /// The band to show: the recorded span and the first frame's band together.
-    static func band(of reader: any SeekableSpectrumFrameReader, file: String) throws -> FrequencyRange {
-        var first = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
-        guard try reader.next(into: &first), let frameBand = first.range else {
-            throw CaptureError(file: file, "no frames to replay")
-        }
-        guard let span = reader.metadata.span else { return frameBand }
-        return FrequencyRange(lowerHz: min(span.lowerHz, frameBand.lowerHz),
-                              upperHz: max(span.upperHz, frameBand.upperHz)) ?? frameBand
+        let reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
+                                                 options: inputOptions.readOptions)
+        var run = ReplayViewerRun(path: file, reader: reader, speed: speed, startOffset: try startOffset())
+        run.mode = view.mode
+        run.trace = trace
+        try run.run(configure: referenceOption.apply)
     }
 }
-
-/// Capture's replay driver has the shape the viewer plays.
-extension ReplayDriver: ReplayControl {}

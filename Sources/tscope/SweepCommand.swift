@@ -79,7 +79,7 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         if deviceOptions.device.isRTLSDR {
-            _ = try RTLPowerSettings(sweep: self)
+            _ = try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: self)) }
             if let detector = detectorOption.detector, detector != .sample {
                 throw ValidationError("--detector \(detector.rawValue): the RTL-SDR sweep writes rtl_power's numbers "
                     + "(sample); peak and average are for the HackRF")
@@ -109,25 +109,16 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         if deviceOptions.device.isRTLSDR {
-            try RTLPowerSweep(settings: try RTLPowerSettings(sweep: self), selection: deviceOptions.selection).run()
+            try RTLPowerSweep(settings: try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: self)) },
+                              selection: deviceOptions.selection).run()
             return
         }
         try rtlPower.rejectFilenameForHackRF()
-        let plan: HackRFSweepPlan
-        let gains: HackRFGains
-        plan = try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth))
-        gains = try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain)
-        let opened: DeviceSelection.OpenedHackRF
-        let driver: HackRFSweepDriver
-        opened = try deviceOptions.selection.openHackRF()
-        driver = try HackRFSweepDriver(transport: opened.transport)
-        try driver.configure(plan: plan, gains: gains, ampEnabled: amp == 1, antennaPower: antennaPower == 1)
-        defer { opened.transport.close() }
-        // created once the device answers: a run that cannot start leaves no file; a started one keeps every line
-        let sink = try SweepOutput.open(outputPath)
-
-        _ = try HackRFSweepRun.run(driver: driver, plan: plan, sink: sink, layout: binary ? .binary : .text,
-                                   sweepLimit: oneShot ? 1 : sweepCount.map(Int.init),
-                                   detector: detectorOption.chosen(default: .sample))
+        _ = try HackRFSweepRun.run(
+            selection: deviceOptions.selection,
+            plan: try HackRFSweepPlan(ranges: try parsedRanges(), binWidthHz: Double(try binWidth)),
+            gains: try HackRFGains(lnaDB: lnaGain, vgaDB: try vgaGain), ampEnabled: amp == 1, antennaPower: antennaPower == 1,
+            outputPath: outputPath, layout: binary ? .binary : .text, sweepLimit: oneShot ? 1 : sweepCount.map(Int.init),
+            detector: detectorOption.chosen(default: .sample))
     }
 }

@@ -70,94 +70,27 @@ struct WatchCommand: ParsableCommand {
 
 
     func run() throws {
-        let ecgPane = try ecg.map(ECGPaneOpening.pane)
-        guard TerminalSession.isTerminal(STDIN_FILENO), TerminalSession.isTerminal(STDOUT_FILENO) else {
-            throw CommandError("watch needs an interactive terminal; for output to a pipe or file use "
-                + "`tscope sweep` (hackrf_sweep-compatible CSV)")
+        var run = LiveViewerRun(
+            selection: deviceOptions.selection, detector: detectorOption.chosen(default: .peak),
+            recordings: .init(directory: recordDirectory, label: label, operatorName: operatorName,
+                              duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
+        run.ecgPane = try ecg.map(ECGPaneOpening.pane)
+        run.mode = view.mode
+        run.trace = trace
+        run.bell = bell
+        if eventOptions.isGiven {
+            run.eventWatch = EventWatch(condition: try eventOptions.condition(), learnSeconds: eventOptions.learnSeconds(),
+                                        overBaselineDB: eventOptions.overBaseline ?? 0, holdSeconds: eventOptions.holdSeconds(),
+                                        hysteresisDB: eventOptions.hysteresis, capacity: EventLog.capacity)
         }
-        let mailbox = FrameMailbox()
-        let failure = DeviceFailure()
-        let counters = DeviceBlockCounters()
-        var metadata = CaptureMetadata(format: "tscope")
-        metadata.writerVersion = TscopeVersion.number
-        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
-        let recordingSettings = ViewerRecording.Settings(directory: recordDirectory, label: label,
-                                                         operatorName: operatorName, duration: duration?.seconds,
-                                                         metadata: metadata)
-        let recording = ViewerRecording(settings: recordingSettings, deviceCounters: { counters.value })
-        // every sweep through the condition's tracker, on the DSP thread; the viewer takes what it reports
-        let eventWatch: EventWatch? = eventOptions.isGiven
-            ? EventWatch(condition: try eventOptions.condition(), learnSeconds: eventOptions.learnSeconds(),
-                         overBaselineDB: eventOptions.overBaseline ?? 0, holdSeconds: eventOptions.holdSeconds(),
-                         hysteresisDB: eventOptions.hysteresis, capacity: EventLog.capacity)
-            : nil
-        // a lost analyzer is reconnected (status "reconnecting…") until the user quits
-        let source: ReconnectingSpectrumSource
-        let analyzer: SelectedAnalyzer
-        let toRecording = recording.onFrame
-        (source, analyzer) = try deviceOptions.selection.spectrumSource(
-            headless: false, hackRF: .init(detector: detectorOption.chosen(default: .peak)),
-            onFrame: { frame in
-                mailbox.post(frame)
-                toRecording(frame)
-                eventWatch?.add(frame)
+        // the bands check again against what the chosen analyzer can tune
+        let recordingFailed = try run.run(
+            bands: { limits in
+                (try band.within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
             },
-            // an outage goes into the recording as a gap; the recording goes on
-            onGap: recording.onGap,
-            onGiveUp: { failure.record($0) })
-        defer { source.stop() }
-        counters.read = {
-            let now = source.counters
-            return (now.droppedBlocks, now.badBlocks)
-        }
-        recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
-        recording.serial = analyzer.serial
-
-        // the band checks again against what the chosen analyzer can tune
-        let limits = analyzer.kind.tunableRange
-        let visibleBand: FrequencyRange
-        let measuredBand: FrequencyRange?
-        visibleBand = try band.within(limits, option: "--band")
-        measuredBand = try meterBand.map { try $0.within(limits, option: "--meter-band") }
-        let plot = SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand)
-        let meter = PowerMeterModel(band: measuredBand)
-        let model = AnalyzerModel(plot: plot, meter: meter, mode: view.mode)
-        model.setTraceMode(trace)
-        try referenceOption.apply(to: model)
-        var feed = SpectrumFeed(
-            mailbox: mailbox,
-            retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
-            status: {
-                let counters = source.counters
-                return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
-                                      droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.statusLine ?? recording.message,
-                                      extra: recording.poll(), powerUnit: analyzer.kind.powerUnit,
-                                      dwell: source.dwellTiming)
-            },
-            failure: { failure.message },
-            toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }
-        )
-        if let eventWatch { feed.takeEvents = { eventWatch.take() } }
-        feed.bell = bell
-        let session = TerminalSession()
-        // an active recording is finished properly on every way out
-        try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },
-                                afterRestore: { Self.report(recording) }, beforeSignalExit: { source.stop() }) { colorMode in
-            let viewer = SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode)
-            // one pane: the ECG if asked for, else the events list when there is a condition
-            viewer.sidePane = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.kind.powerUnit))
-            return try viewer.run()
-        }
+            configure: referenceOption.apply)
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
-        if recording.failedSessions > 0 { throw ExitCode.failure }
-    }
-}
-
-extension WatchCommand {
-    /// One line per recording made, on stderr once the terminal is back.
-    static func report(_ recording: ViewerRecording) {
-        for line in recording.summaries { FileHandle.standardError.write(Data("recorded \(line)\n".utf8)) }
+        if recordingFailed { throw ExitCode.failure }
     }
 }
 

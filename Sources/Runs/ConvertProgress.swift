@@ -1,20 +1,19 @@
 import Foundation
-import Runs
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal:
 /// `[#########...........]  45%  212.3 MB/s  ETA 0:03`, redrawn at most 10
 /// times a second and erased at the end.
-final class ConvertProgress {
+public final class ConvertProgress {
     private let enabled: Bool
     private let started = monotonicNow()
     private var lastDraw = 0.0
     static let barWidth = 30
 
-    init(enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    public init(enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.enabled = enabled
     }
 
-    func update(done: Int, total: Int?) {
+    public func update(done: Int, total: Int?) {
         guard enabled else { return }
         let now = ConvertProgress.monotonicNow()
         guard now - lastDraw >= 0.1 else { return }
@@ -22,13 +21,13 @@ final class ConvertProgress {
         FileHandle.standardError.write(Data(("\r" + Self.line(done: done, total: total, elapsed: now - started) + "\u{1B}[K").utf8))
     }
 
-    func finish() {
+    public func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 
     /// The text of the bar for `done` of `total` bytes after `elapsed` seconds.
-    static func line(done: Int, total: Int?, elapsed: Double) -> String {
+    public static func line(done: Int, total: Int?, elapsed: Double) -> String {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let rateText = String(format: "%.1f MB/s", rate / 1e6)
         guard let total, total > 0 else {

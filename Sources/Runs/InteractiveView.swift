@@ -1,5 +1,4 @@
 import Foundation
-import Runs
 import Terminal
 import Views
 
@@ -9,8 +8,8 @@ import Views
 /// way out too (finish a recording; report it once the screen is back). A
 /// termination signal ends the process by that signal after `beforeSignalExit`;
 /// a failure becomes one line on stderr.
-enum InteractiveView {
-    static func run(_ session: TerminalSession, mouse: Bool,
+public enum InteractiveView {
+    public static func run(_ session: TerminalSession, mouse: Bool,
                     beforeRestore: () -> Void = {}, afterRestore: () -> Void = {},
                     beforeSignalExit: () -> Void = {},
                     view: (ColorMode) throws -> ViewerExit) throws {
