@@ -22,7 +22,8 @@ func fuzzRTLSDRRegister(_ bytes: UnsafeRawBufferPointer) {
 
 /// Answers control transfers from the fuzz input; once it runs out every
 /// transfer times out, so the driver's error paths end the run.
-private final class ScriptedRTLSDRTransport: USBTransport {
+// @unchecked: the fuzz harness drives it from one thread only.
+private final class ScriptedRTLSDRTransport: USBTransport, @unchecked Sendable {
     let deviceInfo = USBDeviceInfo(vendorID: RTLSDRProtocol.vendorID, productID: RTLSDRProtocol.productID)
     private let script: [UInt8]
     private var offset = 0

@@ -2,6 +2,7 @@ import Capture
 import DSP
 import Devices
 import Foundation
+import Synchronization
 import Signals
 import ThreadKit
 import USBDriver
@@ -164,8 +165,8 @@ public final class RTLPowerSweep {
             opened.device.transport.close()
         }
         // created once the dongle answers: a run that cannot start leaves no file
-        let writer = RTLPowerCSVWriter(sink: try SweepOutput.open(settings.outputPath))
-        let reporter = RTLPowerReporter(settings: settings, writer: writer, start: Int(time(nil)))
+        let reporter = RTLPowerReporter(settings: settings, writer: RTLPowerCSVWriter(sink: try SweepOutput.open(settings.outputPath)),
+                                        start: Int(time(nil)))
         let hopper = RTLSDRHopper(device: opened.device, plan: plan, window: settings.window)
         // the hop thread ends the run (its error, or nil once the reporter stops it)
         let ended = CompletionLatch<RTLSDRHopError?>()
@@ -176,8 +177,7 @@ public final class RTLPowerSweep {
         let error = ended.wait()
         signals.cancel()
         hopper.stop()
-        var failure = reporter.writeError
-        do { try writer.flush() } catch { failure = failure ?? "\(error)" }
+        var failure = reporter.finish()
         if let error { failure = failure ?? error.description }
         if let failure { throw CommandError(failure) }
     }
@@ -199,47 +199,68 @@ public final class RTLPowerSweep {
     }
 }
 
-/// Decides after each pass whether a report is due and writes it; runs on
-/// the hop thread.
-final class RTLPowerReporter: @unchecked Sendable {
-    private let settings: RTLPowerSettings
-    private let writer: RTLPowerCSVWriter
-    private var nextTick: Int
-    private let exitTime: Int?
-    private let lock = NSLock()
-    private var stopRequested = false
-    private(set) var writeError: String?
+/// Decides after each pass whether a report is due and writes it; `pass`
+/// runs on the hop thread, `requestStop` on a signal's.
+final class RTLPowerReporter: Sendable {
+    private struct State {
+        var writer: RTLPowerCSVWriter
+        /// the next report's time [Unix s]
+        var nextTick: Int
+        var writeError: String?
+    }
 
-    init(settings: RTLPowerSettings, writer: RTLPowerCSVWriter, start: Int) {
+    private let settings: RTLPowerSettings
+    private let exitTime: Int?
+    private let state: Mutex<State>
+    private let stopRequested = Atomic<Bool>(false)
+
+    init(settings: RTLPowerSettings, writer: sending RTLPowerCSVWriter, start: Int) {
         self.settings = settings
-        self.writer = writer
-        nextTick = start + settings.intervalSeconds
         exitTime = settings.exitSeconds.map { start + $0 }
+        state = Mutex(State(writer: writer, nextTick: start + settings.intervalSeconds))
+    }
+
+    /// Flushes what is buffered; the first write error, if any.
+    func finish() -> String? {
+        state.withLock { state in
+            do { try state.writer.flush() } catch { state.writeError = state.writeError ?? "\(error)" }
+            return state.writeError
+        }
     }
 
     /// SIGINT/SIGTERM: finish this pass, then stop (rtl_power's first Ctrl-C).
-    func requestStop() { lock.withLock { stopRequested = true } }
+    func requestStop() { stopRequested.store(true, ordering: .relaxed) }
 
     /// Returns false to stop hopping.
     func pass(_ accumulator: RTLSDRHopAccumulator) -> Bool {
-        if lock.withLock({ stopRequested }) { return false }
+        if stopRequested.load(ordering: .relaxed) { return false }
         let now = Int(time(nil))
-        guard now >= nextTick else { return true }
+        let interval = settings.intervalSeconds
+        guard state.withLock({ now >= $0.nextTick }) else { return true }
+        // the rows copied out of the hop thread's accumulator (once per interval), then written under the lock
         let plan = accumulator.plan
-        do {
-            for hop in 0..<plan.hopCount {
-                let centre = plan.hopCenterHz(hop)
-                try writer.writeHop(seconds: now, lowHz: centre - plan.printedHalfWidthHz,
-                                    highHz: centre + plan.printedHalfWidthHz, stepHz: plan.binWidthHz,
-                                    samples: accumulator.samples(hop: hop), values: accumulator.hopDecibels(hop))
-            }
-            try writer.flush()
-        } catch {
-            writeError = "\(error)"
-            return false
+        let rows = (0..<plan.hopCount).map { hop in
+            (centre: plan.hopCenterHz(hop), samples: accumulator.samples(hop: hop), values: Array(accumulator.hopDecibels(hop)))
         }
+        let reported = state.withLock { state -> Bool in
+            do {
+                for row in rows {
+                    try row.values.withUnsafeBufferPointer { values in
+                        try state.writer.writeHop(seconds: now, lowHz: row.centre - plan.printedHalfWidthHz,
+                                                  highHz: row.centre + plan.printedHalfWidthHz, stepHz: plan.binWidthHz,
+                                                  samples: row.samples, values: values)
+                    }
+                }
+                try state.writer.flush()
+            } catch {
+                state.writeError = "\(error)"
+                return false
+            }
+            while Int(time(nil)) >= state.nextTick { state.nextTick += interval }
+            return true
+        }
+        guard reported else { return false }
         accumulator.reset()
-        while Int(time(nil)) >= nextTick { nextTick += settings.intervalSeconds }
         if settings.singleShot { return false }
         if let exitTime, Int(time(nil)) >= exitTime { return false }
         return true

@@ -45,8 +45,9 @@ public typealias BulkEndHandler = @Sendable (USBError?) -> Void
 
 /// The seam between device drivers and USB. `LibUSBTransport` talks to real
 /// hardware through libusb-1.0; `EmulatedTransport` hosts a firmware emulator.
-/// A driver never knows which one it has.
-public protocol USBTransport: AnyObject {
+/// A driver never knows which one it has. Sendable: a transport is opened on
+/// one thread and streams on another, so its calls must be safe from any.
+public protocol USBTransport: AnyObject, Sendable {
     /// What was opened: ids, serial, bus/address.
     var deviceInfo: USBDeviceInfo { get }
 

@@ -9,7 +9,7 @@ import USBDriver
 ///
 /// `configure`, `start` and `stop` are called from one thread; the block
 /// handler runs on the transport's thread.
-public final class HackRFSweepDriver: @unchecked Sendable {
+public final class HackRFSweepDriver: Sendable {
     /// Receives each good block: its sweep frequency [Hz] and the whole
     /// 16384 bytes (header included), valid only during the call. Runs on
     /// the transport's thread and must not block.
@@ -17,7 +17,8 @@ public final class HackRFSweepDriver: @unchecked Sendable {
 
     public let transport: USBTransport
     /// the plan of the last `configure`
-    public private(set) var plan: HackRFSweepPlan?
+    public var plan: HackRFSweepPlan? { configured.withLock { $0 } }
+    private let configured = Mutex<HackRFSweepPlan?>(nil)
 
     private let badBlocks = Atomic<Int>(0)
     private let goodBlocks = Atomic<Int>(0)
@@ -63,19 +64,19 @@ public final class HackRFSweepDriver: @unchecked Sendable {
         try send(.antennaEnable, value: antennaPower ? 1 : 0)
         let sweep = plan.initSweepRequest
         try send(.initSweep, value: sweep.value, index: sweep.index, data: sweep.payload)
-        self.plan = plan
+        configured.withLock { $0 = plan }
     }
 
     /// Sets RX_SWEEP and starts the bulk stream (4 × 262144 bytes in flight).
     /// `onEnd` gets nil after `stop()`, else the error that ended the stream.
     public func start(onBlock: @escaping BlockHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
-        guard plan != nil else { throw .unsupported("HackRF sweep started before configure(plan:)") }
+        guard let plan else { throw .unsupported("HackRF sweep started before configure(plan:)") }
         try send(.setTransceiverMode, value: HackRFTransceiverMode.receiveSweep.rawValue)
         do {
             try transport.startBulkStream(endpoint: HackRFProtocol.bulkInEndpoint,
                                           transferSize: HackRFProtocol.transferSize,
                                           transfersInFlight: HackRFProtocol.transfersInFlight,
-                                          onData: { [self] data in ingest(data, onBlock: onBlock) },
+                                          onData: { [self] data in ingest(data, plan: plan, onBlock: onBlock) },
                                           onEnd: onEnd)
         } catch {
             try? send(.setTransceiverMode, value: HackRFTransceiverMode.off.rawValue)
@@ -94,6 +95,12 @@ public final class HackRFSweepDriver: @unchecked Sendable {
     /// partial block counts as bad.
     package func ingest(_ transfer: UnsafeRawBufferPointer, onBlock: (UInt64, UnsafeRawBufferPointer) -> Void) {
         guard let plan else { return }
+        ingest(transfer, plan: plan, onBlock: onBlock)
+    }
+
+    /// `ingest` with the plan the stream was started with (no lock per transfer).
+    private func ingest(_ transfer: UnsafeRawBufferPointer, plan: HackRFSweepPlan,
+                        onBlock: (UInt64, UnsafeRawBufferPointer) -> Void) {
         let size = HackRFProtocol.blockSize
         var offset = 0
         var bad = 0

@@ -1,4 +1,5 @@
 import Signals
+import Synchronization
 import USBDriver
 
 /// Speaks to an RF Explorer over any `USBTransport`: configures the CP210x
@@ -7,12 +8,12 @@ import USBDriver
 ///
 /// `open`, `send` and the stream calls come from one thread; the data
 /// handler runs on the transport's thread.
-public final class RFExplorerDriver: @unchecked Sendable {
+public final class RFExplorerDriver: Sendable {
     public let transport: USBTransport
-    /// the configuration `open()` read
-    public private(set) var configuration: RFExplorerConfiguration?
-    /// the `#C2-M:` model line, if the analyzer sent one
-    public private(set) var modelLine: String?
+    /// what `open()` read: the configuration, and the `#C2-M:` model line if the analyzer sent one
+    private let found = Mutex<(configuration: RFExplorerConfiguration?, modelLine: String?)>((nil, nil))
+    public var configuration: RFExplorerConfiguration? { found.withLock { $0.configuration } }
+    public var modelLine: String? { found.withLock { $0.modelLine } }
 
     static let transferSize = 512
     static let transfersInFlight = 4
@@ -33,6 +34,8 @@ public final class RFExplorerDriver: @unchecked Sendable {
         try send(RFExplorerProtocol.requestConfig)
         var parser = RFExplorerStreamParser()
         let deadline = monotonicSeconds() + timeoutSeconds
+        var configuration: RFExplorerConfiguration?
+        var modelLine: String?
         while configuration == nil {
             let left = deadline - monotonicSeconds()
             guard left > 0 else {
@@ -56,6 +59,7 @@ public final class RFExplorerDriver: @unchecked Sendable {
                 }
             }
         }
+        found.withLock { $0 = (configuration, modelLine) }
         if let configuration, configuration.mode != RFExplorerConfiguration.spectrumAnalyzerMode {
             throw .unsupported("the RF Explorer is in \(configuration.modeName) mode, which sends no spectrum sweeps: "
                 + "switch it to spectrum analyzer mode on the unit")

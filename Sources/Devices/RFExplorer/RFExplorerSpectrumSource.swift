@@ -9,18 +9,21 @@ import USBDriver
 /// (a retune sends `C2-F`, and the analyzer confirms with a new
 /// configuration line before sweeping the new band). The analyzer keeps its
 /// own number of points; the view reduces them to columns.
-public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable {
+public final class RFExplorerSpectrumSource: SpectrumSource, Sendable {
     public let driver: RFExplorerDriver
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (USBError?) -> Void
 
     /// parser and configuration, touched on the transport thread
-    private let lock = NSLock()
-    private var parser = RFExplorerStreamParser()
-    private var configuration: RFExplorerConfiguration
-    private var streaming = false
-    /// the last `C2-F` sent, sent again when the unit restarts (guarded by `lock`)
-    private var rangeCommand: [UInt8]?
+    private struct State {
+        var parser = RFExplorerStreamParser()
+        var configuration: RFExplorerConfiguration
+        var streaming = false
+        /// the last `C2-F` sent, sent again when the unit restarts
+        var rangeCommand: [UInt8]?
+    }
+
+    private let state: Mutex<State>
     /// times the unit announced a restart and was set up again
     private let restarts = Atomic<Int>(0)
 
@@ -37,18 +40,18 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
         guard let configuration = driver.configuration else {
             throw .unsupported("RF Explorer sent no configuration")
         }
-        self.configuration = configuration
+        state = Mutex(State(configuration: configuration))
         self.onFrame = onFrame
         self.onEnd = onEnd
     }
 
     public var tunableRange: FrequencyRange {
-        let configuration = lock.withLock { self.configuration }
+        let configuration = currentConfiguration
         return FrequencyRange(lowerHz: configuration.minHz, upperHz: configuration.maxHz)
             ?? FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!
     }
 
-    public var currentConfiguration: RFExplorerConfiguration { lock.withLock { configuration } }
+    public var currentConfiguration: RFExplorerConfiguration { state.withLock { $0.configuration } }
 
     public var counters: SpectrumSourceCounters {
         SpectrumSourceCounters(frames: frames.load(ordering: .relaxed),
@@ -57,16 +60,16 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
 
     public func start(band: FrequencyRange, binWidthHz: Double) throws(USBError) {
         try retune(to: band, binWidthHz: binWidthHz)
-        guard !lock.withLock({ streaming }) else { return }
+        guard !state.withLock({ $0.streaming }) else { return }
         try driver.startStream(onData: { [self] bytes in ingest(bytes) },
                                onEnd: { [self] error in if let error { onEnd(error) } })
-        lock.withLock { streaming = true }
+        state.withLock { $0.streaming = true }
     }
 
     /// Sends `C2-F` for `band` clipped to the analyzer's limits and span;
     /// the bin width is what the analyzer's points give.
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws(USBError) {
-        let configuration = lock.withLock { self.configuration }
+        let configuration = currentConfiguration
         var lower = max(band.lowerHz, configuration.minHz)
         let upper = min(band.upperHz, configuration.maxHz)
         guard lower < upper else {
@@ -76,7 +79,7 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
         let command = RFExplorerProtocol.setRange(startKHz: Int((lower / 1e3).rounded(.down)),
                                                   endKHz: Int((upper / 1e3).rounded(.up)),
                                                   topDBm: configuration.topDBm, bottomDBm: configuration.bottomDBm)
-        lock.withLock { rangeCommand = command }
+        state.withLock { $0.rangeCommand = command }
         try driver.send(command)
     }
 
@@ -84,39 +87,46 @@ public final class RFExplorerSpectrumSource: SpectrumSource, @unchecked Sendable
     public var restartCount: Int { restarts.load(ordering: .relaxed) }
 
     public func stop() {
-        guard lock.withLock({ streaming }) else { return }
+        guard state.withLock({ $0.streaming }) else { return }
         try? driver.send(RFExplorerProtocol.hold)
         driver.stopStream()
-        lock.withLock { streaming = false }
+        state.withLock { $0.streaming = false }
     }
 
     /// Transport thread: parse; configuration lines relabel what follows.
     private func ingest(_ bytes: UnsafeRawBufferPointer) {
-        lock.lock()
-        var ready: [SpectrumFrame] = []
-        var restarted = false
-        parser.feed(bytes) { event, sweep in
-            switch event {
-            case .line(let line):
-                if let found = RFExplorerConfiguration(line: line) { configuration = found }
-                if line.hasPrefix(RFExplorerProtocol.resetPrefix) { restarted = true }
-            case .corruptSweep:
-                corrupt.add(1, ordering: .relaxed)
-            case .sweep(let count):
-                guard count == configuration.points else {
-                    mismatched.add(1, ordering: .relaxed)
-                    return
+        // The transfer's bytes enter the lock as an address: they are read only
+        // during this synchronous call, which the compiler cannot see of a pointer.
+        let address = UInt(bitPattern: bytes.baseAddress), byteCount = bytes.count
+        let (ready, resend) = state.withLock { state -> ([SpectrumFrame], [UInt8]??) in
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: byteCount)
+            var ready: [SpectrumFrame] = []
+            var restarted = false
+            var configuration = state.configuration
+            state.parser.feed(bytes) { event, sweep in
+                switch event {
+                case .line(let line):
+                    if let found = RFExplorerConfiguration(line: line) { configuration = found }
+                    if line.hasPrefix(RFExplorerProtocol.resetPrefix) { restarted = true }
+                case .corruptSweep:
+                    self.corrupt.add(1, ordering: .relaxed)
+                case .sweep(let count):
+                    guard count == configuration.points else {
+                        self.mismatched.add(1, ordering: .relaxed)
+                        return
+                    }
+                    // the RBW the configuration reports; without it, one step
+                    let noiseBandwidth = configuration.rbwHz.map(ResolutionFilter.noiseBandwidth(rbwHz:))
+                    ready.append(SpectrumFrame(startHz: configuration.startHz - configuration.stepHz / 2,
+                                               binWidthHz: configuration.stepHz, timestamp: unixTimeNow(),
+                                               powerDB: Array(sweep), noiseBandwidthHz: noiseBandwidth))
                 }
-                // the RBW the configuration reports; without it, one step
-                let noiseBandwidth = configuration.rbwHz.map(ResolutionFilter.noiseBandwidth(rbwHz:))
-                ready.append(SpectrumFrame(startHz: configuration.startHz - configuration.stepHz / 2,
-                                           binWidthHz: configuration.stepHz, timestamp: unixTimeNow(),
-                                           powerDB: Array(sweep), noiseBandwidthHz: noiseBandwidth))
             }
+            state.configuration = configuration
+            // a restart resends the last range (Optional(nil) when none was sent yet)
+            return (ready, restarted ? .some(state.rangeCommand) : nil)
         }
-        let resend = restarted ? rangeCommand : nil
-        lock.unlock()
-        if restarted {
+        if let resend {
             // the unit forgot its band and stopped streaming: ask again, off
             // the transport's thread (a synchronous write must not wait on it)
             restarts.add(1, ordering: .relaxed)

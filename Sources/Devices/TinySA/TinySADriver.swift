@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import Synchronization
 import USBDriver
 
 /// Speaks to a tinySA's shell over any `USBTransport`: sets up the CDC-ACM
@@ -8,12 +9,12 @@ import USBDriver
 ///
 /// `open`, `send` and the stream calls come from one thread; the data
 /// handler runs on the transport's thread.
-public final class TinySADriver: @unchecked Sendable {
+public final class TinySADriver: Sendable {
     public let transport: USBTransport
-    /// the model `identify()` found
-    public private(set) var model: TinySAModel = .basic
-    /// the `version` line the device answered with
-    public private(set) var versionLine = ""
+    /// what `open()` found: the model and the `version` line it answered with
+    private let identity = Mutex((model: TinySAModel.basic, versionLine: ""))
+    public var model: TinySAModel { identity.withLock { $0.model } }
+    public var versionLine: String { identity.withLock { $0.versionLine } }
 
     /// bytes per bulk IN transfer of the stream, and transfers kept queued
     static let transferSize = 512
@@ -51,8 +52,7 @@ public final class TinySADriver: @unchecked Sendable {
             throw .unsupported("the device at 0483:5740 did not answer `version` as a tinySA does "
                 + "(a NanoVNA or another STM32 serial device?); it answered \(lines.first.map { "\"\($0)\"" } ?? "nothing")")
         }
-        model = found
-        versionLine = line
+        identity.withLock { $0 = (found, line) }
     }
 
     /// Sends one command line and returns its reply, echo and prompt

@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// A tinySA as a `SpectrumSource`: a thread of its own sends `scanraw` for
@@ -8,12 +9,12 @@ import USBDriver
 /// waits for the reply the bulk stream parses, and hands each good sweep to
 /// `onFrame`. A retune takes effect with the next sweep; a sweep is never
 /// labelled with a band it was not measured for.
-public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
+public final class TinySASpectrumSource: SpectrumSource, Sendable {
     public let driver: TinySADriver
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (USBError?) -> Void
 
-    /// the sweep the thread measures next (guarded by `lock`)
+    /// the sweep the thread measures next
     private struct Request: Equatable {
         var startHz: UInt64
         var stopHz: UInt64
@@ -24,16 +25,18 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
 
     private enum Outcome { case scan, corrupt }
 
-    private let lock = NSLock()
-    private var request: Request?
-    private var parser: TinySAScanParser
-    /// set while a reply is awaited; the parser's events only count then
-    private var awaiting = false
-    private var outcome: Outcome?
+    private struct State {
+        var request: Request?
+        var parser: TinySAScanParser
+        /// set while a reply is awaited; the parser's events only count then
+        var awaiting = false
+        var outcome: Outcome?
+    }
+
+    private let state: Mutex<State>
     private let replied = DispatchSemaphore(value: 0)
-    /// the sweep thread runs (guarded by being touched only from the caller's thread)
-    private var threadRunning = false
-    private let threadFinished = DispatchSemaphore(value: 0)
+    /// the sweep thread, joined by `stop`
+    private let sweepThread = Mutex<WorkerThread?>(nil)
     private let running = Atomic<Bool>(false)
 
     private let frames = Atomic<Int>(0)
@@ -49,7 +52,7 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
         try driver.open()
         self.onFrame = onFrame
         self.onEnd = onEnd
-        parser = TinySAScanParser(maxPoints: driver.model.maxPoints, zeroLevelDB: driver.model.zeroLevelDB)
+        state = Mutex(State(parser: TinySAScanParser(maxPoints: driver.model.maxPoints, zeroLevelDB: driver.model.zeroLevelDB)))
     }
 
     public var model: TinySAModel { driver.model }
@@ -80,7 +83,7 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
 
     public func start(band: FrequencyRange, binWidthHz: Double) throws(USBError) {
         try retune(to: band, binWidthHz: binWidthHz)
-        if threadRunning {
+        if sweepThread.withLock({ $0 != nil }) {
             if running.load(ordering: .acquiring) { return }
             stop()
         }
@@ -94,13 +97,12 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
             running.store(false, ordering: .releasing)
             throw error
         }
-        let thread = Thread { [self] in
-            sweepLoop()
-            threadFinished.signal()
+        guard let thread = WorkerThread({ [self] in sweepLoop() }) else {
+            running.store(false, ordering: .releasing)
+            driver.stopStream()
+            throw .io(operation: "tinySA sweep thread", detail: "no thread could be started")
         }
-        thread.name = "tscope.tinysa.sweep"
-        threadRunning = true
-        thread.start()
+        sweepThread.withLock { $0 = thread }
     }
 
     /// Picks the input that receives `band` (`TinySAModel.input(for:)`; a
@@ -112,35 +114,37 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
         }
         let next = Request(startHz: UInt64(clipped.lowerHz.rounded()), stopHz: UInt64(clipped.upperHz.rounded()),
                            points: Self.points(band: clipped, binWidthHz: binWidthHz, model: model), input: input)
-        lock.withLock { request = next }
+        state.withLock { $0.request = next }
     }
 
     public func stop() {
         running.store(false, ordering: .releasing)
-        guard threadRunning else { return }
+        guard let thread = sweepThread.withLock({ $0.take() }) else { return }
         replied.signal()
-        threadFinished.wait()
-        threadRunning = false
+        thread.join()
         driver.stopStream()
     }
 
     /// Transport thread: parse, and wake the sweep thread at a reply's end.
     private func ingest(_ bytes: UnsafeRawBufferPointer) {
-        lock.lock()
-        var ended: Outcome?
-        parser.feed(bytes) { event in
-            switch event {
-            case .scan: ended = .scan
-            case .corrupt: ended = .corrupt
-            case .needMore: break
+        // The transfer's bytes enter the lock as an address: they are read only
+        // during this synchronous call, which the compiler cannot see of a pointer.
+        let address = UInt(bitPattern: bytes.baseAddress), byteCount = bytes.count
+        let wake = state.withLock { state -> Bool in
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: byteCount)
+            var ended: Outcome?
+            state.parser.feed(bytes) { event in
+                switch event {
+                case .scan: ended = .scan
+                case .corrupt: ended = .corrupt
+                case .needMore: break
+                }
             }
+            guard state.awaiting, ended != nil else { return false }
+            state.outcome = ended
+            state.awaiting = false
+            return true
         }
-        let wake = awaiting && ended != nil
-        if wake {
-            outcome = ended
-            awaiting = false
-        }
-        lock.unlock()
         if wake { replied.signal() }
     }
 
@@ -151,20 +155,21 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
     }
 
     private func sweepLoop() {
-        var values = [Float](repeating: .nan, count: model.maxPoints)
         // the input the device is known to measure through; nil until set
         // (the first sweep always selects one: the unit may be anywhere)
         var deviceInput: TinySAInput?
         while running.load(ordering: .acquiring) {
             var setup: [String] = []
-            guard let current = lock.withLock({ () -> Request? in
-                guard let request else { return nil }
-                if request.input != deviceInput { setup = model.commands(selecting: request.input) }
-                parser.expect(points: request.points, after: setup)
-                awaiting = true
-                outcome = nil
-                return request
+            let model = model
+            guard let (current, commandsFirst) = state.withLock({ state -> (Request, [String])? in
+                guard let request = state.request else { return nil }
+                let setup = request.input != deviceInput ? model.commands(selecting: request.input) : []
+                state.parser.expect(points: request.points, after: setup)
+                state.awaiting = true
+                state.outcome = nil
+                return (request, setup)
             }) else { return }
+            setup = commandsFirst
             commands.add(1, ordering: .relaxed)
             do {
                 // one write: the shell takes the lines in turn
@@ -179,20 +184,12 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
             // a real sweep takes up to a few seconds at narrow RBW; the
             // reconnect supervisor decides when silence means a dead device
             _ = replied.wait(timeout: .now() + .milliseconds(2_000 + 10 * current.points))
-            var setupAnswered = false
-            let result = lock.withLock { () -> Outcome? in
-                let result = outcome
-                setupAnswered = parser.preambleAnswered
-                awaiting = false
-                outcome = nil
-                if result == .scan {
-                    values.withUnsafeMutableBufferPointer { destination in
-                        parser.values.withUnsafeBufferPointer { source in
-                            for index in 0..<current.points { destination[index] = source[index] }
-                        }
-                    }
-                }
-                return result
+            let (result, setupAnswered, measured) = state.withLock { state -> (Outcome?, Bool, [Float]?) in
+                let result = state.outcome
+                state.awaiting = false
+                state.outcome = nil
+                return (result, state.parser.preambleAnswered,
+                        result == .scan ? Array(state.parser.values.prefix(current.points)) : nil)
             }
             // a setup the shell took holds even when the sweep after it was spoilt
             if !setup.isEmpty { deviceInput = setupAnswered ? current.input : nil }
@@ -203,7 +200,7 @@ public final class TinySASpectrumSource: SpectrumSource, @unchecked Sendable {
                 // the firmware measured each point through its auto RBW filter
                 let noiseBandwidth = ResolutionFilter.noiseBandwidth(rbwHz: model.autoRBWHz(stepHz: step))
                 onFrame(SpectrumFrame(startHz: Double(current.startHz) - step / 2, binWidthHz: step,
-                                      timestamp: unixTimeNow(), powerDB: Array(values[0..<current.points]),
+                                      timestamp: unixTimeNow(), powerDB: measured ?? [],
                                       noiseBandwidthHz: noiseBandwidth))
             case .corrupt:
                 corrupt.add(1, ordering: .relaxed)
