@@ -70,12 +70,12 @@ public struct ReconnectGap: Sendable, Equatable {
 }
 
 /// A live analyzer a factory opened, and how to release its device.
-public struct ConnectedSpectrumSource {
+public struct ConnectedSpectrumSource: Sendable {
     public var source: any SpectrumSource
     /// closes the transport after `source.stop()`
-    public var close: () -> Void
+    public var close: @Sendable () -> Void
 
-    public init(source: any SpectrumSource, close: @escaping () -> Void) {
+    public init(source: any SpectrumSource, close: @escaping @Sendable () -> Void) {
         self.source = source
         self.close = close
     }

@@ -1,6 +1,9 @@
 import DSP
 import Foundation
 import Signals
+import USBDriver
+import ThreadKit
+import Synchronization
 
 /// Keeps any analyzer running across stalls, errors and unplugging: a
 /// supervisor thread watches the frames; when none came for
@@ -12,12 +15,8 @@ import Signals
 ///
 /// Every frame an inner source delivers is either forwarded or — if it
 /// comes from a source already torn down — counted in `droppedBlocks`.
-public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendable {
-    /// what the device said it tunes when last connected; until then the
-    /// range given at init
-    public var tunableRange: FrequencyRange { lock.withLock { connectedRange ?? initialRange } }
+public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     private let initialRange: FrequencyRange
-    private var connectedRange: FrequencyRange?
     public let policy: ReconnectPolicy
     private let deviceName: String
     private let factory: SpectrumSourceFactory
@@ -25,30 +24,44 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     private let onGap: @Sendable (ReconnectGap) -> Void
     private let onGiveUp: @Sendable (String) -> Void
 
-    private let lock = NSLock()
+    private struct State {
+        var connected: ConnectedSpectrumSource?
+        var connectedRange: FrequencyRange?
+        /// bumped by every connect and teardown: frames of an older source are stale
+        var generation = 0
+        var band: FrequencyRange?
+        var binWidthHz = 0.0
+        var value = ReconnectState.stopped
+        var lastFrameMonotonic = 0.0
+        var lastFrameTimestamp: Double?
+        var failure: String?
+        var pendingGapReason: String?
+        /// during an outage: when it began [s, monotonic], retries made, when the next is due [s, monotonic]
+        var outageSince: Double?
+        var outageAttempt = 0
+        var nextAttemptMonotonic = 0.0
+        var framesIn = 0
+        var framesOut = 0
+        var staleFrames = 0
+        var gaps = 0
+        /// counters of sources already torn down
+        var retired = SpectrumSourceCounters()
+        var supervisor: WorkerThread?
+
+        /// the state shown: a connection made during an outage counts as reconnecting until it delivers
+        var effective: ReconnectState {
+            if case .running = value, let reason = pendingGapReason {
+                return .reconnecting(attempt: outageAttempt, reason: reason)
+            }
+            return value
+        }
+    }
+
+    private let shared = Mutex(State())
+    /// Held while the inner source is retuned or torn down, so a retune from
+    /// the viewer never reaches a source the supervisor is stopping.
+    private let lifecycle = Mutex(())
     private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    // guarded by lock
-    private var connected: ConnectedSpectrumSource?
-    private var generation = 0
-    private var band: FrequencyRange?
-    private var binWidthHz = 0.0
-    private var stateValue = ReconnectState.stopped
-    private var lastFrameMonotonic = 0.0
-    private var lastFrameTimestamp: Double?
-    private var failure: String?
-    private var pendingGapReason: String?
-    /// during an outage: when it began [s, monotonic], retries made, when the next is due [s, monotonic]
-    private var outageSince: Double?
-    private var outageAttempt = 0
-    private var nextAttemptMonotonic = 0.0
-    private var framesIn = 0
-    private var framesOut = 0
-    private var staleFrames = 0
-    private var gaps = 0
-    /// counters of sources already torn down
-    private var retired = SpectrumSourceCounters()
-    private var supervising = false
 
     /// - Parameters:
     ///   - deviceName: names the device in messages ("tinySA Ultra")
@@ -70,55 +83,50 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
         self.onGiveUp = onGiveUp
     }
 
+    /// what the device said it tunes when last connected; until then the
+    /// range given at init
+    public var tunableRange: FrequencyRange { shared.withLock { $0.connectedRange } ?? initialRange }
+
     /// `.reconnecting` for the whole outage: also while a new connection is
     /// open but has not delivered a frame yet (a stalled device opens fine)
-    public var state: ReconnectState { lock.withLock { effectiveState } }
+    public var state: ReconnectState { shared.withLock { $0.effective } }
 
     /// The status-line text for the whole outage — what was lost, for how
     /// long, and the next attempt ("reconnecting… (no data from HackRF One
     /// for 1 s; lost 12 s ago; attempt 3 connected, waiting for data)"); nil
     /// while all is well.
     public var statusLine: String? {
-        lock.withLock {
-            guard case .reconnecting(let attempt, let reason) = effectiveState, let since = outageSince else {
-                return effectiveState.statusMessage
+        shared.withLock { state in
+            guard case .reconnecting(let attempt, let reason) = state.effective, let since = state.outageSince else {
+                return state.effective.statusMessage
             }
             let now = monotonicSeconds()
             var text = "reconnecting… (\(reason); lost \(Int((now - since).rounded(.down))) s ago; "
-            if connected != nil {
+            if state.connected != nil {
                 text += "attempt \(attempt + 1) connected, waiting for data)"
             } else {
-                let next = max(0, nextAttemptMonotonic - now)
+                let next = max(0, state.nextAttemptMonotonic - now)
                 text += "attempt \(attempt + 1) in \(String(format: "%.1f", next)) s)"
             }
             return text
         }
     }
 
-    /// (lock held) the state shown: a connection made during an outage counts as reconnecting until it delivers
-    private var effectiveState: ReconnectState {
-        if case .running = stateValue, let reason = pendingGapReason {
-            return .reconnecting(attempt: outageAttempt, reason: reason)
-        }
-        return stateValue
-    }
-
     /// Frame accounting: `framesIn` = `framesOut` + `staleFrames`.
     public var accounting: (framesIn: Int, framesOut: Int, staleFrames: Int, gaps: Int) {
-        lock.withLock { (framesIn, framesOut, staleFrames, gaps) }
+        shared.withLock { ($0.framesIn, $0.framesOut, $0.staleFrames, $0.gaps) }
     }
 
     /// the connected device's dwell and revisit times (nil while reconnecting)
     public var dwellTiming: DwellTiming? {
-        lock.withLock { connected?.source }?.dwellTiming
+        shared.withLock { $0.connected?.source }?.dwellTiming
     }
 
     public var counters: SpectrumSourceCounters {
-        lock.lock()
+        let (retired, current, forwarded, stale) = shared.withLock {
+            ($0.retired, $0.connected?.source, $0.framesOut, $0.staleFrames)
+        }
         var total = retired
-        let current = connected?.source
-        let forwarded = framesOut, stale = staleFrames
-        lock.unlock()
         if let inner = current?.counters {
             total.badBlocks += inner.badBlocks
             total.droppedBlocks += inner.droppedBlocks
@@ -132,51 +140,46 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     /// is an error (nothing to reconnect to yet).
     public func start(band: FrequencyRange, binWidthHz: Double) throws {
         stop()
-        lock.withLock {
-            self.band = band
-            self.binWidthHz = binWidthHz
+        shared.withLock {
+            $0.band = band
+            $0.binWidthHz = binWidthHz
         }
         try connect()
-        lock.withLock {
-            stateValue = .running
-            supervising = true
+        shared.withLock { $0.value = .running }
+        guard let supervisor = WorkerThread({ [self] in supervise() }) else {
+            tearDown()
+            shared.withLock { $0.value = .stopped }
+            throw USBError.io(operation: "reconnect supervisor", detail: "no thread could be started")
         }
-        let thread = Thread { [self] in
-            supervise()
-            finished.signal()
-        }
-        thread.name = "tscope.reconnect"
-        thread.start()
+        shared.withLock { $0.supervisor = supervisor }
     }
 
     /// Retunes the running source; while reconnecting, the new band is
     /// what the next connection starts with. Before `start` (or after a
     /// stop) it starts.
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws {
-        if lock.withLock({ stateValue == .stopped }) {
+        if shared.withLock({ $0.value == .stopped }) {
             try start(band: band, binWidthHz: binWidthHz)
             return
         }
-        let current = lock.withLock { () -> (any SpectrumSource)? in
-            self.band = band
-            self.binWidthHz = binWidthHz
-            return stateValue == .running ? connected?.source : nil
+        try lifecycle.withLock { _ in
+            let current = shared.withLock { state -> (any SpectrumSource)? in
+                state.band = band
+                state.binWidthHz = binWidthHz
+                return state.value == .running ? state.connected?.source : nil
+            }
+            try current?.retune(to: band, binWidthHz: binWidthHz)
         }
-        try current?.retune(to: band, binWidthHz: binWidthHz)
     }
 
     public func stop() {
-        let wasSupervising = lock.withLock { () -> Bool in
-            let was = supervising
-            supervising = false
-            return was
-        }
-        if wasSupervising {
+        if let supervisor = shared.withLock({ $0.supervisor.take() }) {
             wake.signal()
-            finished.wait()
+            // called from the supervisor's own callbacks, it ends by itself on seeing none
+            if !supervisor.isCurrent { supervisor.join() }
         }
         tearDown()
-        lock.withLock { if case .failed = stateValue {} else { stateValue = .stopped } }
+        shared.withLock { state in if case .failed = state.value {} else { state.value = .stopped } }
     }
 
     // MARK: - connection
@@ -184,10 +187,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
     /// One attempt: open, start on the current band. Throws what the factory
     /// or the start threw.
     private func connect() throws {
-        let (myGeneration, band, binWidth) = lock.withLock { () -> (Int, FrequencyRange?, Double) in
-            generation += 1
-            failure = nil
-            return (generation, self.band, binWidthHz)
+        let (myGeneration, band, binWidth) = shared.withLock { state -> (Int, FrequencyRange?, Double) in
+            state.generation += 1
+            state.failure = nil
+            return (state.generation, state.band, state.binWidthHz)
         }
         guard let band else { return }
         let opened = try factory({ [weak self] frame in self?.deliver(frame, generation: myGeneration) },
@@ -200,54 +203,64 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
             throw error
         }
         let range = opened.source.tunableRange
-        lock.withLock {
-            connected = opened
-            connectedRange = range
-            lastFrameMonotonic = monotonicSeconds()
+        try lifecycle.withLock { _ in
+            // a retune while the device opened reaches it now
+            let wanted = shared.withLock { state -> (FrequencyRange?, Double) in
+                state.connected = opened
+                state.connectedRange = range
+                state.lastFrameMonotonic = monotonicSeconds()
+                return (state.band, state.binWidthHz)
+            }
+            if let wantedBand = wanted.0, wantedBand != band || wanted.1 != binWidth {
+                try opened.source.retune(to: wantedBand, binWidthHz: wanted.1)
+            }
         }
     }
 
     private func tearDown() {
-        let old = lock.withLock { () -> ConnectedSpectrumSource? in
-            let old = connected
-            connected = nil
-            generation += 1
-            return old
-        }
-        guard let old else { return }
-        old.source.stop()
-        let final = old.source.counters
-        old.close()
-        lock.withLock {
-            retired.badBlocks += final.badBlocks
-            retired.droppedBlocks += final.droppedBlocks
+        lifecycle.withLock { _ in
+            let old = shared.withLock { state -> ConnectedSpectrumSource? in
+                defer { state.connected = nil }
+                state.generation += 1
+                return state.connected
+            }
+            guard let old else { return }
+            old.source.stop()
+            let final = old.source.counters
+            old.close()
+            shared.withLock {
+                $0.retired.badBlocks += final.badBlocks
+                $0.retired.droppedBlocks += final.droppedBlocks
+            }
         }
     }
 
     private func deliver(_ frame: SpectrumFrame, generation from: Int) {
-        lock.lock()
-        framesIn += 1
-        // a source torn down (or being torn down) has an old generation
-        guard from == generation else {
-            staleFrames += 1
-            lock.unlock()
-            return
+        let forward = shared.withLock { state -> (forward: Bool, gap: ReconnectGap?) in
+            state.framesIn += 1
+            // a source torn down (or being torn down) has an old generation
+            guard from == state.generation else {
+                state.staleFrames += 1
+                return (false, nil)
+            }
+            state.framesOut += 1
+            state.lastFrameMonotonic = monotonicSeconds()
+            let gap = state.pendingGapReason.map {
+                ReconnectGap(fromTimestamp: state.lastFrameTimestamp ?? frame.timestamp, toTimestamp: frame.timestamp,
+                             reason: $0)
+            }
+            state.pendingGapReason = nil
+            state.outageSince = nil
+            state.lastFrameTimestamp = frame.timestamp
+            return (true, gap)
         }
-        framesOut += 1
-        lastFrameMonotonic = monotonicSeconds()
-        let gap = pendingGapReason.map {
-            ReconnectGap(fromTimestamp: lastFrameTimestamp ?? frame.timestamp, toTimestamp: frame.timestamp, reason: $0)
-        }
-        pendingGapReason = nil
-        outageSince = nil
-        lastFrameTimestamp = frame.timestamp
-        lock.unlock()
-        if let gap { onGap(gap) }
+        guard forward.forward else { return }
+        if let gap = forward.gap { onGap(gap) }
         onFrame(frame)
     }
 
     private func fail(_ reason: String, generation from: Int) {
-        lock.withLock { if from == generation, failure == nil { failure = reason } }
+        shared.withLock { state in if from == state.generation, state.failure == nil { state.failure = reason } }
         wake.signal()
     }
 
@@ -261,8 +274,8 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
         while true {
             _ = wake.wait(timeout: .now() + tick)
             let now = monotonicSeconds()
-            let (keepGoing, state, failure, silentFor) = lock.withLock {
-                (supervising, stateValue, self.failure, now - lastFrameMonotonic)
+            let (keepGoing, state, failure, silentFor) = shared.withLock {
+                ($0.supervisor != nil, $0.value, $0.failure, now - $0.lastFrameMonotonic)
             }
             guard keepGoing else { return }
             switch state {
@@ -277,13 +290,13 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                 }
                 tearDown()
                 // a connection that never delivered does not end the outage
-                let firstLoss = lock.withLock { () -> Bool in
-                    let first = pendingGapReason == nil
+                let firstLoss = shared.withLock { state -> Bool in
+                    let first = state.pendingGapReason == nil
                     if first {
-                        pendingGapReason = reason
-                        outageSince = now
+                        state.pendingGapReason = reason
+                        state.outageSince = now
                     }
-                    stateValue = .reconnecting(attempt: first ? 0 : attempt, reason: reason)
+                    state.value = .reconnecting(attempt: first ? 0 : attempt, reason: reason)
                     return first
                 }
                 if firstLoss {
@@ -291,19 +304,20 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                     attempt = 0
                 }
                 nextAttemptAt = now + policy.backoff(attempt: attempt + 1)
-                lock.withLock {
-                    outageAttempt = attempt
-                    nextAttemptMonotonic = nextAttemptAt
+                shared.withLock {
+                    $0.outageAttempt = attempt
+                    $0.nextAttemptMonotonic = nextAttemptAt
                 }
             case .reconnecting(_, let reason):
                 if let limit = policy.giveUpAfterSeconds, now - lostAt >= limit {
                     let message = "\(deviceName) lost (\(reason)) and not back after \(Self.seconds(limit)); giving up"
                     // the outage up to now, as a final gap (it has no frame after it)
-                    let gap = lock.withLock { () -> ReconnectGap? in
-                        stateValue = .failed(message)
-                        supervising = false
-                        defer { pendingGapReason = nil }
-                        guard let from = lastFrameTimestamp, pendingGapReason != nil else { return nil }
+                    let gap = shared.withLock { state -> ReconnectGap? in
+                        state.value = .failed(message)
+                        // the supervisor ends here; `stop` finds none to join
+                        state.supervisor = nil
+                        defer { state.pendingGapReason = nil }
+                        guard let from = state.lastFrameTimestamp, state.pendingGapReason != nil else { return nil }
                         return ReconnectGap(fromTimestamp: from, toTimestamp: max(from, unixTimeNow()),
                                             reason: "\(reason); gave up")
                     }
@@ -315,16 +329,16 @@ public final class ReconnectingSpectrumSource: SpectrumSource, @unchecked Sendab
                 attempt += 1
                 do {
                     try connect()
-                    lock.withLock {
-                        stateValue = .running
-                        outageAttempt = attempt
+                    shared.withLock {
+                        $0.value = .running
+                        $0.outageAttempt = attempt
                     }
                 } catch {
                     nextAttemptAt = monotonicSeconds() + policy.backoff(attempt: attempt + 1)
-                    lock.withLock {
-                        stateValue = .reconnecting(attempt: attempt, reason: reason)
-                        outageAttempt = attempt
-                        nextAttemptMonotonic = nextAttemptAt
+                    shared.withLock {
+                        $0.value = .reconnecting(attempt: attempt, reason: reason)
+                        $0.outageAttempt = attempt
+                        $0.nextAttemptMonotonic = nextAttemptAt
                     }
                 }
             case .stopped, .failed:

@@ -35,6 +35,12 @@ public final class WorkerThread: Sendable {
         thread = created
     }
 
+    /// A thread nobody joined (one that ended a run on its own) is detached,
+    /// so the system frees it when it finishes.
+    deinit {
+        if !joined.load(ordering: .acquiring) { pthread_detach(thread) }
+    }
+
     /// Waits for the thread to finish. Idempotent; a second caller returns at once.
     public func join() {
         guard !joined.exchange(true, ordering: .acquiringAndReleasing) else { return }

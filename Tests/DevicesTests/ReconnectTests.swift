@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import Synchronization
 import Testing
 import USBDriver
 @testable import Devices
@@ -11,7 +12,12 @@ final class ScriptedDevice: @unchecked Sendable {
     private var isPresent = true
     private var isStalled = false
     private var started: [FrequencyRange] = []
+    private var retunesOfStopped = 0
     fileprivate var sources: [ScriptedSource] = []
+
+    /// retunes that reached a connection already stopped or being stopped
+    var lateRetunes: Int { lock.withLock { retunesOfStopped } }
+    fileprivate func recordLateRetune() { lock.withLock { retunesOfStopped += 1 } }
 
     var present: Bool {
         get { lock.withLock { isPresent } }
@@ -51,6 +57,8 @@ final class ScriptedSource: SpectrumSource, @unchecked Sendable {
     private let lock = NSLock()
     private var band: FrequencyRange?
     private var running = false
+    /// set as `stop` begins: a retune after it reached a dead connection
+    private var stopping = false
     private let done = DispatchSemaphore(value: 0)
 
     fileprivate init(device: ScriptedDevice, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
@@ -82,10 +90,19 @@ final class ScriptedSource: SpectrumSource, @unchecked Sendable {
     }
 
     func retune(to band: FrequencyRange, binWidthHz: Double) throws {
-        lock.withLock { self.band = band }
+        // a retune takes a moment (a control transfer): a stop beginning meanwhile is a race
+        let lateAtStart = lock.withLock { stopping }
+        usleep(300)
+        let late = lock.withLock { () -> Bool in
+            self.band = band
+            return stopping
+        }
+        if lateAtStart || late { device.recordLateRetune() }
     }
 
     func stop() {
+        lock.withLock { stopping = true }
+        usleep(1_000)
         let wasRunning = lock.withLock { () -> Bool in
             let was = running
             running = false
@@ -185,6 +202,50 @@ func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(lines.allSatisfy { $0.hasPrefix("reconnecting… (no data from scripted analyzer") && $0.contains("lost ") })
         device.stalled = false
         #expect(eventually { source.state == .running && source.statusLine == nil })
+    }
+
+    /// The viewer retunes while the supervisor tears a stalled connection
+    /// down and opens the next: no retune reaches a connection being
+    /// stopped, and the last band asked for is the one measured at the end.
+    @Test func retuneDuringReconnectTeardownNeverReachesAStoppingSource() throws {
+        let device = ScriptedDevice()
+        let log = SupervisorLog()
+        let quick = ReconnectPolicy(stallSeconds: 0.02, initialBackoffSeconds: 0.001, maxBackoffSeconds: 0.005)
+        let source = supervisor(device, log, policy: quick)
+        try source.start(band: fm, binWidthHz: 100e3)
+        defer { source.stop() }
+        let hammering = Atomic<Bool>(true)
+        let retunes = Atomic<Int>(0)
+        let retuner = Thread {
+            var flip = false
+            while hammering.load(ordering: .relaxed) {
+                flip.toggle()
+                try? source.retune(to: flip ? ism : fm, binWidthHz: 100e3)
+                retunes.add(1, ordering: .relaxed)
+                usleep(200) // a drag retunes many times a second, not back to back
+            }
+        }
+        retuner.start()
+        // stalls and recoveries: each stall is a teardown and a reconnect
+        let opensBefore = device.startedBands.count
+        let until = monotonicSeconds() + 1.5
+        while monotonicSeconds() < until {
+            device.stalled.toggle()
+            usleep(30_000)
+        }
+        device.stalled = false
+        hammering.store(false, ordering: .relaxed)
+        while !retuner.isFinished { usleep(1_000) }
+        #expect(device.startedBands.count >= opensBefore + 5, "several teardowns happened")
+        #expect(retunes.load(ordering: .relaxed) > 100)
+        #expect(device.lateRetunes == 0)
+        try source.retune(to: ism, binWidthHz: 100e3)
+        #expect(eventually { source.state == .running })
+        let before = log.frames.all.count
+        #expect(eventually { log.frames.all.count > before + 5 })
+        #expect(log.frames.all.suffix(3).allSatisfy { $0.startHz == ism.lowerHz })
+        let accounting = source.accounting
+        #expect(accounting.framesIn == accounting.framesOut + accounting.staleFrames)
     }
 
     @Test func givingUpStoresTheOutageAsAFinalGap() throws {
