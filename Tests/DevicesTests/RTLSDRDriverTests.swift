@@ -17,7 +17,7 @@ import USBDriver
     @Test func openInitialisesBasebandAndTunerLikeLibrtlsdr() throws {
         let (device, emulator, transport) = try openDevice()
         let records = transport.controlRecords
-        #expect(device.tuner.chip == .r820t)
+        #expect(device.tunerChip == .r820t)
         // librtlsdr's dummy write comes first: USB_SYSCTL = 0x09
         #expect(records.first?.setup == ControlSetup(requestType: .vendorOut, request: 0, value: 0x2000, index: 0x0110))
         #expect(records.first?.data == [0x09])
@@ -104,8 +104,8 @@ import USBDriver
 
     @Test func r828dUsesItsOwnAddressAndCrystal() throws {
         let (device, emulator, _) = try openDevice(.init(realTime: false, chip: .r828d))
-        #expect(device.tuner.chip == .r828d)
-        #expect(device.tuner.crystalHz == 16_000_000)
+        #expect(device.tunerChip == .r828d)
+        #expect(device.crystalHz == 16_000_000)
         try device.setSampleRate(2_400_000)
         try device.setCenterFrequency(433_920_000)
         #expect(abs(emulator.centerFrequencyHz - 433_920_000) < 1_000)

@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Why the live HackRF pipeline could not (re)start.
@@ -23,7 +24,7 @@ public enum HackRFSourceError: Error, Equatable, Sendable, CustomStringConvertib
 /// The USB thread only copies good blocks into the ring (dropping the oldest
 /// when the DSP thread falls behind); the DSP thread computes each block's
 /// spectrum and hands completed sweeps to `onFrame` on that thread.
-public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
+public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     public struct Settings: Sendable {
         public var gains: HackRFGains
         public var ampEnabled: Bool
@@ -53,14 +54,14 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
     public let driver: HackRFSweepDriver
     public let settings: Settings
     /// the band being swept, after `start`/`retune`
-    public private(set) var plan: HackRFSweepPlan?
+    public var plan: HackRFSweepPlan? { running.withLock { $0.plan } }
+    /// the plan and the DSP thread of the running sweep (start and stop come from one thread at a time)
+    private let running = Mutex<(plan: HackRFSweepPlan?, dsp: WorkerThread?)>((nil, nil))
 
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (USBError?) -> Void
     private let ring: BlockRing
     private let frames = Atomic<Int>(0)
-    private var dspThread: Thread?
-    private let dspFinished = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - onFrame: called on the DSP thread with each completed sweep
@@ -104,17 +105,16 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
             try driver.configure(plan: plan, gains: settings.gains, ampEnabled: settings.ampEnabled,
                                  antennaPower: settings.antennaPower)
         } catch { throw .usb(error) }
-        self.plan = plan
         ring.reset()
         let detector = settings.detector
         // the FFT and the assembler belong to the DSP thread alone: made there, never shared
-        let thread = Thread { [self] in
+        guard let thread = WorkerThread({ [self] in
             runDSP(fft: SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader),
                    assembler: SweepFrameAssembler(plan: plan))
+        }) else {
+            throw .usb(.io(operation: "HackRF DSP thread", detail: "no thread could be started"))
         }
-        thread.name = "tscope.hackrf.dsp"
-        dspThread = thread
-        thread.start()
+        running.withLock { $0 = (plan, thread) }
         let ring = self.ring
         let onEnd = self.onEnd
         do {
@@ -133,23 +133,19 @@ public final class HackRFSpectrumSource: SpectrumSource, @unchecked Sendable {
 
     /// Stops the stream and the DSP thread. Safe to call when stopped.
     public func stop() {
-        guard dspThread != nil else { return }
+        guard running.withLock({ $0.dsp != nil }) else { return }
         driver.stop()
         stopDSP()
     }
 
     private func stopDSP() {
         ring.close()
-        if dspThread != nil { dspFinished.wait() }
-        dspThread = nil
+        running.withLock { $0.dsp.take() }?.join()
     }
 
     private func runDSP(fft: SweepFFT, assembler: SweepFrameAssembler) {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
-        defer {
-            scratch.deallocate()
-            dspFinished.signal()
-        }
+        defer { scratch.deallocate() }
         while let frequency = ring.pop(into: scratch) {
             fft.process(UnsafeRawBufferPointer(scratch))
             if let frame = assembler.add(frequencyHz: frequency, lowerQuarter: fft.lowerQuarter,

@@ -1,3 +1,4 @@
+import Synchronization
 import USBDriver
 
 /// Tuner gain: the R82xx's own AGC, or a fixed value from its gain table.
@@ -21,24 +22,38 @@ public enum RTLSDRGain: Sendable, Equatable {
 ///
 /// Not thread-safe: configure from one thread. Streaming data arrives on the
 /// transport's thread.
-public final class RTLSDRDevice: @unchecked Sendable {
+public final class RTLSDRDevice: Sendable {
     public let transport: USBTransport
-    public let tuner: R82XXTuner
-    /// sample rate the resampler really runs at [Hz]
-    public private(set) var sampleRateHz: Double = 0
-    /// frequency at the centre of the samples [Hz]
-    public private(set) var centerFrequencyHz: UInt32 = 0
-    public private(set) var gain: RTLSDRGain = .automatic
+    /// the tuner chip found, and its crystal [Hz]
+    public let tunerChip: R82XXTuner.Chip
+    public let crystalHz: UInt32
 
-    private let bus: RTLSDRRegisterBus
+    /// The register bus, the tuner's register shadow and what was set: every
+    /// configuration call holds it (the dongle takes one at a time).
+    private struct Hardware {
+        var bus: RTLSDRRegisterBus
+        var tuner: R82XXTuner
+        var sampleRateHz: Double = 0
+        var centerFrequencyHz: UInt32 = 0
+        var gain = RTLSDRGain.automatic
+    }
+
+    private let hardware: Mutex<Hardware>
+
+    /// sample rate the resampler really runs at [Hz]
+    public var sampleRateHz: Double { hardware.withLock { $0.sampleRateHz } }
+    /// frequency at the centre of the samples [Hz]
+    public var centerFrequencyHz: UInt32 { hardware.withLock { $0.centerFrequencyHz } }
+    public var gain: RTLSDRGain { hardware.withLock { $0.gain } }
 
     /// FIR coefficients librtlsdr loads for DAB/FM (fir_default): 8 int8 then 8 int12
     static let firCoefficients: [Int] = [-54, -36, -41, -40, -32, -14, 14, 53, 101, 156, 215, 273, 327, 372, 404, 421]
 
-    private init(transport: USBTransport, bus: RTLSDRRegisterBus, tuner: R82XXTuner) {
+    private init(transport: USBTransport, bus: sending RTLSDRRegisterBus, tuner: sending R82XXTuner) {
         self.transport = transport
-        self.bus = bus
-        self.tuner = tuner
+        tunerChip = tuner.chip
+        crystalHz = tuner.crystalHz
+        hardware = Mutex(Hardware(bus: bus, tuner: tuner))
     }
 
     /// Initialises the dongle behind an opened transport (for libusb, open it
@@ -139,52 +154,61 @@ public final class RTLSDRDevice: @unchecked Sendable {
         }
         let ratio = RTLSDRProtocol.resamplerRatio(sampleRateHz: hz)
         let real = RTLSDRProtocol.sampleRate(resamplerRatio: ratio)
-        let bus = self.bus
-        let tuner = self.tuner
-        try bus.withRepeater { () throws(USBError) in
-            let intermediate = try tuner.setBandwidth(Int(real))
-            try Self.setIntermediateFrequency(bus, hz: intermediate)
-            if centerFrequencyHz != 0 { try tuner.setFrequency(centerFrequencyHz) }
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            let bus = hardware.bus, tuner = hardware.tuner, center = hardware.centerFrequencyHz
+            try bus.withRepeater { () throws(USBError) in
+                let intermediate = try tuner.setBandwidth(Int(real))
+                try Self.setIntermediateFrequency(bus, hz: intermediate)
+                if center != 0 { try tuner.setFrequency(center) }
+            }
+            hardware.sampleRateHz = real
+            try bus.demodWrite(page: 1, 0x9f, value: UInt16(ratio >> 16), length: 2)
+            try bus.demodWrite(page: 1, 0xa1, value: UInt16(ratio & 0xffff), length: 2)
+            // sample frequency correction 0 ppm (registers 0x3f, 0x3e), then soft reset
+            try bus.demodWrite(page: 1, 0x3f, value: 0x00)
+            try bus.demodWrite(page: 1, 0x3e, value: 0x00)
+            try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.softReset))
+            try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.repeaterOff))
         }
-        sampleRateHz = real
-        try bus.demodWrite(page: 1, 0x9f, value: UInt16(ratio >> 16), length: 2)
-        try bus.demodWrite(page: 1, 0xa1, value: UInt16(ratio & 0xffff), length: 2)
-        // sample frequency correction 0 ppm (registers 0x3f, 0x3e), then soft reset
-        try bus.demodWrite(page: 1, 0x3f, value: 0x00)
-        try bus.demodWrite(page: 1, 0x3e, value: 0x00)
-        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.softReset))
-        try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.repeaterOff))
         return real
     }
 
     /// Tunes the centre of the samples to `hz` [Hz].
     public func setCenterFrequency(_ hz: UInt32) throws(USBError) {
-        let tuner = self.tuner
-        try bus.withRepeater { () throws(USBError) in try tuner.setFrequency(hz) }
-        centerFrequencyHz = hz
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            let tuner = hardware.tuner
+            try hardware.bus.withRepeater { () throws(USBError) in try tuner.setFrequency(hz) }
+            hardware.centerFrequencyHz = hz
+        }
     }
 
     /// Tuner gain mode and value.
     public func setGain(_ gain: RTLSDRGain) throws(USBError) {
-        let tuner = self.tuner
-        try bus.withRepeater { () throws(USBError) in
-            switch gain {
-            case .automatic: try tuner.setAutomaticGain()
-            case .manual(let tenths): try tuner.setManualGain(tenthsDB: tenths)
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            let tuner = hardware.tuner
+            try hardware.bus.withRepeater { () throws(USBError) in
+                switch gain {
+                case .automatic: try tuner.setAutomaticGain()
+                case .manual(let tenths): try tuner.setManualGain(tenthsDB: tenths)
+                }
             }
+            hardware.gain = gain
         }
-        self.gain = gain
     }
 
     /// The RTL2832U's digital AGC (rtlsdr_set_agc_mode).
     public func setDigitalAGC(_ on: Bool) throws(USBError) {
-        try bus.demodWrite(page: 0, 0x19, value: UInt16(on ? RTLSDRDemod.agcOn : RTLSDRDemod.agcOff))
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            try hardware.bus.demodWrite(page: 0, 0x19, value: UInt16(on ? RTLSDRDemod.agcOn : RTLSDRDemod.agcOff))
+        }
     }
 
     /// Flushes the sample FIFO and lets data flow (mandatory before reading).
     public func resetBuffer() throws(USBError) {
-        try bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.stallAndFlush, length: 2)
-        try bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.run, length: 2)
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            try hardware.bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.stallAndFlush, length: 2)
+            try hardware.bus.write(.usb, RTLSDRUSBRegister.epaControl, value: RTLSDREndpointControl.run, length: 2)
+        }
     }
 
     /// Starts continuous bulk IN of interleaved u8 I/Q.
@@ -201,7 +225,9 @@ public final class RTLSDRDevice: @unchecked Sendable {
     /// ignored (the dongle may be gone). The transport stays open.
     public func powerDown() {
         transport.stopBulkStream()
-        try? bus.write(.sys, RTLSDRSysRegister.demodControl, value: 0x20, length: 1)
+        hardware.withLock { hardware in
+            _ = try? hardware.bus.write(.sys, RTLSDRSysRegister.demodControl, value: 0x20, length: 1)
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 import DSP
 import Foundation
+import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Why hopping stopped on its own.
@@ -22,37 +24,38 @@ public enum RTLSDRHopError: Error, Equatable, Sendable, CustomStringConvertible 
 /// stale bytes, read the hop's buffer, integrate it; after every pass over
 /// all hops call `onPass` with the accumulator (which the callback reads and
 /// resets when it reports). The sample stream runs throughout.
-public final class RTLSDRHopper: @unchecked Sendable {
+public final class RTLSDRHopper: Sendable {
     /// Called on the hop thread after each complete pass; return false to stop.
     public typealias PassHandler = @Sendable (RTLSDRHopAccumulator) -> Bool
 
     public let device: RTLSDRDevice
     public let plan: RTLSDRHopPlan
-    public let accumulator: RTLSDRHopAccumulator
+    public let window: SpectralWindow
+    public let detector: SpectrumDetector
     /// a hop with no data for this long ends the run [s]
-    public var stallTimeout = 1.0
+    public let stallTimeout: Double
 
     private let collector: RTLSDRHopCollector
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
-    private let stateLock = NSLock()
-    private var stopRequested = false
-    private var passes = 0
+    private let hopThread = Mutex<WorkerThread?>(nil)
+    private let stopRequested = Atomic<Bool>(false)
+    private let passes = Atomic<Int>(0)
 
     /// bytes that may hold the previous tuning after a retune: the transfers
     /// in flight plus rtl_power's BUFFER_DUMP of 4096
     static let staleBytes = RTLSDRStreaming.transfersInFlight * RTLSDRStreaming.transferSize + 4096
 
     public init(device: RTLSDRDevice, plan: RTLSDRHopPlan, window: SpectralWindow,
-                detector: SpectrumDetector = .sample) {
+                detector: SpectrumDetector = .sample, stallTimeout: Double = 1) {
         self.device = device
         self.plan = plan
-        accumulator = RTLSDRHopAccumulator(plan: plan, window: window, detector: detector)
+        self.window = window
+        self.detector = detector
+        self.stallTimeout = stallTimeout
         collector = RTLSDRHopCollector(bufferBytes: plan.bufferBytes)
     }
 
     /// complete passes so far
-    public var completedPasses: Int { stateLock.withLock { passes } }
+    public var completedPasses: Int { passes.load(ordering: .relaxed) }
 
     /// Sets the rate, resets the buffer, starts the stream and the hop thread.
     /// `onEnd` runs once on the hop thread when hopping ends: nil after
@@ -65,28 +68,29 @@ public final class RTLSDRHopper: @unchecked Sendable {
         let collector = self.collector
         try device.startStreaming(onData: { data in collector.ingest(data) },
                                   onEnd: { error in collector.end(error) })
-        let thread = Thread { [self] in
-            let outcome = run(onPass: onPass)
+        // the accumulator (FFT, window, sums) belongs to the hop thread alone: made there, never shared
+        guard let thread = WorkerThread({ [self] in
+            let outcome = run(accumulator: RTLSDRHopAccumulator(plan: plan, window: window, detector: detector),
+                              onPass: onPass)
             onEnd(outcome)
-            finished.signal()
+        }) else {
+            device.stopStreaming()
+            throw .io(operation: "RTL-SDR hop thread", detail: "no thread could be started")
         }
-        thread.name = "tscope.rtlsdr.hop"
-        self.thread = thread
-        thread.start()
+        hopThread.withLock { $0 = thread }
     }
 
     /// Stops hopping and the stream; waits for the hop thread. Idempotent.
     public func stop() {
-        stateLock.withLock { stopRequested = true }
+        stopRequested.store(true, ordering: .releasing)
         collector.cancel()
-        if thread != nil { finished.wait() }
-        thread = nil
+        if let thread = hopThread.withLock({ $0.take() }), !thread.isCurrent { thread.join() }
         device.stopStreaming()
     }
 
-    private var shouldStop: Bool { stateLock.withLock { stopRequested } }
+    private var shouldStop: Bool { stopRequested.load(ordering: .acquiring) }
 
-    private func run(onPass: PassHandler) -> RTLSDRHopError? {
+    private func run(accumulator: RTLSDRHopAccumulator, onPass: PassHandler) -> RTLSDRHopError? {
         var tunedHop = 0
         var first = true
         while !shouldStop {
@@ -111,7 +115,7 @@ public final class RTLSDRHopper: @unchecked Sendable {
                         ?? .usb(.disconnected(device: "RTL-SDR"))
                 }
             }
-            stateLock.withLock { passes += 1 }
+            passes.add(1, ordering: .relaxed)
             if !onPass(accumulator) { return nil }
         }
         return nil

@@ -22,7 +22,7 @@ public enum RTLSDRSourceError: Error, Equatable, Sendable, CustomStringConvertib
 /// to `onFrame` on the hop thread. The view's bin width is rtl_power's
 /// maximum bin size; edges are cropped so the dongle's filter roll-off never
 /// shows.
-public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
+public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
     public struct Settings: Sendable {
         public var gain: RTLSDRGain
         /// fraction of each hop's bins dropped at the edges
@@ -44,15 +44,14 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
     public let device: RTLSDRDevice
     public let settings: Settings
     /// the plan being hopped, after `start`/`retune`
-    public private(set) var plan: RTLSDRHopPlan?
+    public var plan: RTLSDRHopPlan? { running.withLock { $0.plan } }
+    /// the running plan and its hopper (start and stop come from one thread at a time)
+    private let running = Mutex<(plan: RTLSDRHopPlan?, hopper: RTLSDRHopper?)>((nil, nil))
 
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (RTLSDRHopError?) -> Void
-    private var hopper: RTLSDRHopper?
     private let frames = Atomic<Int>(0)
     private let badBlocks = Atomic<Int>(0)
-    /// frame storage reused every pass (replaced only if the consumer kept the last one)
-    private var frameBins: [Float] = []
 
     /// - Parameters:
     ///   - onFrame: called on the hop thread with each completed pass
@@ -95,7 +94,6 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
     public func start(plan: RTLSDRHopPlan) throws(RTLSDRSourceError) {
         stop()
         let hopper = RTLSDRHopper(device: device, plan: plan, window: settings.window, detector: settings.detector)
-        frameBins = [Float](repeating: .nan, count: hopper.accumulator.frameBinCount)
         let onEnd = self.onEnd
         do {
             try hopper.start(onPass: { [self] accumulator in
@@ -103,12 +101,13 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
                 return true
             }, onEnd: { error in if error != nil { onEnd(error) } })
         } catch { throw .usb(error) }
-        self.hopper = hopper
-        self.plan = plan
+        running.withLock { $0 = (plan, hopper) }
     }
 
-    /// One frame per pass: every hop's mean power since the last frame.
+    /// One frame per pass: every hop's mean power since the last frame. The
+    /// bins are a new array each pass (a few a second): the frame keeps them.
     private func emit(_ accumulator: RTLSDRHopAccumulator) {
+        var frameBins = [Float](repeating: .nan, count: accumulator.frameBinCount)
         frameBins.withUnsafeMutableBufferPointer { accumulator.fillFrame($0) }
         accumulator.reset()
         frames.add(1, ordering: .relaxed)
@@ -124,7 +123,6 @@ public final class RTLSDRSpectrumSource: SpectrumSource, @unchecked Sendable {
     }
 
     public func stop() {
-        hopper?.stop()
-        hopper = nil
+        running.withLock { $0.hopper.take() }?.stop()
     }
 }
