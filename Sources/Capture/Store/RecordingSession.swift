@@ -1,5 +1,7 @@
 import DSP
 import Foundation
+import ThreadKit
+import Synchronization
 import Signals
 
 /// Records live spectrum frames into capture store files, one session at a
@@ -20,7 +22,7 @@ import Signals
 ///
 /// With a requested frame rate, the frames between two stored frames are
 /// combined by per-bin peak hold (`PeakHold`), so nothing seen is lost.
-public final class RecordingSession: @unchecked Sendable {
+public final class RecordingSession: Sendable {
     /// What and where to record.
     public struct Plan: Sendable {
         public enum Output: Sendable, Equatable {
@@ -79,15 +81,17 @@ public final class RecordingSession: @unchecked Sendable {
     private let commitInterval: Double
     private let clock: @Sendable () -> Double
     private let wallClock: @Sendable () -> Double
-    private let lock = NSLock()
+    /// The state the UI polls, the DSP thread checks and the writer thread reports into.
+    private struct State {
+        var active: Active?
+        var hold = PeakHold()
+        var limiter = FrameRateLimiter(maxFramesPerSecond: 0)
+        var failure: CaptureError?
+        /// outages reported by the device, waiting for the writer thread
+        var pendingGaps: [(from: Double, to: Double, reason: String)] = []
+    }
 
-    // Guarded by `lock`: the state the UI polls and the DSP thread checks.
-    private var active: Active?
-    private var hold = PeakHold()
-    private var limiter = FrameRateLimiter(maxFramesPerSecond: 0)
-    private var failure: CaptureError?
-    /// outages reported by the device, waiting for the writer thread
-    private var pendingGaps: [(from: Double, to: Double, reason: String)] = []
+    private let state = Mutex(State())
 
     /// One running session's resources.
     private struct Active {
@@ -99,7 +103,7 @@ public final class RecordingSession: @unchecked Sendable {
         var deviceBadAtStart: Int
         var queue: RecordingFrameQueue
         var writer: CaptureStoreWriter
-        var finished: DispatchSemaphore
+        var writerThread: WorkerThread
     }
 
     /// - Parameters:
@@ -117,20 +121,22 @@ public final class RecordingSession: @unchecked Sendable {
         self.wallClock = wallClock
     }
 
-    public var isRecording: Bool { lock.withLock { active != nil } }
+    public var isRecording: Bool { state.withLock { $0.active != nil } }
 
     /// path of the file being recorded, nil when idle
-    public var path: String? { lock.withLock { active?.path } }
+    public var path: String? { state.withLock { $0.active?.path } }
 
     /// time since `start` [s]; 0 when idle
     public var elapsed: Double {
-        lock.withLock { active.map { min(clock() - $0.startedMonotonic, $0.plan.duration ?? .infinity) } ?? 0 }
+        let clock = clock
+        return state.withLock { $0.active.map { min(clock() - $0.startedMonotonic, $0.plan.duration ?? .infinity) } ?? 0 }
     }
 
     /// time left of the planned duration [s]; nil when idle or without a duration
     public var remaining: Double? {
-        lock.withLock {
-            guard let active, let duration = active.plan.duration else { return nil }
+        let clock = clock
+        return state.withLock {
+            guard let active = $0.active, let duration = active.plan.duration else { return nil }
             return max(0, duration - (clock() - active.startedMonotonic))
         }
     }
@@ -139,7 +145,7 @@ public final class RecordingSession: @unchecked Sendable {
     public var isComplete: Bool { remaining == 0 }
 
     /// the first error the writer thread met (disk full…); frames before it are kept
-    public var writeError: CaptureError? { lock.withLock { failure } }
+    public var writeError: CaptureError? { state.withLock { $0.failure } }
 
     /// Opens the file and starts the writer thread. Returns the file's path.
     /// - Parameters:
@@ -170,44 +176,44 @@ public final class RecordingSession: @unchecked Sendable {
         let writer = try CaptureStoreWriter(path: path, metadata: metadata, session: session,
                                             options: .init(commitInterval: commitInterval, clock: clock))
         let queue = RecordingFrameQueue(capacity: queueCapacity, binCapacity: 4096)
-        let finished = DispatchSemaphore(value: 0)
-        lock.withLock {
-            failure = nil
-            hold.clear()
-            limiter = FrameRateLimiter(maxFramesPerSecond: plan.requestedFrameRate ?? 0)
-            active = Active(plan: plan, path: path, startedMonotonic: clock(), startedWall: startedWall,
-                            deviceDroppedAtStart: deviceDroppedBlocks, deviceBadAtStart: deviceBadBlocks, queue: queue, writer: writer, finished: finished)
+        // the writer thread needs only the queue and the writer: started before the session is shown
+        guard let thread = WorkerThread({ [self] in writeFrames(from: queue, into: writer, onFailure: onFailure) }) else {
+            writer.abandon()
+            throw CaptureError(file: path, "no writer thread could be started")
         }
-        let thread = Thread { [self] in
-            writeFrames(from: queue, into: writer, onFailure: onFailure)
-            finished.signal()
+        let startedMonotonic = clock()
+        state.withLock {
+            $0.failure = nil
+            $0.hold.clear()
+            $0.limiter = FrameRateLimiter(maxFramesPerSecond: plan.requestedFrameRate ?? 0)
+            $0.active = Active(plan: plan, path: path, startedMonotonic: startedMonotonic, startedWall: startedWall,
+                               deviceDroppedAtStart: deviceDroppedBlocks, deviceBadAtStart: deviceBadBlocks, queue: queue,
+                               writer: writer, writerThread: thread)
         }
-        thread.name = "tscope.capture.writer"
-        thread.start()
         return path
     }
 
     /// Hands one frame to the recorder (any thread; never blocks). Ignored
     /// when idle or once the planned duration has passed.
     public func post(_ frame: SpectrumFrame) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let active else { return }
         let now = clock()
-        if let duration = active.plan.duration, now - active.startedMonotonic > duration { return }
-        guard active.plan.requestedFrameRate != nil else {
-            active.queue.post(frame)
-            return
-        }
-        if hold.isHolding && !hold.matches(frame) {
-            // The band changed: store what was held of the old one as it is.
-            active.queue.post(hold.frame)
-            hold.clear()
-        }
-        hold.add(frame)
-        if limiter.shouldEmit(at: now) {
-            active.queue.post(hold.frame)
-            hold.clear()
+        state.withLock { state in
+            guard let active = state.active else { return }
+            if let duration = active.plan.duration, now - active.startedMonotonic > duration { return }
+            guard active.plan.requestedFrameRate != nil else {
+                active.queue.post(frame)
+                return
+            }
+            if state.hold.isHolding && !state.hold.matches(frame) {
+                // The band changed: store what was held of the old one as it is.
+                active.queue.post(state.hold.frame)
+                state.hold.clear()
+            }
+            state.hold.add(frame)
+            if state.limiter.shouldEmit(at: now) {
+                active.queue.post(state.hold.frame)
+                state.hold.clear()
+            }
         }
     }
 
@@ -215,9 +221,9 @@ public final class RecordingSession: @unchecked Sendable {
     /// the disk). Ignored when idle.
     /// - Parameters: from, to: Unix time [s] of the last frame before and the first after
     public func markGap(from: Double, to: Double, reason: String) {
-        lock.withLock {
-            guard active != nil else { return }
-            pendingGaps.append((from, to, reason))
+        state.withLock {
+            guard $0.active != nil else { return }
+            $0.pendingGaps.append((from, to, reason))
         }
     }
 
@@ -226,13 +232,10 @@ public final class RecordingSession: @unchecked Sendable {
     /// - Parameters: deviceDroppedBlocks, deviceBadBlocks: the device's counters now
     @discardableResult
     public func stop(deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0) throws(CaptureError) -> Summary? {
-        guard let session = lock.withLock({ () -> Active? in
-            defer { active = nil }
-            return active
-        }) else { return nil }
+        guard let session = state.withLock({ $0.active.take() }) else { return nil }
         let stoppedMonotonic = clock()
         session.queue.close()
-        session.finished.wait()
+        session.writerThread.join()
         let elapsed = min(stoppedMonotonic - session.startedMonotonic, session.plan.duration ?? .infinity)
         let writer = session.writer
         let achievedIfFinished = elapsed > 0 ? Double(writer.framesWritten) / elapsed : 0
@@ -252,7 +255,7 @@ public final class RecordingSession: @unchecked Sendable {
             failure = CaptureStoreErrors.map(error, path: session.path)
         }
         failure = writeError ?? failure
-        if let failure { lock.withLock { if self.failure == nil { self.failure = failure } } }
+        if let failure { state.withLock { if $0.failure == nil { $0.failure = failure } } }
         return Summary(path: session.path, frames: writer.framesStored, elapsed: elapsed,
                        requestedFrameRate: session.plan.requestedFrameRate, achievedFrameRate: achieved,
                        droppedBlocks: droppedBlocks, droppedFrames: droppedFrames, badBlocks: badBlocks,
@@ -282,9 +285,9 @@ public final class RecordingSession: @unchecked Sendable {
             } catch {
                 failed = true
                 let mapped = CaptureStoreErrors.map(error, path: writer.path)
-                let first = lock.withLock { () -> Bool in
-                    defer { if failure == nil { failure = mapped } }
-                    return failure == nil
+                let first = state.withLock { state -> Bool in
+                    defer { if state.failure == nil { state.failure = mapped } }
+                    return state.failure == nil
                 }
                 if first { onFailure(mapped) }
             }
@@ -293,10 +296,10 @@ public final class RecordingSession: @unchecked Sendable {
 
     /// Stores the outages marked since the last call (writer thread).
     private func writePendingGaps(into writer: CaptureStoreWriter) throws {
-        let gaps = lock.withLock { () -> [(from: Double, to: Double, reason: String)] in
-            guard !pendingGaps.isEmpty else { return [] }
-            defer { pendingGaps.removeAll(keepingCapacity: true) }
-            return pendingGaps
+        let gaps = state.withLock { state -> [(from: Double, to: Double, reason: String)] in
+            guard !state.pendingGaps.isEmpty else { return [] }
+            defer { state.pendingGaps.removeAll(keepingCapacity: true) }
+            return state.pendingGaps
         }
         for gap in gaps { try writer.writeGap(from: gap.from, to: gap.to, reason: gap.reason) }
     }
