@@ -4,6 +4,9 @@ import Synchronization
 
 /// The stream of an `EmulatedTransport`: a thread fills preallocated transfer
 /// buffers from the emulator in turn and hands each to `onData` in order.
+// @unchecked: the transfer storage is a raw buffer written and handed on by
+// the stream thread alone; `stop` joins that thread (under `endLock`) before
+// the storage can be freed.
 final class EmulatedBulkStream: @unchecked Sendable {
     /// pause after the emulator had nothing (a NAK) before asking again [µs]
     static let nakRetryMicroseconds: UInt32 = 1_000

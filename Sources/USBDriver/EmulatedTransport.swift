@@ -2,6 +2,8 @@ import Foundation
 
 /// A `USBTransport` that hosts a `FirmwareEmulator` in-process: drivers talk
 /// to emulated firmware exactly as they would to a device through libusb.
+// @unchecked: the emulator (a non-Sendable protocol) is only touched under
+// `emulatorLock`, the stream and `closed` only under `stateLock`.
 public final class EmulatedTransport: USBTransport, @unchecked Sendable {
     private let emulator: FirmwareEmulator
     /// serialises every call into the emulator (emulators need not be thread-safe)

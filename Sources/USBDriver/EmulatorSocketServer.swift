@@ -8,6 +8,9 @@ import Foundation
 /// Firmware-Notes/fake-libusb.md.
 ///
 /// Call `stop()` when done: the serving thread keeps the server alive until then.
+// @unchecked: the socket descriptors and the scratch buffer are used by the
+// serving thread alone; the client descriptor and `stopping` are read and
+// written under `stateLock`; `stop` joins the thread, and only deinit closes them.
 public final class EmulatorSocketServer: @unchecked Sendable {
     public let socketPath: String
     private let emulator: FirmwareEmulator

@@ -5,6 +5,9 @@ import Foundation
 /// Continuous bulk IN on libusb: `transferCount` transfers of `transferSize`
 /// bytes, allocated once, kept submitted, and serviced by a dedicated event
 /// thread. Each completed transfer goes to `onData` and is resubmitted.
+// @unchecked: the libusb transfers and their buffers are C memory touched by
+// libusb's event thread in callbacks and freed only after that thread is
+// joined; the in-flight bookkeeping it shares is under `condition`.
 final class LibUSBBulkStream: @unchecked Sendable {
     private let context: LibUSBContext
     private let deviceName: String

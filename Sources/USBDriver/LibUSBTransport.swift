@@ -2,6 +2,8 @@ import CLibUSB
 import Foundation
 
 /// A `USBTransport` on libusb-1.0: one opened device with one claimed interface.
+// @unchecked: the device handle is a C pointer, read and cleared only under
+// `lock`; libusb's synchronous transfer calls on one handle are thread-safe.
 public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     public let deviceInfo: USBDeviceInfo
     /// model name used in error messages ("HackRF One")
