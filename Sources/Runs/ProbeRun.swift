@@ -3,6 +3,7 @@ import Foundation
 import Signals
 import Synchronization
 import ThreadKit
+import USBDriver
 
 /// `tscope devices --probe`: opens the analyzer chosen and prints one line
 /// per frame (from the source's thread) until enough came or the
@@ -54,5 +55,30 @@ public final class ProbeRun: Sendable {
         return String(format: "%.3f–%.3f MHz  %d points  peak %.1f dBm at %.3f MHz",
                       frame.binCenterHz(0) / 1e6, frame.binCenterHz(values.count - 1) / 1e6, values.count,
                       values[peak], frame.binCenterHz(peak) / 1e6)
+    }
+}
+
+/// `tscope devices`: one line per attached analyzer of any kind the
+/// catalogue knows, with its serial, bus/address, ids and the --device to use.
+public enum DeviceListing {
+    public static func lines() throws -> [String] {
+        let found = try USBEnumerator.devices(matching: AnalyzerKind.allUSBIDs)
+        guard !found.isEmpty else {
+            throw CommandError("no analyzer found. Check the cable; if `lsusb` lists the device, this user may lack "
+                + "access: \(udevRulesHint). Without hardware, `tscope watch --device demo` runs the built-in demo.")
+        }
+        return found.map { device in
+            let kind = AnalyzerKind(device)
+            let model = kind.map { kind in
+                switch kind {
+                case .tinysa: return "tinySA (or another STM32 serial device)"
+                case .rfexplorer: return "RF Explorer (CP210x bridge; or another CP210x serial device)"
+                default: return kind.model
+                }
+            } ?? device.product ?? "unknown"
+            let serial = device.serialNumber ?? "(unreadable: access denied? \(udevRulesHint))"
+            let option = kind.map { "  --device \($0.rawValue)" } ?? ""
+            return "\(model)  serial \(serial)  bus \(device.bus) address \(device.address)  id \(device.idString)\(option)"
+        }
     }
 }

@@ -24,10 +24,12 @@ public struct RecordingRequest: Sendable {
     public var detector: SpectrumDetector
     public var metadata: CaptureMetadata
 
+    /// `outputPath` is a directory (the file named from label, operator and
+    /// start) when it exists as one or ends with "/", created if missing;
+    /// else the file to write.
     public init(selection: DeviceSelection, band: FrequencyRange, bandText: String, binWidthHz: Double,
                 frameRate: Double, label: String?, operatorName: String?, durationSeconds: Double?,
-                output: RecordingSession.Plan.Output, gains: HackRFGains, ampEnabled: Bool,
-                detector: SpectrumDetector, metadata: CaptureMetadata) {
+                outputPath: String, gains: HackRFGains, ampEnabled: Bool, detector: SpectrumDetector) throws {
         self.selection = selection
         self.band = band
         self.bandText = bandText
@@ -36,11 +38,26 @@ public struct RecordingRequest: Sendable {
         self.label = label
         self.operatorName = operatorName
         self.durationSeconds = durationSeconds
-        self.output = output
         self.gains = gains
         self.ampEnabled = ampEnabled
         self.detector = detector
-        self.metadata = metadata
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory)
+        if (exists && isDirectory.boolValue) || outputPath.hasSuffix("/") {
+            do {
+                try FileManager.default.createDirectory(atPath: outputPath, withIntermediateDirectories: true)
+            } catch {
+                throw CommandError("cannot create the output directory \(outputPath): \(error.localizedDescription)")
+            }
+            output = .directory(outputPath)
+        } else {
+            output = .file(outputPath)
+        }
+        metadata = CaptureMetadata(format: "tscope")
+        metadata.serial = selection.serial
+        metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(ampEnabled ? 1 : 0)"
+        metadata.writerVersion = TscopeVersion.number
+        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
     }
 
     /// The band, when the chosen analyzer tunes all of it.

@@ -10,9 +10,10 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List attached analyzers (model, serial, bus/address); --probe reads frames from one.",
         discussion: """
-            Supported: HackRF One (1d50:6089), RTL-SDR (0bda:2838, 0bda:2832), tinySA and tinySA Ultra \
-            (0483:5740), RF Explorer (CP210x bridge, 10c4:ea60). The tinySA and CP210x ids are shared with \
-            other serial devices; --probe tells whether an analyzer answers.
+            Supported: HackRF One (1d50:6089), RTL-SDR (RTL2832U dongles: 0bda:2838, 0bda:2832 and the \
+            rebadged ids librtlsdr knows), tinySA and tinySA Ultra (0483:5740), RF Explorer (CP210x bridge, \
+            10c4:ea60). The tinySA and CP210x ids are shared with other serial devices; --probe tells whether an \
+            analyzer answers.
             With --probe, a lost device is reconnected for up to --reconnect-timeout seconds.
             """
     )
@@ -33,36 +34,10 @@ struct DevicesCommand: ParsableCommand {
     }
 
     func run() throws {
-        if probe { try runProbe() } else { try list() }
-    }
-
-    private func list() throws {
-        let found: [USBDeviceInfo]
-        found = try USBEnumerator.devices(matching: AnalyzerKind.allUSBIDs)
-        guard !found.isEmpty else {
-            printError("""
-                no analyzer found. Check the cable; if `lsusb` lists the device, this user may lack access: \
-                \(udevRulesHint). Without hardware, `tscope watch --device demo` runs the built-in demo.
-                """)
-            throw ExitCode(1)
+        if probe {
+            try ProbeRun.run(deviceOptions.selection, band: band.range, frames: frames)
+        } else {
+            for line in try DeviceListing.lines() { print(line) }
         }
-        for device in found {
-            let kind = AnalyzerKind(device)
-            let model = kind.map { kind in
-                switch kind {
-                case .tinysa: return "tinySA (or another STM32 serial device)"
-                case .rfexplorer: return "RF Explorer (CP210x bridge; or another CP210x serial device)"
-                default: return kind.model
-                }
-            } ?? device.product ?? "unknown"
-            let serial = device.serialNumber ?? "(unreadable: access denied? \(udevRulesHint))"
-            let option = kind.map { "  --device \($0.rawValue)" } ?? ""
-            print("\(model)  serial \(serial)  bus \(device.bus) address \(device.address)  id \(device.idString)\(option)")
-        }
-    }
-
-    private func runProbe() throws {
-        let band = self.band.range
-        try ProbeRun.run(deviceOptions.selection, band: band, frames: frames)
     }
 }

@@ -157,23 +157,3 @@ func reportingECGErrors(_ work: () throws -> Void) throws {
         throw ExitCode.failure
     }
 }
-
-/// A replay speed: a factor of real time, or `max` (as fast as it can be read).
-struct ReplaySpeed: ExpressibleByArgument, Equatable {
-    /// × real time; nil for as fast as possible
-    var factor: Double?
-
-    init(factor: Double?) { self.factor = factor }
-
-    init?(argument: String) {
-        if argument == "max" {
-            factor = nil
-        } else if let value = Double(argument) {
-            factor = value
-        } else {
-            return nil
-        }
-    }
-
-    var defaultValueDescription: String { factor.map { "\($0)" } ?? "max" }
-}

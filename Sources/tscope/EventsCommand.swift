@@ -45,7 +45,7 @@ struct EventsCommand: ParsableCommand {
     var input: String?
 
     @Option(help: "With --input: playback speed, a factor or max (default max).")
-    var speed: String = "max"
+    var speed = ReplaySpeed(factor: nil)
 
     @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).", transform: TimeSpan.init(parsing:))
     var duration: TimeSpan?
@@ -66,7 +66,6 @@ struct EventsCommand: ParsableCommand {
         guard conditionOptions.isGiven else {
             throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB")
         }
-        _ = try parsedSpeed()
         if record == nil, pre.seconds > 0 || post.seconds > 0 { throw ValidationError("--pre and --post go with --record DIR") }
         if let record {
             var isDirectory: ObjCBool = false
@@ -74,15 +73,6 @@ struct EventsCommand: ParsableCommand {
                 throw ValidationError("--record \(record): not a directory")
             }
         }
-    }
-
-    /// nil = as fast as possible
-    func parsedSpeed() throws -> Double? {
-        if speed == "max" { return nil }
-        guard let factor = Double(speed), factor.isFinite, factor > 0 else {
-            throw ValidationError("--speed \(speed): expected a factor such as 4, or max")
-        }
-        return factor
     }
 
     func run() throws {
@@ -107,7 +97,7 @@ struct EventsCommand: ParsableCommand {
     private func runOnFile(_ path: String, settings: EventRun.Settings) throws {
         let format = try inputOptions.format(of: path)
         let reader = try inputOptions.openReader(path: path, format: format)
-        try EventRun.file(reader, speed: try parsedSpeed(), settings: settings)
+        try EventRun.file(reader, speed: speed.factor, settings: settings)
     }
 
     private func runLive(settings: EventRun.Settings) throws {

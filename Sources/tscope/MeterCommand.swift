@@ -55,7 +55,7 @@ struct MeterCommand: ParsableCommand {
     var input: String?
 
     @Option(name: .long, help: "With --input: playback speed, a factor or max (default 1, real time).")
-    var speed: String = "1"
+    var speed = ReplaySpeed(factor: 1)
 
     @OptionGroup var inputOptions: CaptureInputOptions
 
@@ -67,16 +67,6 @@ struct MeterCommand: ParsableCommand {
         if let obw, !(obw > 0 && obw < 100) { throw ValidationError("--obw \(obw): expected a percent between 0 and 100") }
         guard (0...100).contains(peaks) else { throw ValidationError("--peaks \(peaks): expected 0…100") }
         guard excursion.isFinite, excursion >= 0 else { throw ValidationError("--excursion \(excursion): expected dB ≥ 0") }
-        _ = try parsedSpeed()
-    }
-
-    /// `--speed`: nil = as fast as possible
-    func parsedSpeed() throws -> Double? {
-        if speed == "max" { return nil }
-        guard let factor = Double(speed), factor.isFinite, factor > 0 else {
-            throw ValidationError("--speed \(speed): expected a factor such as 4, or max")
-        }
-        return factor
     }
 
     /// what the per-interval spectrum is measured for, nil when nothing is asked
@@ -85,14 +75,13 @@ struct MeterCommand: ParsableCommand {
             : MeterMeasurementRequest(occupiedPercent: obw, peakCount: peaks, excursionDB: Float(excursion))
     }
 
-
     func run() throws {
         let settings = MeterSettings(band: band.range, interval: interval, count: count, json: json, trace: trace,
                                      measurements: measurementRequest)
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)
-            try MeterRun.file(reader, speed: try parsedSpeed(), settings: settings)
+            try MeterRun.file(reader, speed: speed.factor, settings: settings)
             return
         }
         // channel power is a mean: the average detector by default

@@ -65,33 +65,12 @@ struct RecordCommand: ParsableCommand {
         guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
     }
 
-    /// `.directory` if `--output` is an existing directory or ends with "/", else `.file`.
-    func outputTarget() -> RecordingSession.Plan.Output {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
-        return (exists && isDirectory.boolValue) || output.hasSuffix("/") ? .directory(output) : .file(output)
-    }
-
     func run() throws {
-        let gains: HackRFGains
-        gains = try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain)
-        if case .directory(let directory) = outputTarget() {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw CommandError("cannot create the output directory \(directory): \(error.localizedDescription)")
-            }
-        }
-        var metadata = CaptureMetadata(format: "tscope")
-        metadata.serial = deviceOptions.serial
-        metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(amp)"
-        metadata.writerVersion = TscopeVersion.number
-        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
-        let request = RecordingRequest(
+        let request = try RecordingRequest(
             selection: deviceOptions.selection, band: band.range, bandText: band.text, binWidthHz: binWidth,
             frameRate: frameRate, label: label, operatorName: operatorName, durationSeconds: duration?.seconds,
-            output: outputTarget(), gains: gains, ampEnabled: amp == 1,
-            detector: detectorOption.chosen(default: .peak), metadata: metadata)
+            outputPath: output, gains: try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain), ampEnabled: amp == 1,
+            detector: detectorOption.chosen(default: .peak))
         if raw && deviceOptions.device.isRTLSDR {
             try RawRTLSDRRecording(request: request).run()
         } else if raw {
@@ -101,4 +80,3 @@ struct RecordCommand: ParsableCommand {
         }
     }
 }
-
