@@ -1,8 +1,6 @@
 import ArgumentParser
 import Devices
 import Runs
-import Signals
-import USBDriver
 
 extension DeviceChoice: ExpressibleByArgument {
     /// the choices served by the rtl_power-compatible sweep (RTLPowerSweep.swift)

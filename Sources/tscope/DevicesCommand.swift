@@ -1,9 +1,6 @@
 import ArgumentParser
-import Devices
 import Foundation
 import Runs
-import Signals
-import USBDriver
 
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ECG
 import Foundation
 import Runs
 

@@ -1,10 +1,6 @@
 import ArgumentParser
-import ECG
 import Foundation
 import Runs
-import Terminal
-import ViewModels
-import Views
 
 /// `tscope ecg watch`: live ECG strips or the 12-lead printout in the terminal.
 struct ECGWatchCommand: ParsableCommand {

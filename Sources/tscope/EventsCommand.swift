@@ -1,11 +1,8 @@
 import ArgumentParser
 import Capture
 import DSP
-import Devices
 import Foundation
 import Runs
-import Signals
-import ViewModels
 
 /// Tells when something appears in a band: one line per event, live from any
 /// analyzer or from any capture file.

@@ -1,9 +1,7 @@
 import ArgumentParser
 import DSP
-import Devices
 import Foundation
 import Runs
-import Signals
 
 /// Headless power meter: one reading of the power in a band per interval.
 struct MeterCommand: ParsableCommand {

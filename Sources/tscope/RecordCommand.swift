@@ -1,11 +1,7 @@
 import ArgumentParser
-import Capture
 import Devices
 import Foundation
 import Runs
-import Signals
-import ThreadKit
-import USBDriver
 
 /// Headless recording into the capture store (or raw I/Q as SigMF).
 struct RecordCommand: ParsableCommand {

@@ -3,10 +3,7 @@ import Capture
 import DSP
 import Foundation
 import Runs
-import Signals
-import Terminal
 import ViewModels
-import Views
 
 /// A recorded capture played in the viewer's three views.
 struct ReplayCommand: ParsableCommand {

@@ -1,11 +1,7 @@
 import ArgumentParser
-import Capture
-import DSP
 import Devices
 import Foundation
 import Runs
-import Signals
-import USBDriver
 
 /// Headless sweeps in hackrf_sweep's output layouts, with its options.
 struct SweepCommand: ParsableCommand {

@@ -1,15 +1,9 @@
 import ArgumentParser
 import Capture
 import DSP
-import Devices
 import Foundation
 import Runs
-import Signals
-import Terminal
-import ThreadKit
-import USBDriver
 import ViewModels
-import Views
 
 /// The live spectrum in the terminal.
 struct WatchCommand: ParsableCommand {
