@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "ThreadKit"),
         .target(name: "USBDriver", dependencies: ["Signals", "ThreadKit", "CLibUSB"]),
-        .target(name: "DSP", dependencies: ["Signals", "CFFTW"]),
+        .target(name: "DSP", dependencies: ["Signals", "ThreadKit", "CFFTW"]),
         .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP"]),
         .target(
             name: "Capture",
@@ -85,6 +85,11 @@ let package = Package(
             path: "Fuzz",
             exclude: ["README.md", "corpus"],
             sources: ["harnesses", "CorpusReplayTests.swift"]
+        ),
+        .testTarget(
+            name: "RunsTests",
+            dependencies: ["Runs", "Capture", "Devices", "DSP", "Signals"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 
 /// Hands spectrum frames from the DSP thread to the render loop without
 /// either waiting on the other. Frames posted between two `take`s are
@@ -26,7 +27,7 @@ public final class FrameMailbox: Sendable {
         var trace = TraceAccumulator(mode: .live)
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     public init() {}
 

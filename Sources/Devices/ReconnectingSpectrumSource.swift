@@ -57,10 +57,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         }
     }
 
-    private let shared = Mutex(State())
+    private let shared = Guarded(State())
     /// Held while the inner source is retuned or torn down, so a retune from
     /// the viewer never reaches a source the supervisor is stopping.
-    private let lifecycle = Mutex(())
+    private let lifecycle = Guarded(())
     private let wake = DispatchSemaphore(value: 0)
 
     /// - Parameters:

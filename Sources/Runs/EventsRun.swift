@@ -45,12 +45,12 @@ public final class EventRun: Sendable {
 
     private let settings: Settings
     private let unit: String
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     public init(settings: Settings, unit: String) {
         self.settings = settings
         self.unit = unit
-        state = Mutex(State(
+        state = Guarded(State(
             tracker: LearningEventTracker(condition: settings.condition, learnSeconds: settings.learnSeconds,
                                           overBaselineDB: settings.overBaselineDB, band: settings.band,
                                           holdSeconds: settings.holdSeconds, hysteresisDB: settings.hysteresisDB),
@@ -268,7 +268,7 @@ public final class EventWatch: Sendable {
         var pending: [SweepEventTracker.Output] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     /// everything a sweep can hold [Hz]
     private static let everything = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
     /// reports kept for the viewer at most, whatever it does
@@ -277,7 +277,7 @@ public final class EventWatch: Sendable {
     public init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double,
                 hysteresisDB: Float, capacity: Int) {
         self.capacity = capacity
-        state = Mutex(State(tracker: LearningEventTracker(condition: condition, learnSeconds: learnSeconds,
+        state = Guarded(State(tracker: LearningEventTracker(condition: condition, learnSeconds: learnSeconds,
                                                           overBaselineDB: overBaselineDB, band: Self.everything,
                                                           holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)))
     }

@@ -47,13 +47,13 @@ public final class HackRFSweepRun: Sendable {
         var counter: HackRFSweepCounter
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let latch = CompletionLatch<Outcome>()
 
     public init(plan: HackRFSweepPlan, sink: sending OutputSink, layout: HackRFSweepWriter.Layout, sweepLimit: Int?,
                 detector: SpectrumDetector = .sample) {
         // `sample` is hackrf_sweep's FFT of the block's last N samples, byte for byte
-        state = Mutex(State(fft: SweepFFT(fftSize: plan.fftSize, detector: detector,
+        state = Guarded(State(fft: SweepFFT(fftSize: plan.fftSize, detector: detector,
                                           maxSamples: HackRFProtocol.samplesAfterHeader),
                             writer: HackRFSweepWriter(sink: sink, layout: layout, fftSize: plan.fftSize),
                             counter: HackRFSweepCounter(firstStartHz: UInt64(plan.ranges[0].startMHz) * 1_000_000,

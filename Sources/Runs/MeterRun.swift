@@ -4,6 +4,7 @@ import Devices
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 
 /// What `tscope meter` measures and prints.
 public struct MeterSettings: Sendable {
@@ -125,10 +126,10 @@ public final class BandPowerAccumulator: Sendable {
         var traced = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
 
     public init(measuring request: MeterMeasurementRequest? = nil, trace mode: TraceMode = .live) {
-        state = Mutex(State(request: request, trace: TraceAccumulator(mode: mode)))
+        state = Guarded(State(request: request, trace: TraceAccumulator(mode: mode)))
     }
 
     /// the band measured; frames before it is set are ignored

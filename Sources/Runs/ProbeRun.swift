@@ -10,7 +10,7 @@ import USBDriver
 /// supervisor gave up.
 public final class ProbeRun: Sendable {
     private let wanted: Int
-    private let printed = Mutex(0)
+    private let printed = Guarded(0)
     /// nil: the frames came; a message: the analyzer was given up
     private let latch = CompletionLatch<String?>()
 

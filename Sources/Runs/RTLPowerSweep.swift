@@ -211,13 +211,13 @@ final class RTLPowerReporter: Sendable {
 
     private let settings: RTLPowerSettings
     private let exitTime: Int?
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let stopRequested = Atomic<Bool>(false)
 
     init(settings: RTLPowerSettings, writer: sending RTLPowerCSVWriter, start: Int) {
         self.settings = settings
         exitTime = settings.exitSeconds.map { start + $0 }
-        state = Mutex(State(writer: writer, nextTick: start + settings.intervalSeconds))
+        state = Guarded(State(writer: writer, nextTick: start + settings.intervalSeconds))
     }
 
     /// Flushes what is buffered; the first write error, if any.

@@ -32,7 +32,7 @@ public final class DropOldestRing<Slot: Sendable>: Sendable {
 
     public let capacity: Int
     private let onClose: OnClose
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let wakeup = DispatchSemaphore(value: 0)
 
     /// - Parameters:
@@ -44,7 +44,7 @@ public final class DropOldestRing<Slot: Sendable>: Sendable {
         var slots: [Slot] = []
         slots.reserveCapacity(self.capacity)
         for _ in 0..<self.capacity { slots.append(makeSlot()) }
-        state = Mutex(State(slots: slots))
+        state = Guarded(State(slots: slots))
     }
 
     /// items overwritten because the consumer fell behind

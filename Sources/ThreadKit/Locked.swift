@@ -4,9 +4,9 @@ import Synchronization
 /// guards state that more than one thread touches, so the compiler checks
 /// what crosses (no lock-and-variables classes).
 public final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let mutex: Guarded<Value>
 
-    public init(_ value: Value) { mutex = Mutex(value) }
+    public init(_ value: Value) { mutex = Guarded(value) }
 
     /// Runs `body` with the value, exclusively.
     public func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
@@ -23,7 +23,7 @@ public final class Locked<Value: Sendable>: Sendable {
 /// The first of many reports that count (the first failure of a run, set
 /// by whichever thread sees it first); later ones are ignored.
 public final class FirstValue<Value: Sendable>: Sendable {
-    private let mutex = Mutex<Value?>(nil)
+    private let mutex = Guarded<Value?>(nil)
 
     public init() {}
 

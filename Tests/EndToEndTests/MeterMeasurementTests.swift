@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func badMeasurementOptionsAreOneLine() throws {
-        for (arguments, message) in [(["--obw", "100"], "--obw 100"), (["--speed", "fast"], "--speed fast"),
+        for (arguments, message) in [(["--obw", "100"], "--obw 100"), (["--speed", "fast"], "'fast' is invalid for '--speed"),
                                      (["--peaks", "500"], "--peaks 500"),
                                      (["--trace", "hold"], "--trace")] {
             let result = try run(Paths.tscope, ["meter", "--input", Self.file, "--band", "88:108"] + arguments)

@@ -91,7 +91,7 @@ public final class RecordingSession: Sendable {
         var pendingGaps: [(from: Double, to: Double, reason: String)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     /// One running session's resources.
     private struct Active {

@@ -56,7 +56,7 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     /// the band being swept, after `start`/`retune`
     public var plan: HackRFSweepPlan? { running.withLock { $0.plan } }
     /// the plan and the DSP thread of the running sweep (start and stop come from one thread at a time)
-    private let running = Mutex<(plan: HackRFSweepPlan?, dsp: WorkerThread?)>((nil, nil))
+    private let running = Guarded<(plan: HackRFSweepPlan?, dsp: WorkerThread?)>((nil, nil))
 
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (USBError?) -> Void

@@ -1,4 +1,5 @@
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Speaks HackRF One's sweep protocol over any `USBTransport` (libusb or an
@@ -18,7 +19,7 @@ public final class HackRFSweepDriver: Sendable {
     public let transport: USBTransport
     /// the plan of the last `configure`
     public var plan: HackRFSweepPlan? { configured.withLock { $0 } }
-    private let configured = Mutex<HackRFSweepPlan?>(nil)
+    private let configured = Guarded<HackRFSweepPlan?>(nil)
 
     private let badBlocks = Atomic<Int>(0)
     private let goodBlocks = Atomic<Int>(0)

@@ -1,5 +1,6 @@
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Speaks to an RF Explorer over any `USBTransport`: configures the CP210x
@@ -11,7 +12,7 @@ import USBDriver
 public final class RFExplorerDriver: Sendable {
     public let transport: USBTransport
     /// what `open()` read: the configuration, and the `#C2-M:` model line if the analyzer sent one
-    private let found = Mutex<(configuration: RFExplorerConfiguration?, modelLine: String?)>((nil, nil))
+    private let found = Guarded<(configuration: RFExplorerConfiguration?, modelLine: String?)>((nil, nil))
     public var configuration: RFExplorerConfiguration? { found.withLock { $0.configuration } }
     public var modelLine: String? { found.withLock { $0.modelLine } }
 

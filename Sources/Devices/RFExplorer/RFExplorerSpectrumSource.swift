@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// An RF Explorer as a `SpectrumSource`. The analyzer streams sweeps on its
@@ -23,7 +24,7 @@ public final class RFExplorerSpectrumSource: SpectrumSource, Sendable {
         var rangeCommand: [UInt8]?
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     /// times the unit announced a restart and was set up again
     private let restarts = Atomic<Int>(0)
 
@@ -40,7 +41,7 @@ public final class RFExplorerSpectrumSource: SpectrumSource, Sendable {
         guard let configuration = driver.configuration else {
             throw .unsupported("RF Explorer sent no configuration")
         }
-        state = Mutex(State(configuration: configuration))
+        state = Guarded(State(configuration: configuration))
         self.onFrame = onFrame
         self.onEnd = onEnd
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Tuner gain: the R82xx's own AGC, or a fixed value from its gain table.
@@ -38,7 +39,7 @@ public final class RTLSDRDevice: Sendable {
         var gain = RTLSDRGain.automatic
     }
 
-    private let hardware: Mutex<Hardware>
+    private let hardware: Guarded<Hardware>
 
     /// sample rate the resampler really runs at [Hz]
     public var sampleRateHz: Double { hardware.withLock { $0.sampleRateHz } }
@@ -53,7 +54,7 @@ public final class RTLSDRDevice: Sendable {
         self.transport = transport
         tunerChip = tuner.chip
         crystalHz = tuner.crystalHz
-        hardware = Mutex(Hardware(bus: bus, tuner: tuner))
+        hardware = Guarded(Hardware(bus: bus, tuner: tuner))
     }
 
     /// Initialises the dongle behind an opened transport (for libusb, open it

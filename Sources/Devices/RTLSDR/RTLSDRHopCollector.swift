@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import ThreadKit
 
 /// Between the bulk stream (which never stops) and the hop loop: after
 /// `arm`, skips the bytes that may still carry the previous tuning, then
@@ -21,7 +22,7 @@ final class RTLSDRHopCollector: Sendable {
         var endError: Error?
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     /// signalled when the armed buffer fills or the stream ends; `wait` re-checks the state
     private let wake = DispatchSemaphore(value: 0)
 

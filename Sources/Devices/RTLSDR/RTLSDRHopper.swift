@@ -36,7 +36,7 @@ public final class RTLSDRHopper: Sendable {
     public let stallTimeout: Double
 
     private let collector: RTLSDRHopCollector
-    private let hopThread = Mutex<WorkerThread?>(nil)
+    private let hopThread = Guarded<WorkerThread?>(nil)
     private let stopRequested = Atomic<Bool>(false)
     private let passes = Atomic<Int>(0)
 

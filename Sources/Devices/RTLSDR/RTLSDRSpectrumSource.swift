@@ -2,6 +2,7 @@ import DSP
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Why the live RTL-SDR pipeline could not (re)start.
@@ -46,7 +47,7 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
     /// the plan being hopped, after `start`/`retune`
     public var plan: RTLSDRHopPlan? { running.withLock { $0.plan } }
     /// the running plan and its hopper (start and stop come from one thread at a time)
-    private let running = Mutex<(plan: RTLSDRHopPlan?, hopper: RTLSDRHopper?)>((nil, nil))
+    private let running = Guarded<(plan: RTLSDRHopPlan?, hopper: RTLSDRHopper?)>((nil, nil))
 
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (RTLSDRHopError?) -> Void

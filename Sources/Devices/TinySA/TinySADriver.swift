@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Synchronization
+import ThreadKit
 import USBDriver
 
 /// Speaks to a tinySA's shell over any `USBTransport`: sets up the CDC-ACM
@@ -12,7 +13,7 @@ import USBDriver
 public final class TinySADriver: Sendable {
     public let transport: USBTransport
     /// what `open()` found: the model and the `version` line it answered with
-    private let identity = Mutex((model: TinySAModel.basic, versionLine: ""))
+    private let identity = Guarded((model: TinySAModel.basic, versionLine: ""))
     public var model: TinySAModel { identity.withLock { $0.model } }
     public var versionLine: String { identity.withLock { $0.versionLine } }
 

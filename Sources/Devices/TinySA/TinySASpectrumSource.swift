@@ -33,10 +33,10 @@ public final class TinySASpectrumSource: SpectrumSource, Sendable {
         var outcome: Outcome?
     }
 
-    private let state: Mutex<State>
+    private let state: Guarded<State>
     private let replied = DispatchSemaphore(value: 0)
     /// the sweep thread, joined by `stop`
-    private let sweepThread = Mutex<WorkerThread?>(nil)
+    private let sweepThread = Guarded<WorkerThread?>(nil)
     private let running = Atomic<Bool>(false)
 
     private let frames = Atomic<Int>(0)
@@ -52,7 +52,7 @@ public final class TinySASpectrumSource: SpectrumSource, Sendable {
         try driver.open()
         self.onFrame = onFrame
         self.onEnd = onEnd
-        state = Mutex(State(parser: TinySAScanParser(maxPoints: driver.model.maxPoints, zeroLevelDB: driver.model.zeroLevelDB)))
+        state = Guarded(State(parser: TinySAScanParser(maxPoints: driver.model.maxPoints, zeroLevelDB: driver.model.zeroLevelDB)))
     }
 
     public var model: TinySAModel { driver.model }

@@ -1,0 +1,151 @@
+import Capture
+import DSP
+import Devices
+import Foundation
+import Signals
+import Testing
+@testable import Runs
+
+/// A fresh directory under the system's temporary one, removed by the caller.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The library's runs on the emulated analyzers, without the executable.
+@Suite struct HeadlessRunTests {
+    /// hackrf_sweep's whole run on the demo HackRF: two sweeps of 2400–2480 MHz
+    /// in hackrf_sweep's text layout, two lines per 20 MHz step.
+    @Test func hackRFSweepRunWritesTwoSweepsOfHackrfSweepLines() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("sweep.csv").path
+        let plan = try HackRFSweepPlan(ranges: [SweepRangeMHz(startMHz: 2400, stopMHz: 2480)], binWidthHz: 1e6)
+        let summary = try HackRFSweepRun.run(
+            selection: DeviceSelection(device: .demo), plan: plan, gains: .sweepDefaults, ampEnabled: false,
+            antennaPower: false, outputPath: output, layout: .text, sweepLimit: 2, detector: .sample)
+        #expect(summary.sweeps == 2)
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let perSweep = 2 * plan.stepFrequenciesHz.count
+        #expect(lines.count == 2 * perSweep, "\(lines.count) lines, \(perSweep) per sweep")
+        for line in lines {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            // date, time, hz_low, hz_high, hz_bin_width, num_samples, then one dB per bin
+            #expect(fields.count == 6 + Int(5e6 / 1e6 * Double(plan.fftSize) / 20), "\(line.prefix(80))")
+            #expect(Double(fields[4]) == 20e6 / Double(plan.fftSize))
+            #expect(fields.dropFirst(6).allSatisfy { Double($0).map { $0 < 0 && $0 > -140 } ?? false })
+        }
+    }
+
+    /// rtl_power's command line read by the library: each value in a wrong
+    /// form names its option.
+    @Test func rtlPowerCommandLineNamesTheOptionItCannotRead() {
+        func line(_ ranges: [String], window: String? = nil, interval: String? = nil, crop: String? = nil)
+            -> RTLPowerCommandLine {
+            RTLPowerCommandLine(ranges: ranges, window: window, gain: nil, interval: interval, exitTimer: nil,
+                                crop: crop, singleShot: true, outputPath: nil, filename: nil)
+        }
+        let cases: [(RTLPowerCommandLine, String)] = [
+            (line(["88M:108M"]), "-f 88M:108M"),
+            (line(["88M:108M:125k", "1G:2G:1M"]), "exactly one -f"),
+            (line(["88M:108M:125k"], window: "gauss"), "-w gauss"),
+            (line(["88M:108M:125k"], interval: "ten"), "-i ten"),
+            (line(["88M:108M:125k"], crop: "lots"), "-c lots"),
+        ]
+        for (commandLine, mentions) in cases {
+            #expect {
+                try RTLPowerSettings(commandLine)
+            } throws: { error in
+                (error as? UsageError)?.description.contains(mentions) == true
+            }
+        }
+        let settings = try? RTLPowerSettings(line(["88M:108M:125k"], window: "hamming", interval: "5m", crop: "20%"))
+        #expect(settings?.intervalSeconds == 300)
+        #expect(settings?.window == .hamming)
+        #expect(settings?.plan.lowerHz == 88_000_000)
+    }
+
+    /// rtl_power's run on the emulated RTL-SDR: one report (-1) of the FM band,
+    /// every line rtl_power's layout, the hops covering 88–108 MHz.
+    @Test func rtlPowerSweepOnTheEmulatedDongleWritesOneReport() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("fm.csv").path
+        let settings = try RTLPowerSettings(RTLPowerCommandLine(
+            ranges: ["88M:108M:125k"], window: nil, gain: nil, interval: "1", exitTimer: nil, crop: nil,
+            singleShot: true, outputPath: output, filename: nil))
+        try RTLPowerSweep(settings: settings, selection: DeviceSelection(device: .demoRTLSDR)).run()
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == settings.plan.hopCount)
+        let lows = lines.compactMap { Double($0.split(separator: ",")[2].trimmingCharacters(in: .whitespaces)) }
+        let highs = lines.compactMap { Double($0.split(separator: ",")[3].trimmingCharacters(in: .whitespaces)) }
+        #expect(lows.min() == 88e6)
+        #expect((highs.max() ?? 0) >= 108e6)
+    }
+
+    /// A spectrum recording of the demo for one second lands in a capture
+    /// store whose frames are the band asked for.
+    @Test func spectrumRecordingStoresTheDemoForItsDuration() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("demo.tscope").path
+        let band = try #require(FrequencyRange(lowerHz: 430e6, upperHz: 440e6))
+        let request = try RecordingRequest(
+            selection: DeviceSelection(device: .demo), band: band, bandText: "430:440", binWidthHz: 100e3,
+            frameRate: 0, label: "library", operatorName: nil, durationSeconds: 1, outputPath: path,
+            gains: .sweepDefaults, ampEnabled: false, detector: .peak)
+        try SpectrumRecording(request: request).run()
+        let reader = try CaptureStoreReader(path: path)
+        #expect(reader.frameCount > 3)
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        #expect(try reader.next(into: &frame))
+        let range = try #require(frame.range)
+        #expect(range.lowerHz <= 430e6 + 1e6 && range.upperHz >= 440e6 - 1e6, "\(range)")
+        #expect(reader.metadata.label == "library")
+    }
+
+    /// A directory output is created and the file named in it.
+    @Test func aRecordingRequestForADirectoryCreatesIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nested = directory.appendingPathComponent("captures/night").path + "/"
+        let request = try RecordingRequest(
+            selection: DeviceSelection(device: .demo), band: FrequencyRange(lowerHz: 88e6, upperHz: 108e6)!,
+            bandText: "88:108", binWidthHz: 100e3, frameRate: 0, label: nil, operatorName: nil, durationSeconds: 1,
+            outputPath: nested, gains: .sweepDefaults, ampEnabled: false, detector: .peak)
+        #expect(request.output == .directory(nested))
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: nested, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(request.metadata.writerVersion == TscopeVersion.number)
+    }
+}
+
+/// `convert` as a library run, on a real rtl_power file.
+@Suite struct CaptureConversionTests {
+    static let fixture = Bundle.module.url(forResource: "Fixtures/nhkfm3", withExtension: "csv")!.path
+
+    /// rtl_power → tscope store → CSV: every one of the 299 rows arrives,
+    /// and a conversion of a store onto itself is refused.
+    @Test func aRealRTLPowerFileConvertsToAStoreAndOnToCSV() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("nhkfm3.tscope").path
+        let options = CaptureReadOptions(timeZone: .utcOffset(seconds: 9 * 3600))
+        let toStore = try CaptureConversion(input: Self.fixture, inputFormat: .rtlPower, output: store, outputFormat: nil,
+                                            readOptions: options)
+        #expect(toStore.outputFormat == .tscope)
+        #expect(try toStore.run() == "299 frames from rtl_power to tscope")
+        let csv = directory.appendingPathComponent("nhkfm3.csv").path
+        let toCSV = try CaptureConversion(input: store, inputFormat: .tscope, output: csv, outputFormat: .csv,
+                                          readOptions: options)
+        #expect(try toCSV.run() == "299 frames from tscope to csv")
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 300, "a header and 299 rows")
+        #expect {
+            try CaptureConversion(input: store, inputFormat: .tscope, output: store, outputFormat: nil, readOptions: options)
+        } throws: { error in
+            "\(error)".contains("is the input")
+        }
+    }
+}
