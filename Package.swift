@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages; the only places that name C.
@@ -42,11 +44,22 @@ let package = Package(
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
         .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
+        // What tscope offers to other systems: Prometheus metrics over HTTP (swift-prometheus on SwiftNIO).
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // Headless and interactive runs: what a command does once its options are parsed.
         .target(
             name: "Runs",
             dependencies: [
                 "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
+                "Telemetry", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -8,7 +8,8 @@ import ThreadKit
 
 /// What `tscope meter` measures and prints.
 public struct MeterSettings: Sendable {
-    public var band: FrequencyRange
+    /// the bands measured, each its own reading per interval (the analyzer sweeps all of them)
+    public var bands: [FrequencyRange]
     /// seconds between readings (device), or of file time (a capture)
     public var interval: Double
     /// readings to print; nil = until the end (a file) or interrupted
@@ -16,10 +17,13 @@ public struct MeterSettings: Sendable {
     public var json: Bool
     public var trace: TraceMode
     public var measurements: MeterMeasurementRequest?
+    /// HOST:PORT to serve the readings on for Prometheus (`/metrics`); nil: none
+    public var prometheus: String?
 
-    public init(band: FrequencyRange, interval: Double, count: Int?, json: Bool, trace: TraceMode,
-                measurements: MeterMeasurementRequest?) {
-        self.band = band
+    public init(bands: [FrequencyRange], interval: Double, count: Int?, json: Bool, trace: TraceMode,
+                measurements: MeterMeasurementRequest?, prometheus: String? = nil) {
+        self.bands = bands
+        self.prometheus = prometheus
         self.interval = interval
         self.count = count
         self.json = json
@@ -46,17 +50,25 @@ public enum MeterRun {
 
     /// Readings from the analyzer `selection` chooses; a lost analyzer is
     /// retried for its reconnect timeout, then the run ends with the reason.
-    /// - Parameter checkBand: the band, refused when the chosen analyzer's range (given) cannot hold it
+    /// The analyzer sweeps from the lowest band's start to the highest's stop.
+    /// - Parameter checkBand: a band, refused when the chosen analyzer's range (given) cannot hold it
     public static func live(_ selection: DeviceSelection, detector: SpectrumDetector, settings: MeterSettings,
-                            checkBand: (FrequencyRange) throws -> FrequencyRange) throws {
-        let accumulator = settings.makeAccumulator()
+                            checkBand: (FrequencyRange, FrequencyRange) throws -> FrequencyRange) throws {
+        let accumulators = settings.bands.map { _ in settings.makeAccumulator() }
         let failure = DeviceFailure()
         let (source, analyzer) = try selection.spectrumSource(
             headless: true, hackRF: .init(detector: detector),
-            onFrame: { accumulator.add($0) }, onGiveUp: { failure.record($0) })
-        let measured = try checkBand(analyzer.kind.tunableRange)
-        accumulator.band = measured
-        try source.start(band: measured, binWidthHz: measured.spanHz / binsAcrossBand)
+            onFrame: { frame in for accumulator in accumulators { accumulator.add(frame) } },
+            onGiveUp: { failure.record($0) })
+        let bands = try settings.bands.map { try checkBand($0, analyzer.kind.tunableRange) }
+        for (accumulator, band) in zip(accumulators, bands) { accumulator.band = band }
+        let swept = Self.span(of: bands)
+        let metrics = try settings.prometheus.map {
+            try MeterMetrics(address: $0, bands: bands, device: analyzer.name, serial: analyzer.serial,
+                             unit: analyzer.kind.powerUnit)
+        }
+        defer { metrics?.stop() }
+        try source.start(band: swept, binWidthHz: swept.spanHz / binsAcrossBand / Double(bands.count))
         defer { source.stop() }
 
         var printed = 0
@@ -68,30 +80,58 @@ public enum MeterRun {
                 usleep(UInt32(min(50_000, max(1_000, (deadline - monotonicSeconds()) * 1e6))))
             }
             deadline += settings.interval
-            guard let reading = accumulator.take() else { continue }
-            print(MeterLine.format(time: unixTimeNow(), band: measured, decibels: reading.decibels,
-                                   unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: settings.json,
-                                   dwell: source.dwellTiming, measurements: reading.measurements, trace: settings.trace))
+            let counters = source.counters
+            metrics?.device(droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks)
+            var any = false
+            for (index, (accumulator, band)) in zip(accumulators, bands).enumerated() {
+                guard let reading = accumulator.take() else { continue }
+                any = true
+                metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
+                print(MeterLine.format(time: unixTimeNow(), band: band, decibels: reading.decibels,
+                                       unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: settings.json,
+                                       dwell: source.dwellTiming, measurements: reading.measurements,
+                                       trace: settings.trace))
+            }
+            guard any else { continue }
             fflush(nil)
             printed += 1
         }
     }
 
+    /// The band that holds all of `bands`.
+    static func span(of bands: [FrequencyRange]) -> FrequencyRange {
+        FrequencyRange(lowerHz: bands.map(\.lowerHz).min() ?? 0, upperHz: bands.map(\.upperHz).max() ?? 1) ?? bands[0]
+    }
+
     /// The same readings from a capture's frames, one per interval of the
     /// file's own time, paced by `speed` (nil: as fast as they read).
     public static func file(_ reader: SpectrumFrameReader, speed: Double?, settings: MeterSettings) throws {
-        let band = settings.band
+        let bands = settings.bands
         var pacer = FilePacer(speed: speed)
-        let accumulator = settings.makeAccumulator()
-        accumulator.band = band
+        let accumulators = bands.map { band in
+            let accumulator = settings.makeAccumulator()
+            accumulator.band = band
+            return accumulator
+        }
+        let metrics = try settings.prometheus.map {
+            try MeterMetrics(address: $0, bands: bands, device: reader.metadata.device ?? "capture",
+                             serial: reader.metadata.serial, unit: "dB")
+        }
+        defer { metrics?.stop() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var printed = 0
         var intervalEnd: Double?
         var lastTime = 0.0
         func emit(at time: Double) {
-            guard let reading = accumulator.take() else { return }
-            print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
-                                   json: settings.json, measurements: reading.measurements, trace: settings.trace))
+            var any = false
+            for (index, (accumulator, band)) in zip(accumulators, bands).enumerated() {
+                guard let reading = accumulator.take() else { continue }
+                any = true
+                metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
+                print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
+                                       json: settings.json, measurements: reading.measurements, trace: settings.trace))
+            }
+            guard any else { return }
             fflush(nil)
             printed += 1
         }
@@ -104,7 +144,7 @@ public enum MeterRun {
             } else if intervalEnd == nil {
                 intervalEnd = frame.timestamp + interval
             }
-            accumulator.add(frame)
+            for accumulator in accumulators { accumulator.add(frame) }
             lastTime = frame.timestamp
         }
         if settings.wantsMore(after: printed) { emit(at: lastTime) }

@@ -23,6 +23,17 @@ public final class SignalWatch {
         }
     }
 
+    /// Unblocks every signal in the calling thread (call first thing in
+    /// main, before any thread starts: threads inherit the mask). A parent
+    /// may start tscope with signals blocked — a Dispatch worker thread
+    /// blocks them all, and a child inherits its mask — and then SIGTERM
+    /// would stay pending for ever instead of ending the run.
+    public static func unblockAllSignals() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+    }
+
     public func cancel() {
         sources.forEach { $0.cancel() }
         sources.removeAll()

@@ -22,8 +22,10 @@ struct MeterCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to measure, start:stop in MHz.", transform: Band.init(parsing:))
-    var band: Band
+    @Option(name: [.customShort("f"), .long], parsing: .singleValue,
+            help: "Band to measure, start:stop in MHz; repeat for several (each its own reading).",
+            transform: Band.init(parsing:))
+    var band: [Band] = []
 
     @Option(name: .long, help: "Seconds between readings.")
     var interval: Double = 1
@@ -55,9 +57,13 @@ struct MeterCommand: ParsableCommand {
     @Option(name: .long, help: "With --input: playback speed, a factor or max (default 1, real time).")
     var speed = ReplaySpeed(factor: 1)
 
+    @Option(help: "Serve the readings for Prometheus at http://HOST:PORT/metrics (e.g. 127.0.0.1:9100).")
+    var prometheus: String?
+
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
+        guard !band.isEmpty else { throw ValidationError("Missing expected argument '--band <band>'") }
         guard interval.isFinite, interval >= 0.05, interval <= 86_400 else {
             throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")
         }
@@ -74,8 +80,8 @@ struct MeterCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = MeterSettings(band: band.range, interval: interval, count: count, json: json, trace: trace,
-                                     measurements: measurementRequest)
+        let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json, trace: trace,
+                                     measurements: measurementRequest, prometheus: prometheus)
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)
@@ -84,6 +90,8 @@ struct MeterCommand: ParsableCommand {
         }
         // channel power is a mean: the average detector by default
         try MeterRun.live(deviceOptions.selection, detector: detectorOption.chosen(default: .average),
-                          settings: settings) { try band.within($0, option: "--band") }
+                          settings: settings) { range, limits in
+            try (band.first { $0.range == range } ?? band[0]).within(limits, option: "--band")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Runs
+import ThreadKit
 
 @main
 struct Tscope: ParsableCommand {
@@ -23,6 +24,7 @@ struct Tscope: ParsableCommand {
 
     /// `tscope --version` alone runs `version` (the default subcommand would take it for one of its options).
     static func main() {
+        SignalWatch.unblockAllSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         main(arguments == ["--version"] ? ["version"] : arguments)
     }

@@ -281,3 +281,35 @@ enum RealFiles {
         }
     }
 }
+
+/// A parent that starts tscope with every signal blocked (a Dispatch worker
+/// thread does; the child inherits the mask) still stops it with SIGTERM.
+@Suite struct InheritedSignalMaskTests {
+    @Test func sigtermEndsAMeterStartedWithSignalsBlocked() throws {
+        var all = sigset_t()
+        sigfillset(&all)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
+        let process = Process()
+        process.executableURL = Paths.tscope
+        process.arguments = ["meter", "--device", "demo", "--band", "88:108"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let started: Void? = try? process.run()
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        try #require(started != nil)
+        usleep(1_500_000)
+        var blocked = ""
+        if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) {
+            blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.map(String.init) ?? ""
+        }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let stillRunning = process.isRunning
+        if stillRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!stillRunning, "SIGTERM was not delivered (\(blocked))")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+    }
+}
