@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries from Debian's -dev packages; the only places that name C.
@@ -44,6 +45,11 @@ let package = Package(
         .target(name: "Terminal"),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
         .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
+        // The capture store in PostgreSQL (postgres-nio): many sensors and sessions in one database.
+        .target(
+            name: "PostgresStore",
+            dependencies: ["Signals", "ThreadKit", "Capture", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         // What tscope offers to other systems: Prometheus metrics over HTTP (swift-prometheus on SwiftNIO).
         .target(
             name: "Telemetry",
@@ -59,7 +65,7 @@ let package = Package(
             name: "Runs",
             dependencies: [
                 "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
-                "Telemetry", .product(name: "Prometheus", package: "swift-prometheus"),
+                "Telemetry", "PostgresStore", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

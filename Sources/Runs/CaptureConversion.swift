@@ -37,7 +37,7 @@ public struct CaptureConversion {
 
     /// Converts; skips are reported on stderr; returns the closing line.
     public func run() throws -> String {
-        let reader = try inputFormat.openReader(path: input, options: readOptions)
+        let reader = try CaptureInput.open(input, format: inputFormat, options: readOptions)
         // ^C or kill ends the run like an error: the partial output is removed (watched before it exists)
         let interrupted = Atomic<Bool>(false)
         let signals = SignalWatch { interrupted.store(true, ordering: .relaxed) }
@@ -63,7 +63,7 @@ public struct CaptureConversion {
             throw error
         }
         reportSkips(reader)
-        return "\(frames) frames from \(inputFormat.rawValue) to \(outputFormat.rawValue)"
+        return "\(frames) frames from \(CaptureInput.formatName(input, inputFormat)) to \(outputFormat.rawValue)"
     }
 
     /// Whether two paths name one existing file (same device and inode).

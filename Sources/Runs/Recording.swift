@@ -2,6 +2,7 @@ import Capture
 import DSP
 import Devices
 import Foundation
+import PostgresStore
 import Signals
 import ThreadKit
 import USBDriver
@@ -43,7 +44,9 @@ public struct RecordingRequest: Sendable {
         self.detector = detector
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory)
-        if (exists && isDirectory.boolValue) || outputPath.hasSuffix("/") {
+        if PostgresLocation.isURL(outputPath) {
+            output = .database(PostgresCaptureStore.database(try PostgresLocation(url: outputPath)))
+        } else if (exists && isDirectory.boolValue) || outputPath.hasSuffix("/") {
             do {
                 try FileManager.default.createDirectory(atPath: outputPath, withIntermediateDirectories: true)
             } catch {
@@ -69,7 +72,7 @@ public struct RecordingRequest: Sendable {
     }
 
     /// The SigMF base path (without .sigmf-data/-meta) for a raw recording.
-    func rawBasePath(startedAt: Double) -> String {
+    func rawBasePath(startedAt: Double) throws -> String {
         let name = CaptureFileName.make(operatorName: operatorName, label: label, startedAt: startedAt,
                                         extension: "sigmf-data")
         switch output {
@@ -78,6 +81,8 @@ public struct RecordingRequest: Sendable {
         case .file(let file):
             return file.hasSuffix(".sigmf-data") || file.hasSuffix(".sigmf-meta")
                 ? String(file.dropLast(".sigmf-data".count)) : file
+        case .database(let database):
+            throw CommandError("--raw writes SigMF files, not to \(database.name): give a file or a directory for --output")
         }
     }
 }
@@ -224,7 +229,7 @@ public struct RawRecording {
         plan = try HackRFSweepPlan(band: band, binWidthHz: request.binWidthHz)
         driver = try HackRFSweepDriver(transport: opened.transport)
         try driver.configure(plan: plan, gains: request.gains, ampEnabled: request.ampEnabled)
-        let basePath = request.rawBasePath(startedAt: unixTimeNow())
+        let basePath = try request.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
         writer = try SigMFWriter(
             basePath: basePath, datatype: .ci8, sampleRate: Double(HackRFSweepPlan.sampleRateHz),
@@ -267,7 +272,7 @@ public struct RawRTLSDRRecording {
         rate = try device.setSampleRate(Self.sampleRate)
         try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
         try device.resetBuffer()
-        let basePath = request.rawBasePath(startedAt: unixTimeNow())
+        let basePath = try request.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
         writer = try SigMFWriter(basePath: basePath, datatype: .cu8, sampleRate: rate,
                                  hardware: opened.isDemo ? "\(opened.name) (demo)" : opened.name,

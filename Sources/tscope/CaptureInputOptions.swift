@@ -42,20 +42,14 @@ struct CaptureInputOptions: ParsableArguments {
         return CaptureReadOptions(strict: strict, timeZone: zone, iq: iq)
     }
 
-    /// The format of `path`: given, or detected.
+    /// The format of `path`: given, or detected (a PostgreSQL URL is a capture store).
     func format(of path: String) throws -> CaptureFormat {
-        if let inputFormat {
-            guard inputFormat.format.canRead else {
-                throw CommandError("--in-format \(inputFormat.format.rawValue) cannot be read; inputs: \(CaptureFormat.readable)")
-            }
-            return inputFormat.format
-        }
-        return try CaptureFormat.detect(path: path)
+        try CaptureInput.format(of: path, given: inputFormat?.format)
     }
 
-    /// Opens a reader; errors become one line for the user.
+    /// Opens a reader of a file or a PostgreSQL store's session.
     func openReader(path: String, format: CaptureFormat) throws -> SpectrumFrameReader {
-        return try format.openReader(path: path, options: readOptions)
+        try CaptureInput.open(path, format: format, options: readOptions)
     }
 }
 

@@ -75,7 +75,7 @@ struct ExportCommand: ParsableCommand {
             let title = "\(URL(fileURLWithPath: input).lastPathComponent)  (\(format.rawValue))"
             let summary: WaterfallSummary
             summary = try exporter.export(open: {
-                let reader = try format.openReader(path: input, options: inputOptions.readOptions)
+                let reader = try inputOptions.openReader(path: input, format: format)
                 lastReader = reader
                 return reader
             }, to: png, title: title, input: input)

@@ -54,8 +54,8 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try ReplaySourceOpener.open(path: file, format: inputOptions.inputFormat?.format,
-                                                 options: inputOptions.readOptions)
+        let reader = try CaptureInput.openSeekable(file, format: inputOptions.inputFormat?.format,
+                                                   options: inputOptions.readOptions)
         var run = ReplayViewerRun(path: file, reader: reader, speed: speed, startOffset: try startOffset())
         run.mode = view.mode
         run.trace = trace

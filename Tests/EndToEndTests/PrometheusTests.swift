@@ -141,7 +141,7 @@ import FoundationNetworking
         prometheus.arguments = ["--config.file=\(config.path)", "--storage.tsdb.path=\(directory.appendingPathComponent("data").path)",
                                 "--web.listen-address=127.0.0.1:\(webPort)"]
         let log = directory.appendingPathComponent("prometheus.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         prometheus.standardOutput = logHandle
         prometheus.standardError = logHandle

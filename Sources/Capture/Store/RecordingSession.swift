@@ -30,6 +30,8 @@ public final class RecordingSession: Sendable {
             case directory(String)
             /// this file; later sessions are appended to it
             case file(String)
+            /// a database (PostgreSQL): a new session in it per recording
+            case database(CaptureDatabase)
         }
 
         public var output: Output
@@ -102,7 +104,7 @@ public final class RecordingSession: Sendable {
         var deviceDroppedAtStart: Int
         var deviceBadAtStart: Int
         var queue: RecordingFrameQueue
-        var writer: CaptureStoreWriter
+        var writer: any CaptureSessionStore
         var writerThread: WorkerThread
     }
 
@@ -157,14 +159,7 @@ public final class RecordingSession: Sendable {
                       onFailure: @escaping @Sendable (CaptureError) -> Void = { _ in }) throws(CaptureError) -> String {
         if isRecording { _ = try stop(deviceDroppedBlocks: deviceDroppedBlocks) }
         let startedWall = wallClock()
-        let path: String
-        switch plan.output {
-        case .file(let file):
-            path = file
-        case .directory(let directory):
-            let name = CaptureFileName.make(operatorName: plan.operatorName, label: plan.label, startedAt: startedWall)
-            path = CaptureFileName.unused(name, in: directory)
-        }
+        var path = ""
         var metadata = plan.metadata
         metadata.label = metadata.label ?? plan.label
         metadata.operatorName = metadata.operatorName ?? plan.operatorName
@@ -173,8 +168,25 @@ public final class RecordingSession: Sendable {
         let session = CaptureSessionInfo(startedAt: startedWall, label: plan.label, operatorName: plan.operatorName,
                                          band: plan.band, binWidthHz: plan.binWidthHz,
                                          requestedFrameRate: plan.requestedFrameRate)
-        let writer = try CaptureStoreWriter(path: path, metadata: metadata, session: session,
+        let writer: any CaptureSessionStore
+        switch plan.output {
+        case .file(let file):
+            path = file
+            writer = try CaptureStoreWriter(path: path, metadata: metadata, session: session,
                                             options: .init(commitInterval: commitInterval, clock: clock))
+        case .directory(let directory):
+            let name = CaptureFileName.make(operatorName: plan.operatorName, label: plan.label, startedAt: startedWall)
+            path = CaptureFileName.unused(name, in: directory)
+            writer = try CaptureStoreWriter(path: path, metadata: metadata, session: session,
+                                            options: .init(commitInterval: commitInterval, clock: clock))
+        case .database(let database):
+            do {
+                writer = try database.open(metadata, session, commitInterval)
+            } catch {
+                throw CaptureStoreErrors.map(error, path: database.name)
+            }
+            path = writer.path
+        }
         let queue = RecordingFrameQueue(capacity: queueCapacity, binCapacity: 4096)
         // the writer thread needs only the queue and the writer: started before the session is shown
         guard let thread = WorkerThread({ [self] in writeFrames(from: queue, into: writer, onFailure: onFailure) }) else {
@@ -263,7 +275,7 @@ public final class RecordingSession: Sendable {
     }
 
     /// The writer thread: stores frames as they come, commits when due.
-    private func writeFrames(from queue: RecordingFrameQueue, into writer: CaptureStoreWriter,
+    private func writeFrames(from queue: RecordingFrameQueue, into writer: any CaptureSessionStore,
                              onFailure: @Sendable (CaptureError) -> Void) {
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         frame.powerDB.reserveCapacity(4096)
@@ -295,7 +307,7 @@ public final class RecordingSession: Sendable {
     }
 
     /// Stores the outages marked since the last call (writer thread).
-    private func writePendingGaps(into writer: CaptureStoreWriter) throws {
+    private func writePendingGaps(into writer: any CaptureSessionStore) throws {
         let gaps = state.withLock { state -> [(from: Double, to: Double, reason: String)] in
             guard !state.pendingGaps.isEmpty else { return [] }
             defer { state.pendingGaps.removeAll(keepingCapacity: true) }

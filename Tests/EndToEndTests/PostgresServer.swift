@@ -1,0 +1,104 @@
+import Foundation
+
+/// Debian's PostgreSQL server, started for a test in a temporary directory on
+/// a loopback port (initdb with trust authentication for the `tscope` user,
+/// the `tscope` database made), and stopped after. As root, the server runs
+/// as the `postgres` user (PostgreSQL refuses to run as root).
+final class PostgresServer {
+    let directory: URL
+    let port: Int
+    private let binaries: URL
+    private var data: URL { directory.appendingPathComponent("data") }
+
+    var url: String { "postgresql://tscope@127.0.0.1:\(port)/tscope" }
+
+    /// the newest /usr/lib/postgresql/N/bin (Tools/install-deps --test installs the server)
+    static func binaries() -> URL? {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).compactMap(Int.init).sorted()
+        return versions.last.map { root.appendingPathComponent("\($0)/bin") }
+    }
+
+    init() throws {
+        guard let binaries = Self.binaries() else { throw ServerError("no PostgreSQL server: Tools/install-deps --test") }
+        self.binaries = binaries
+        directory = try Paths.temporaryDirectory("postgres")
+        port = try freeLoopbackPort()
+        if getuid() == 0 { try Self.shell(["chown", "-R", "postgres:postgres", directory.path]) }
+        try runAsServerUser("initdb", ["-D", data.path, "-U", "tscope", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        try start()
+        try runAsServerUser("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tscope", "tscope"])
+    }
+
+    /// Starts (again) on the same port and data.
+    func start() throws {
+        try runAsServerUser("pg_ctl", ["-D", data.path, "-w", "-l", directory.appendingPathComponent("server.log").path,
+                                       "-o", "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory.path) -c fsync=off",
+                                       "start"])
+    }
+
+    /// Stops the server; `immediate` is a crash as far as clients are concerned.
+    func stop(immediate: Bool = false) {
+        _ = try? runAsServerUser("pg_ctl", ["-D", data.path, "-w", "-m", immediate ? "immediate" : "fast", "stop"])
+    }
+
+    /// Stops it and removes its files.
+    func remove() {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// psql's unaligned, tuples-only answer to `sql`.
+    func query(_ sql: String) throws -> String {
+        try runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tscope", "-d", "tscope", "-At", "-c", sql])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @discardableResult
+    private func runAsServerUser(_ program: String, _ arguments: [String]) throws -> String {
+        let path = binaries.appendingPathComponent(program).path
+        let command = getuid() == 0 ? ["runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+        return try Self.shell(command)
+    }
+
+    /// Runs `command` to its end with posix_spawn and waitpid, its output in a
+    /// file. Not Foundation's Process: it never sees runuser end (runuser stays
+    /// a zombie and `isRunning` true), and pg_ctl's server would hold a pipe open.
+    @discardableResult
+    private static func shell(_ command: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString).out").path
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // the test runner's threads block signals; the child starts with none blocked
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var argv: [UnsafeMutablePointer<CChar>?] = (["/usr/bin/env"] + command).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, &argv, environ)
+        guard spawned == 0 else { throw ServerError("cannot start \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        // exited normally with status 0
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ServerError("\(command.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// The PostgreSQL capture store with a real server: `record --output
+/// postgresql://…`, and the URL wherever a capture file goes.
+@Suite(.serialized) struct PostgresStoreTests {
+    /// A recording lands in the database; export and convert read it back,
+    /// frame for frame as the store says; sessions are picked by label and id.
+    @Test func recordExportAndConvertThroughPostgreSQL() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let directory = try Paths.temporaryDirectory("pg-record")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "3", "--label", "roof",
+                                            "--band", "430:440", "--output", server.url])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stderr.contains("\(server.url)?session=1"), "\(record.stderr)")
+        let stored = try #require(Int(try server.query("SELECT frames FROM sessions WHERE id = 1")))
+        #expect(stored >= 20, "3 s at 10 frames/s: \(stored)")
+        #expect(try server.query("SELECT count(*) FROM frames WHERE session_id = 1") == "\(stored)")
+        #expect(try server.query("SELECT stopped_at IS NOT NULL AND achieved_frame_rate > 0 FROM sessions WHERE id = 1") == "t")
+        #expect(try server.query("SELECT label FROM sessions WHERE id = 1") == "roof")
+
+        let csv = directory.appendingPathComponent("roof.csv").path
+        let export = try run(Paths.tscope, ["export", "--csv", csv, server.url + "?label=roof"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == stored + 1, "header and one row per frame")
+
+        let copy = directory.appendingPathComponent("roof.tscope").path
+        let convert = try run(Paths.tscope, ["convert", server.url, copy])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(convert.stderr.contains("\(stored) frames from postgresql to tscope"), "\(convert.stderr)")
+        // the file and the database give the same table, value for value
+        let fromFile = directory.appendingPathComponent("from-file.csv").path
+        #expect(try run(Paths.tscope, ["export", "--csv", fromFile, copy]).status == 0)
+        #expect(try String(contentsOfFile: fromFile, encoding: .utf8) == String(contentsOfFile: csv, encoding: .utf8))
+
+        let missing = try run(Paths.tscope, ["export", "--csv", csv, server.url + "?session=99"])
+        #expect(missing.status == 1 && missing.stderr.contains("no session 99"), "\(missing.stderr)")
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+    }
+
+    /// Two sensors and three sessions share one schema; the migration runs once.
+    @Test func sensorsAndSessionsShareOneDatabase() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        for (device, label) in [("demo", "a"), ("demo-rtlsdr", "b"), ("demo", "c")] {
+            let record = try run(Paths.tscope, ["record", "--device", device, "--duration", "1", "--label", label,
+                                                "--band", "88:108", "--output", server.url])
+            #expect(record.status == 0, "\(device): \(record.stderr)")
+        }
+        #expect(try server.query("SELECT count(*) FROM sensors") == "2")
+        #expect(try server.query("SELECT string_agg(label, ',' ORDER BY id) FROM sessions") == "a,b,c")
+        #expect(try server.query("SELECT max(version) FROM tscope_schema") == "1")
+        #expect(try server.query("SELECT count(*) FROM tscope_schema") == "1")
+        #expect(try server.query("SELECT bool_and(frames > 0) FROM sessions") == "t")
+    }
+
+    /// The server crashes mid-recording and comes back: frames wait in
+    /// memory and arrive; none is lost. Gone for good: one line and exit 1,
+    /// what was committed kept.
+    @Test func aLostServerIsWaitedForThenReportedWithoutLosingFrames() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let process = Process()
+        process.executableURL = Paths.tscope
+        process.arguments = ["record", "--device", "demo", "--duration", "6", "--band", "430:440", "--output", server.url]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        usleep(2_000_000)
+        server.stop(immediate: true)
+        usleep(1_500_000)
+        try server.start()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let frames = try #require(Int(try server.query("SELECT frames FROM sessions WHERE id = 1")))
+        #expect(try server.query("SELECT count(*) FROM frames") == "\(frames)")
+        // 6 s at 10 frames/s, the outage included
+        #expect(frames >= 50, "\(frames) frames")
+        let gaps = try server.query("SELECT max(d) FROM (SELECT \"timestamp\" - lag(\"timestamp\") OVER (ORDER BY \"timestamp\") AS d FROM frames) t")
+        #expect((Double(gaps) ?? 99) < 0.5, "largest step between stored frames: \(gaps) s")
+
+        let gone = Process()
+        gone.executableURL = Paths.tscope
+        gone.arguments = ["record", "--device", "demo", "--duration", "4", "--band", "430:440", "--output", server.url]
+        let goneErrors = Pipe()
+        gone.standardError = goneErrors
+        gone.standardOutput = FileHandle.nullDevice
+        try gone.run()
+        usleep(1_500_000)
+        server.stop(immediate: true)
+        gone.waitUntilExit()
+        let goneText = String(decoding: goneErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(gone.terminationStatus == 1, "\(goneText)")
+        #expect(goneText.contains("not stored") && goneText.contains(server.url), "\(goneText)")
+        try server.start()
+        // the newest session (after a crash a sequence may skip ids)
+        let last = try server.query("SELECT max(id) FROM sessions")
+        let kept = try #require(Int(try server.query("SELECT frames FROM sessions WHERE id = \(last)")))
+        let rows = try server.query("SELECT count(*) FROM frames WHERE session_id = \(last)")
+        #expect(kept > 0 && rows == "\(kept)")
+    }
+}
