@@ -1,6 +1,7 @@
 import Capture
 import Devices
 import Foundation
+import PostgresStore
 import Signals
 
 /// Recording from the viewer (`r`/`R` in `tscope watch`): as many sessions
@@ -74,17 +75,29 @@ public final class ViewerRecording {
             stop()
             return
         }
-        do {
-            try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
-        } catch {
-            message = "cannot record: cannot create \(settings.directory): \(error.localizedDescription)"
-            return
+        // --record-dir postgresql://…: each recording a new session in that database
+        let output: RecordingSession.Plan.Output
+        if PostgresLocation.isURL(settings.directory) {
+            do {
+                output = .database(PostgresCaptureStore.database(try PostgresLocation(url: settings.directory)))
+            } catch {
+                message = "cannot record: \(error)"
+                return
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)
+            } catch {
+                message = "cannot record: cannot create \(settings.directory): \(error.localizedDescription)"
+                return
+            }
+            output = .directory(settings.directory)
         }
         var metadata = settings.metadata
         metadata.device = metadata.device ?? device
         metadata.serial = metadata.serial ?? serial
         let plan = RecordingSession.Plan(
-            output: .directory(settings.directory), label: settings.label, operatorName: settings.operatorName,
+            output: output, label: settings.label, operatorName: settings.operatorName,
             duration: settings.duration, requestedFrameRate: Self.frameRate, band: band,
             binWidthHz: binWidthHz, metadata: metadata)
         do {

@@ -46,7 +46,8 @@ struct WatchCommand: ParsableCommand {
             transform: Band.init(parsing:))
     var meterBand: Band?
 
-    @Option(name: .customLong("record-dir"), help: "Directory for recordings started with r (default: the current directory).")
+    @Option(name: .customLong("record-dir"),
+            help: "Directory for recordings started with r, or a postgresql://USER@HOST:PORT/DB store (default: .).")
     var recordDirectory: String = "."
 
     @Option(help: "Label for recordings' file names and metadata, e.g. fm-survey.")

@@ -104,4 +104,24 @@ import Testing
         let rows = try server.query("SELECT count(*) FROM frames WHERE session_id = \(last)")
         #expect(kept > 0 && rows == "\(kept)")
     }
+
+    /// The viewer's r records into the database given as --record-dir.
+    @Test func theViewerRecordsIntoPostgreSQL() throws {
+        let tmux = try #require(try TmuxSession(width: 140, height: 40), "Tools/install-deps --test installs tmux")
+        let server = try PostgresServer()
+        defer { server.remove() }
+        try tmux.type("\(Paths.tscope.path) watch --device demo --record-dir \(server.url) --label viewer; "
+            + "echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("DEMO", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("r")
+        #expect(tmux.waitFor("● REC 00:0", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        usleep(2_000_000)
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 15) != nil, "\(tmux.screen())")
+        #expect(try server.query("SELECT label FROM sessions") == "viewer")
+        let frames = try #require(Int(try server.query("SELECT frames FROM sessions")))
+        let rows = try server.query("SELECT count(*) FROM frames")
+        #expect(frames >= 5 && rows == "\(frames)")
+        #expect(try server.query("SELECT stopped_at IS NOT NULL FROM sessions") == "t")
+    }
 }
