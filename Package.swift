@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ECG", targets: ["ECG"]),
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Runs", targets: ["Runs"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -63,6 +63,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Capture", package: "tscope"),
                 .product(name: "Signals", package: "tscope"),
+                .product(name: "PostgresStore", package: "tscope"),
             ],
             path: "Benchmarks/CaptureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

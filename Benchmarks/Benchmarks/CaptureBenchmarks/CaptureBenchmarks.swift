@@ -3,6 +3,7 @@
 import Benchmark
 import Capture
 import Foundation
+import PostgresStore
 import Signals
 
 /// one hour at 10 frames/s (tscope record's default) of 1000 bins: 36 000 frames, ~150 MB
@@ -81,5 +82,43 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         try writer.finish()
+    }
+
+    // The two stores side by side: 1000 frames of 1000 bins written and
+    // committed (the recorder's work for 100 s of recording). PostgreSQL's
+    // only when Tools/bench-stores started a server (TSCOPE_BENCH_POSTGRES).
+    Benchmark("store 1000 frames and commit: SQLite", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-bench-s-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try CaptureStoreWriter(path: directory.appendingPathComponent("s.tscope").path,
+                                            metadata: CaptureMetadata(format: "tscope"),
+                                            session: CaptureSessionInfo(startedAt: startTime))
+        var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
+                                  powerDB: [Float](repeating: -50, count: bins))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            frame.timestamp += frameInterval
+            try writer.write(frame)
+        }
+        try writer.finish()
+        benchmark.stopMeasurement()
+    }
+
+    if let url = ProcessInfo.processInfo.environment["TSCOPE_BENCH_POSTGRES"] {
+        Benchmark("store 1000 frames and commit: PostgreSQL", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let writer = try PostgresCaptureWriter(location: PostgresLocation(url: url),
+                                                   metadata: CaptureMetadata(format: "tscope"),
+                                                   session: CaptureSessionInfo(startedAt: startTime))
+            var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
+                                      powerDB: [Float](repeating: -50, count: bins))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                frame.timestamp += frameInterval
+                try writer.write(frame)
+            }
+            try writer.finish(outcome: nil)
+            benchmark.stopMeasurement()
+        }
     }
 }
