@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(name: "ECG", dependencies: ["Signals", "DSP"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
-        .target(name: "Terminal"),
+        .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
         .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
         // The capture store in PostgreSQL (postgres-nio): many sensors and sessions in one database.

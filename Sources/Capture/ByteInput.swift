@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Where a reader's bytes come from: a file read through `read(2)`, or bytes
 /// already in memory (tests and fuzz harnesses). Readers see only `read`.
@@ -52,11 +53,8 @@ public final class ByteInput {
             memoryOffset += max(n, 0)
             return max(n, 0)
         }
-        while true {
-            let n = Foundation.read(fd, destination, count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw CaptureError(file: name, "read failed: \(String(cString: strerror(errno)))")
-        }
+        let n = SystemIO.read(fd, into: destination, count: count)
+        if n >= 0 { return n }
+        throw CaptureError(file: name, "read failed: \(String(cString: strerror(Int32(-n))))")
     }
 }

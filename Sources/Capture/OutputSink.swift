@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// A buffered byte writer to a file descriptor: one preallocated buffer,
 /// flushed when full and on `flush()`. Writes loop over partial writes and
@@ -85,15 +86,8 @@ public final class OutputSink {
     }
 
     private func writeAll(_ base: UnsafeRawPointer, _ length: Int) throws {
-        var offset = 0
-        while offset < length {
-            let written = Foundation.write(fd, base + offset, length - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(destination: name, detail: String(cString: strerror(errno)))
-            }
-            offset += written
-        }
+        let failure = SystemIO.writeAll(UnsafeRawBufferPointer(start: base, count: length), to: fd)
+        if failure != 0 { throw OutputError(destination: name, detail: String(cString: strerror(failure))) }
     }
 }
 

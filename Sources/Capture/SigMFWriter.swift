@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Records raw I/Q as a SigMF recording (SigMF specification v1.0.0,
 /// github.com/sigmf/SigMF sigmf-spec.md): `NAME.sigmf-data` holds the samples
@@ -87,17 +88,8 @@ public final class SigMFWriter: @unchecked Sendable {
 
     /// `text` at byte `offset` of `fd`, all of it.
     private static func writeAll(_ fd: Int32, _ text: String, at offset: Int, path: String) throws(CaptureError) {
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done,
-                                                         off_t(offset + done)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw error(path, errno: errno)
-            }
-            done += written
-        }
+        let failure = Array(text.utf8).withUnsafeBytes { SystemIO.writeAll($0, to: fd, at: offset) }
+        if failure != 0 { throw error(path, errno: failure) }
     }
 
     /// After a failed data write: cuts a partly written I/Q pair off the data file (so it
