@@ -28,6 +28,15 @@ struct Band: CustomStringConvertible, Sendable {
         try _ = within(AnalyzerKind.anyTunableRange, option: nil)
     }
 
+    /// A default written in the source (not typed by a user): whole MHz, lower below upper.
+    init(defaultMHz lower: Int, _ upper: Int) {
+        guard let range = FrequencyRange(lowerHz: Double(lower) * 1e6, upperHz: Double(upper) * 1e6) else {
+            preconditionFailure("default band \(lower):\(upper) must have its start below its stop")
+        }
+        text = "\(lower):\(upper)"
+        self.range = range
+    }
+
     /// The range, when `limits` (an analyzer's tunable range) hold it all.
     /// - Parameter option: names the option in the message; nil where ArgumentParser names it
     func within(_ limits: FrequencyRange, option: String?) throws -> FrequencyRange {

@@ -23,8 +23,8 @@ struct DevicesCommand: ParsableCommand {
     @Option(help: "With --probe: frames to read.")
     var frames: Int = 1
 
-    @Option(name: [.customShort("f"), .long], help: "With --probe: band start:stop in MHz.", transform: Band.init(parsing:))
-    var band: Band = try! Band(parsing: "430:440")
+    @Option(name: [.customShort("f"), .long], help: "With --probe: band start:stop in MHz (default 430:440).", transform: Band.init(parsing:))
+    var band: Band = Band(defaultMHz: 430, 440)
 
     func validate() throws {
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }

@@ -21,8 +21,8 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz.", transform: Band.init(parsing:))
-    var band: Band = try! Band(parsing: "88:108")
+    @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz (default 88:108).", transform: Band.init(parsing:))
+    var band: Band = Band(defaultMHz: 88, 108)
 
     @Option(name: [.customShort("w"), .customLong("bin-width")], help: "Bin width in Hz (the device may round it).")
     var binWidth: Double = 100_000

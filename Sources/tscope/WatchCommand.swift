@@ -25,8 +25,8 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz.", transform: Band.init(parsing:))
-    var band: Band = try! Band(parsing: "88:108")
+    @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz (default 88:108).", transform: Band.init(parsing:))
+    var band: Band = Band(defaultMHz: 88, 108)
 
     @Option(name: .long, help: "View to start in: plot, waterfall, meter.")
     var view: ViewChoice = .plot

@@ -103,6 +103,27 @@ import Testing
         #expect(readings["max"]! > readings["live"]! && readings["live"]! > readings["min"]!, "\(readings)")
     }
 
+    /// Several --band on a real rtl_power capture: each band's readings are
+    /// those the band gets alone, one JSON line per band per interval.
+    @Test func severalBandsOnARealCaptureReadAsEachAlone() throws {
+        func readings(_ bands: [String]) throws -> [[String: Any]] {
+            let result = try run(Paths.tscope, ["meter", "--input", Self.file, "--json", "--speed", "max", "--interval", "5"]
+                + bands.flatMap { ["--band", $0] })
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdoutText.split(separator: "\n")
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let both = try readings(["88:95", "100:108"])
+        let low = try readings(["88:95"]), high = try readings(["100:108"])
+        #expect(!low.isEmpty && both.count == low.count + high.count, "\(both.count) vs \(low.count) + \(high.count)")
+        let power = { (lines: [[String: Any]], start: Int) in
+            lines.filter { $0["start_hz"] as? Int == start }.compactMap { $0["power_db"] as? Double }
+        }
+        #expect(power(both, 88_000_000) == power(low, 88_000_000))
+        #expect(power(both, 100_000_000) == power(high, 100_000_000))
+        #expect(power(both, 88_000_000) != power(both, 100_000_000))
+    }
+
     @Test func badMeasurementOptionsAreOneLine() throws {
         for (arguments, message) in [(["--obw", "100"], "--obw 100"), (["--speed", "fast"], "'fast' is invalid for '--speed"),
                                      (["--peaks", "500"], "--peaks 500"),
