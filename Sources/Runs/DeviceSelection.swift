@@ -1,4 +1,5 @@
 import Devices
+import Remote
 import Signals
 import USBDriver
 
@@ -14,6 +15,8 @@ public struct DeviceSelection: Sendable {
     public var reconnectTimeout: Double
     /// the demo scene's noise seed
     public var demoSeed: UInt64
+    /// `--remote HOST:PORT`: a sensor's analyzer instead of a local one
+    public var remote: RemoteSensor?
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -25,7 +28,8 @@ public struct DeviceSelection: Sendable {
     /// Resolves the choice (and serial): `auto` takes the first attached
     /// analyzer of any kind, else the demo HackRF.
     public func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
-        try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
+        if let remote { return try remote.selectAnalyzer() }
+        return try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
     }
 
     /// The chosen analyzer behind a reconnect supervisor. `headless` runs
@@ -38,7 +42,7 @@ public struct DeviceSelection: Sendable {
         let analyzer = try selectAnalyzer(hackRF: hackRF)
         let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
                                      giveUpAfterSeconds: headless ? reconnectTimeout : nil)
-        let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.kind.tunableRange,
+        let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
                                                 policy: policy, factory: analyzer.factory, onFrame: onFrame,
                                                 onGap: onGap, onGiveUp: onGiveUp)
         return (source, analyzer)
@@ -55,6 +59,7 @@ public struct DeviceSelection: Sendable {
     /// demo only when no HackRF is attached; an attached one that cannot be
     /// opened is an error.
     public func openHackRF(demoPacing: HackRFEmulator.Pacing = .realTime) throws -> OpenedHackRF {
+        try refuseRemote("drives a HackRF One itself (hackrf_sweep's protocol)")
         switch device {
         case .demo, .demoHackRF:
             return demoHackRF(pacing: demoPacing)
@@ -91,6 +96,7 @@ public struct DeviceSelection: Sendable {
     /// `rtlsdr` opens the first attached dongle with a known id (and the
     /// serial, if given) through libusb, detaching the DVB kernel driver.
     public func openRTLSDR(realTime: Bool = true) throws -> OpenedRTLSDR {
+        try refuseRemote("drives an RTL-SDR itself")
         if device == .demoRTLSDR {
             let emulator = RTLSDREmulator(seed: demoSeed, options: .init(realTime: realTime))
             return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
@@ -105,5 +111,11 @@ public struct DeviceSelection: Sendable {
             transport.close()
             throw error
         }
+    }
+
+    private func refuseRemote(_ what: String) throws {
+        guard let remote else { return }
+        throw CommandError("this command \(what); --remote \(remote.endpoint) works with `tscope watch`, `meter` "
+            + "and `record`")
     }
 }

@@ -83,7 +83,7 @@ public final class EventRun: Sendable {
             onFrame: { frame in current.value?.add(frame) },
             onGap: { gap in current.value?.gap(gap) },
             onGiveUp: { waiter.fail($0) })
-        let band = try checkBand(analyzer.kind.tunableRange)
+        let band = try checkBand(analyzer.tunableRange)
         current.value = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
         try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
         let end = waiter.wait(duration: durationSeconds, started: monotonicSeconds(), status: { "" })

@@ -60,7 +60,7 @@ public enum MeterRun {
             headless: true, hackRF: .init(detector: detector),
             onFrame: { frame in for accumulator in accumulators { accumulator.add(frame) } },
             onGiveUp: { failure.record($0) })
-        let bands = try settings.bands.map { try checkBand($0, analyzer.kind.tunableRange) }
+        let bands = try settings.bands.map { try checkBand($0, analyzer.tunableRange) }
         for (accumulator, band) in zip(accumulators, bands) { accumulator.band = band }
         let swept = Self.span(of: bands)
         let metrics = try settings.prometheus.map {

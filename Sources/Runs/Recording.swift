@@ -156,7 +156,7 @@ public struct SpectrumRecording {
             onFrame: { recorder.post($0) },
             onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
             onGiveUp: { waiter.fail($0) })
-        band = try request.band(within: analyzer.kind.tunableRange)
+        band = try request.band(within: analyzer.tunableRange)
         metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
         metadata.serial = analyzer.serial ?? metadata.serial
         if analyzer.kind != .hackrf { metadata.gains = nil }

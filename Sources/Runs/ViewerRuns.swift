@@ -52,6 +52,10 @@ public struct LiveViewerRun {
         let recording = ViewerRecording(settings: settings, deviceCounters: { counters.value })
         let eventWatch = eventWatch
         let toRecording = recording.onFrame
+        var selection = selection
+        // a remote sensor sends the view what it draws: about one bin per column, at the display's rate
+        selection.remote?.framesPerSecond = SpectrumViewer.maxFramesPerSecond
+        selection.remote?.fullResolution = false
         let (source, analyzer) = try selection.spectrumSource(
             headless: false, hackRF: .init(detector: detector),
             onFrame: { frame in
@@ -70,7 +74,7 @@ public struct LiveViewerRun {
         recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
         recording.serial = analyzer.serial
 
-        let limits = analyzer.kind.tunableRange
+        let limits = analyzer.tunableRange
         let (visibleBand, measuredBand) = try bands(limits)
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand),
                                   meter: PowerMeterModel(band: measuredBand), mode: mode)

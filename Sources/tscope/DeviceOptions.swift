@@ -1,5 +1,6 @@
 import ArgumentParser
 import Devices
+import Remote
 import Runs
 
 extension DeviceChoice: ExpressibleByArgument {
@@ -21,6 +22,14 @@ struct DeviceOptions: ParsableArguments {
             help: "Headless commands: seconds to keep trying to reconnect a lost analyzer before giving up.")
     var reconnectTimeout: Double = 10
 
+    @Option(help: ArgumentHelp("A sensor's analyzer (`tscope serve` there) instead of a local one.",
+                               valueName: "host:port"), transform: { try RemoteEndpoint(parsing: $0) })
+    var remote: RemoteEndpoint?
+
+    @Option(name: .customLong("token-file"),
+            help: "File whose first line is the bearer token: the one `serve` requires, or `--remote` presents.")
+    var tokenFile: String?
+
     @Option(name: .customLong("demo-seed"), help: .hidden)
     var demoSeed: UInt64 = 1
 
@@ -34,6 +43,14 @@ struct DeviceOptions: ParsableArguments {
 extension DeviceOptions {
     /// the choice as the runs library takes it
     var selection: DeviceSelection {
-        DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout, demoSeed: demoSeed)
+        get throws {
+            var selection = DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout,
+                                            demoSeed: demoSeed)
+            selection.remote = try remote.map { RemoteSensor(endpoint: $0, token: try token) }
+            return selection
+        }
     }
+
+    /// the token read from --token-file
+    var token: String? { get throws { try tokenFile.map(BearerToken.read) } }
 }

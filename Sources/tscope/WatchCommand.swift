@@ -66,7 +66,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         var run = LiveViewerRun(
-            selection: deviceOptions.selection, detector: detectorOption.chosen(default: .peak),
+            selection: try deviceOptions.selection, detector: detectorOption.chosen(default: .peak),
             recordings: .init(directory: recordDirectory, label: label, operatorName: operatorName,
                               duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
         run.ecgPane = try ecg.map(ECGPaneOpening.pane)

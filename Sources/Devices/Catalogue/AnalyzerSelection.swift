@@ -41,8 +41,23 @@ public struct SelectedAnalyzer: Sendable {
     /// the USB serial number of the analyzer chosen (nil for the demo devices), for capture metadata
     public var serial: String?
 
+    /// set where the analyzer is not the kind's own device (a remote sensor)
+    public var stallSecondsOverride: Double?
+    public var tunableRangeOverride: FrequencyRange?
+
     /// how long without a frame means the device stalled [s]
-    public var stallSeconds: Double { kind.stallSeconds }
+    public var stallSeconds: Double { stallSecondsOverride ?? kind.stallSeconds }
+    /// what the analyzer tunes [Hz]
+    public var tunableRange: FrequencyRange { tunableRangeOverride ?? kind.tunableRange }
+
+    public init(kind: AnalyzerKind, isDemo: Bool, name: String, factory: @escaping SpectrumSourceFactory,
+                serial: String? = nil) {
+        self.kind = kind
+        self.isDemo = isDemo
+        self.name = name
+        self.factory = factory
+        self.serial = serial
+    }
 
     /// Resolves a choice (and a serial): a fixed kind is that kind (opened
     /// when the source starts); `auto` takes the first attached analyzer of

@@ -1,0 +1,33 @@
+import Dispatch
+import ThreadKit
+
+/// Runs async work for a caller on a plain thread (the CLI's main thread, a
+/// device or supervisor thread) and waits for its result. Never call it from
+/// a task: the cooperative pool may have no thread left to run `body`.
+/// With a timeout the work is cancelled and `RemoteTimeout` thrown.
+func blockingAwait<Value: Sendable>(timeoutSeconds: Double? = nil,
+                                    _ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let outcome = Locked<Result<Value, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let task = Task.detached {
+        let result: Result<Value, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    if let timeoutSeconds {
+        if done.wait(timeout: .now() + timeoutSeconds) == .timedOut {
+            task.cancel()
+            throw RemoteTimeout(seconds: timeoutSeconds)
+        }
+    } else {
+        done.wait()
+    }
+    guard let result = outcome.value else { throw RemoteTimeout(seconds: 0) }
+    return try result.get()
+}
+
+struct RemoteTimeout: Error, CustomStringConvertible {
+    var seconds: Double
+    var description: String { "no answer within \(Int(seconds)) s" }
+}

@@ -1,0 +1,265 @@
+import DSP
+import Devices
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import Signals
+import ThreadKit
+
+/// A sensor as a viewer reaches it (`--remote HOST:PORT`): what it is
+/// (`describe`), and a reconnectable `SpectrumSource` on its stream, so
+/// `watch`, `meter` and `record` treat it like a local analyzer — the
+/// reconnect supervisor reopens a lost stream and marks the gap.
+public struct RemoteSensor: Sendable {
+    public var endpoint: RemoteEndpoint
+    /// the bearer token, when the sensor requires one
+    public var token: String?
+    /// at most this many frames a second from the sensor (0: every sweep)
+    public var framesPerSecond: Double
+    /// the analyzer's own bins (meter, record); false: peak-decimated by the sensor to the bin width asked for (a view)
+    public var fullResolution: Bool
+
+    public init(endpoint: RemoteEndpoint, token: String? = nil, framesPerSecond: Double = 0,
+                fullResolution: Bool = true) {
+        self.endpoint = endpoint
+        self.token = token
+        self.framesPerSecond = framesPerSecond
+        self.fullResolution = fullResolution
+    }
+
+    /// What the sensor's analyzer is, as it answers now.
+    public struct Description: Sendable, Equatable {
+        public var deviceName: String
+        public var kind: AnalyzerKind?
+        public var serial: String?
+        public var unit: String
+        public var isDemo: Bool
+        public var tunableRange: FrequencyRange?
+        public var sweep: FrequencyRange?
+        public var binWidthHz: Double
+        public var stallSeconds: Double
+
+        init(_ message: Tscope_Remote_V1_SensorDescription) {
+            deviceName = message.deviceName
+            kind = AnalyzerKind(rawValue: message.deviceKind)
+            serial = message.serial.isEmpty ? nil : message.serial
+            unit = message.unit
+            isDemo = message.demo
+            tunableRange = FrequencyRange(lowerHz: message.tunableLowHz, upperHz: message.tunableHighHz)
+            sweep = FrequencyRange(lowerHz: message.sweepLowHz, upperHz: message.sweepHighHz)
+            binWidthHz = message.binWidthHz
+            stallSeconds = message.stallSeconds
+        }
+    }
+
+    var metadata: Metadata {
+        var metadata: Metadata = [:]
+        if let token { metadata.addString("Bearer \(token)", forKey: "authorization") }
+        return metadata
+    }
+
+    func transport() throws -> HTTP2ClientTransport.Posix {
+        try .http2NIOPosix(target: .dns(host: endpoint.host, port: endpoint.port), transportSecurity: .plaintext)
+    }
+
+    /// Asks the sensor what it is (from a plain thread; at most `timeoutSeconds`).
+    public func describe(timeoutSeconds: Double = 5) throws -> Description {
+        let endpoint = endpoint
+        do {
+            let transport = try transport()
+            let metadata = metadata
+            let message = try blockingAwait(timeoutSeconds: timeoutSeconds) {
+                try await withGRPCClient(transport: transport) { client in
+                    var options = CallOptions.defaults
+                    options.timeout = .seconds(timeoutSeconds)
+                    options.waitForReady = false
+                    return try await Tscope_Remote_V1_Sensor.Client(wrapping: client)
+                        .describe(Tscope_Remote_V1_DescribeRequest(), metadata: metadata, options: options)
+                }
+            }
+            return Description(message)
+        } catch {
+            throw Self.classify(error, endpoint: endpoint, whileConnecting: true)
+        }
+    }
+
+    /// The sensor as `--device` would choose an analyzer: named "REMOTE
+    /// host:port …", opened afresh (describe, then stream) by its factory.
+    public func selectAnalyzer() throws -> SelectedAnalyzer {
+        let description = try describe()
+        let kind = description.kind ?? .hackrf
+        let sensor = self
+        let factory: SpectrumSourceFactory = { onFrame, onEnd in
+            // a sensor that does not answer now is an error the supervisor retries
+            _ = try sensor.describe()
+            let source = RemoteSpectrumSource(sensor: sensor, onFrame: onFrame, onEnd: onEnd)
+            return ConnectedSpectrumSource(source: source, close: {})
+        }
+        var analyzer = SelectedAnalyzer(kind: kind, isDemo: description.isDemo,
+                                        name: "REMOTE \(endpoint) \(description.deviceName)",
+                                        factory: factory, serial: description.serial)
+        // a network hop and the sensor's own reconnects take longer than a USB stall
+        analyzer.stallSecondsOverride = max(3, description.stallSeconds * 2 + 2)
+        if let range = description.tunableRange { analyzer.tunableRangeOverride = range }
+        return analyzer
+    }
+
+    /// A user-facing error for what gRPC threw.
+    static func classify(_ error: any Error, endpoint: RemoteEndpoint, whileConnecting: Bool) -> RemoteError {
+        if let error = error as? RemoteError { return error }
+        if let error = error as? RPCError {
+            if error.code == .unauthenticated { return .unauthenticated(endpoint, error.message) }
+            let why = error.code == .unavailable ? "unavailable (\(error.message))" : "\(error.code): \(error.message)"
+            return whileConnecting ? .unreachable(endpoint, why) : .lost(endpoint, why)
+        }
+        let why = error is RemoteTimeout ? "\(error)" : SensorServer.reason(error)
+        return whileConnecting ? .unreachable(endpoint, why) : .lost(endpoint, why)
+    }
+}
+
+/// One stream from a sensor: frames of the band asked for (cut and
+/// decimated by the sensor, at most `framesPerSecond`), delivered on the
+/// stream's task. `retune` sends the new band and asks for control: the
+/// analyzer follows when no other viewer holds it; otherwise the sensor cuts
+/// its current sweep to the band. A lost stream, or a sensor whose own
+/// analyzer is reconnecting, ends the source through `onEnd`.
+public final class RemoteSpectrumSource: SpectrumSource {
+    private let sensor: RemoteSensor
+    private let onFrame: @Sendable (SpectrumFrame) -> Void
+    private let onEnd: @Sendable (any Error) -> Void
+
+    private struct State {
+        var requests: AsyncStream<Tscope_Remote_V1_ViewRequest>.Continuation?
+        var task: Task<Void, Never>?
+        var finished: DispatchSemaphore?
+        var stopping = false
+        var counters = SpectrumSourceCounters()
+        var controlHeld = false
+        var controlHolder = ""
+        var sweep: FrequencyRange?
+        var tunable: FrequencyRange?
+    }
+
+    private let state = Guarded(State())
+
+    /// set on the stream's own task, where `stop` must not wait for it
+    @TaskLocal private static var onStreamTask = false
+
+    public init(sensor: RemoteSensor, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                onEnd: @escaping @Sendable (any Error) -> Void) {
+        self.sensor = sensor
+        self.onFrame = onFrame
+        self.onEnd = onEnd
+    }
+
+    public var tunableRange: FrequencyRange {
+        state.withLock { $0.tunable } ?? AnalyzerKind.hackrf.tunableRange
+    }
+
+    public var counters: SpectrumSourceCounters { state.withLock { $0.counters } }
+
+    /// whether this viewer retunes the sensor's analyzer, and who does otherwise
+    public var control: (held: Bool, holder: String) { state.withLock { ($0.controlHeld, $0.controlHolder) } }
+
+    public func start(band: FrequencyRange, binWidthHz: Double) throws {
+        stop()
+        let (requests, continuation) = AsyncStream.makeStream(of: Tscope_Remote_V1_ViewRequest.self,
+                                                              bufferingPolicy: .bufferingNewest(4))
+        continuation.yield(request(band: band, binWidthHz: binWidthHz))
+        let finished = DispatchSemaphore(value: 0)
+        let task = Task.detached { [self] in
+            await Self.$onStreamTask.withValue(true) { await stream(requests) }
+            finished.signal()
+        }
+        state.withLock { state in
+            state.stopping = false
+            state.requests = continuation
+            state.task = task
+            state.finished = finished
+        }
+    }
+
+    public func retune(to band: FrequencyRange, binWidthHz: Double) throws {
+        let continuation = state.withLock { $0.requests }
+        continuation?.yield(request(band: band, binWidthHz: binWidthHz))
+    }
+
+    public func stop() {
+        let (continuation, task, finished) = state.withLock { state in
+            state.stopping = true
+            return (state.requests.take(), state.task.take(), state.finished.take())
+        }
+        continuation?.finish()
+        task?.cancel()
+        // from a frame callback (the stream's own task) the task ends by itself after returning
+        if !Self.onStreamTask { _ = finished?.wait(timeout: .now() + 5) }
+    }
+
+    private func request(band: FrequencyRange, binWidthHz: Double) -> Tscope_Remote_V1_ViewRequest {
+        var request = Tscope_Remote_V1_ViewRequest()
+        request.lowHz = band.lowerHz
+        request.highHz = band.upperHz
+        request.binWidthHz = binWidthHz
+        request.framesPerSecond = sensor.framesPerSecond
+        request.control = true
+        request.fullResolution = sensor.fullResolution
+        return request
+    }
+
+    private func stream(_ requests: AsyncStream<Tscope_Remote_V1_ViewRequest>) async {
+        let endpoint = sensor.endpoint
+        let ending: (any Error)?
+        do {
+            let transport = try sensor.transport()
+            let metadata = sensor.metadata
+            try await withGRPCClient(transport: transport) { client in
+                try await Tscope_Remote_V1_Sensor.Client(wrapping: client).watch(
+                    metadata: metadata,
+                    requestProducer: { writer in
+                        for await request in requests { try await writer.write(request) }
+                    },
+                    onResponse: { [self] response in
+                        for try await message in response.messages {
+                            if let outage = handle(message) { throw RemoteError.sensorOutage(endpoint, outage) }
+                        }
+                    })
+            }
+            ending = RemoteError.lost(endpoint, "the sensor ended the stream")
+        } catch {
+            ending = RemoteSensor.classify(error, endpoint: endpoint, whileConnecting: false)
+        }
+        if let ending, !state.withLock({ $0.stopping }) { onEnd(ending) }
+    }
+
+    /// Acts on one message; returns the text of a sensor outage.
+    private func handle(_ message: Tscope_Remote_V1_SensorMessage) -> String? {
+        switch message.message {
+        case .frame(let frame):
+            let spectrum = SpectrumFrame(startHz: frame.startHz, binWidthHz: frame.binWidthHz,
+                                         timestamp: frame.timestamp, powerDB: frame.power,
+                                         noiseBandwidthHz: frame.noiseBandwidthHz > 0 ? frame.noiseBandwidthHz : nil)
+            let stopping = state.withLock { state -> Bool in
+                state.counters.frames += 1
+                state.counters.badBlocks = Int(clamping: frame.badBlocks)
+                state.counters.droppedBlocks = Int(clamping: frame.droppedBlocks)
+                return state.stopping
+            }
+            if !stopping { onFrame(spectrum) }
+        case .sensor(let description):
+            state.withLock { state in
+                state.sweep = FrequencyRange(lowerHz: description.sweepLowHz, upperHz: description.sweepHighHz)
+                state.tunable = FrequencyRange(lowerHz: description.tunableLowHz, upperHz: description.tunableHighHz)
+            }
+        case .control(let control):
+            state.withLock { state in
+                state.controlHeld = control.held
+                state.controlHolder = control.holder
+            }
+        case .outage(let text):
+            return text
+        case nil:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,196 @@
+import DSP
+import Devices
+import Signals
+import ThreadKit
+
+/// The sensor side of `tscope serve`: the viewers connected now, which of
+/// them holds retune control, and what the analyzer sweeps. The analyzer's
+/// thread `publish`es frames; each viewer's feed cuts its own share.
+///
+/// Control: a viewer asking for it gets it when nobody holds it, keeps it
+/// until it lets go or hangs up, and its band retunes the analyzer; the
+/// others follow (they see the analyzer's new band, cut to theirs where the
+/// two overlap).
+public final class SensorHub: Sendable {
+    /// The analyzer as the viewers see it.
+    public struct Analyzer: Sendable {
+        public var name: String
+        public var kind: String
+        public var serial: String?
+        public var unit: String
+        public var isDemo: Bool
+        public var tunableRange: FrequencyRange
+        public var stallSeconds: Double
+
+        public init(name: String, kind: String, serial: String?, unit: String, isDemo: Bool,
+                    tunableRange: FrequencyRange, stallSeconds: Double) {
+            self.name = name
+            self.kind = kind
+            self.serial = serial
+            self.unit = unit
+            self.isDemo = isDemo
+            self.tunableRange = tunableRange
+            self.stallSeconds = stallSeconds
+        }
+    }
+
+    /// Retunes the analyzer to a band with a bin width [Hz] (USB work: called outside the hub's lock).
+    public typealias Retune = @Sendable (FrequencyRange, Double) throws -> Void
+
+    private struct State {
+        var feeds: [Int: ViewerFeed] = [:]
+        var nextID = 1
+        var controller: Int?
+        var sweep: FrequencyRange
+        var binWidthHz: Double
+        var sequence: UInt64 = 0
+        var outage: String?
+        var closed = false
+        var viewersServed = 0
+    }
+
+    private let analyzer: Analyzer
+    private let retune: Retune
+    private let state: Guarded<State>
+    /// one retune at a time, in the order viewers asked
+    private let retuning = Guarded(())
+
+    public init(analyzer: Analyzer, sweep: FrequencyRange, binWidthHz: Double, retune: @escaping Retune) {
+        self.analyzer = analyzer
+        self.retune = retune
+        state = Guarded(State(sweep: sweep, binWidthHz: binWidthHz))
+    }
+
+    /// viewers connected now, and all that ever connected
+    public var viewers: (now: Int, served: Int) { state.withLock { ($0.feeds.count, $0.viewersServed) } }
+
+    /// the analyzer and its current sweep, as `Describe` answers
+    var description: Tscope_Remote_V1_SensorDescription {
+        let (sweep, binWidth) = state.withLock { ($0.sweep, $0.binWidthHz) }
+        return describe(sweep: sweep, binWidthHz: binWidth)
+    }
+
+    private func describe(sweep: FrequencyRange, binWidthHz: Double) -> Tscope_Remote_V1_SensorDescription {
+        var message = Tscope_Remote_V1_SensorDescription()
+        message.deviceName = analyzer.name
+        message.deviceKind = analyzer.kind
+        message.serial = analyzer.serial ?? ""
+        message.unit = analyzer.unit
+        message.demo = analyzer.isDemo
+        message.tunableLowHz = analyzer.tunableRange.lowerHz
+        message.tunableHighHz = analyzer.tunableRange.upperHz
+        message.sweepLowHz = sweep.lowerHz
+        message.sweepHighHz = sweep.upperHz
+        message.binWidthHz = binWidthHz
+        message.stallSeconds = analyzer.stallSeconds
+        return message
+    }
+
+    /// Every analyzer frame, on the analyzer's thread.
+    public func publish(_ frame: SpectrumFrame, counters: SpectrumSourceCounters) {
+        guard let range = frame.range else { return }
+        let (feeds, sequence, changed) = state.withLock { state -> ([ViewerFeed], UInt64, Tscope_Remote_V1_SensorDescription?) in
+            state.sequence += 1
+            state.outage = nil
+            var changed: Tscope_Remote_V1_SensorDescription?
+            if state.sweep != range || abs(state.binWidthHz - frame.binWidthHz) > 1e-9 * frame.binWidthHz {
+                state.sweep = range
+                state.binWidthHz = frame.binWidthHz
+                changed = describe(sweep: range, binWidthHz: frame.binWidthHz)
+            }
+            return (Array(state.feeds.values), state.sequence, changed)
+        }
+        let identity = FrameIdentity(deviceName: analyzer.name, serial: analyzer.serial ?? "", unit: analyzer.unit,
+                                     badBlocks: UInt64(max(0, counters.badBlocks)),
+                                     droppedBlocks: UInt64(max(0, counters.droppedBlocks)))
+        for feed in feeds {
+            if let changed { feed.send(sensor: changed) }
+            feed.offer(frame, identity: identity, sequence: sequence)
+        }
+    }
+
+    /// The analyzer is lost (the text says why and what next); nil when it is back.
+    public func publishOutage(_ text: String?) {
+        let feeds = state.withLock { state -> [ViewerFeed] in
+            guard state.outage != text else { return [] }
+            state.outage = text
+            return text == nil ? [] : Array(state.feeds.values)
+        }
+        if let text { for feed in feeds { feed.send(outage: text) } }
+    }
+
+    /// A viewer connected: it gets the description and the control state first.
+    func join(peer: String) -> ViewerFeed? {
+        state.withLock { state -> ViewerFeed? in
+            guard !state.closed else { return nil }
+            let feed = ViewerFeed(id: state.nextID, peer: peer)
+            state.nextID += 1
+            state.viewersServed += 1
+            state.feeds[feed.id] = feed
+            feed.send(sensor: describe(sweep: state.sweep, binWidthHz: state.binWidthHz))
+            feed.send(control: controlState(for: feed.id, in: state))
+            if let outage = state.outage { feed.send(outage: outage) }
+            return feed
+        }
+    }
+
+    /// A viewer hung up: control, if it held it, is free again.
+    func leave(_ feed: ViewerFeed) {
+        feed.close()
+        state.withLock { state in
+            state.feeds[feed.id] = nil
+            if state.controller == feed.id {
+                state.controller = nil
+                announceControl(in: state)
+            }
+        }
+    }
+
+    /// A viewer's request: its subscription, and a retune when it holds (or
+    /// can take) control. Throws what the analyzer said to a retune.
+    func apply(_ request: Tscope_Remote_V1_ViewRequest, from feed: ViewerFeed) throws {
+        let subscription = ViewerSubscription(request)
+        feed.subscribe(subscription)
+        let mayRetune = state.withLock { state -> Bool in
+            let before = state.controller
+            if request.control {
+                if state.controller == nil { state.controller = feed.id }
+            } else if state.controller == feed.id {
+                state.controller = nil
+            }
+            if state.controller != before { announceControl(in: state) }
+            return state.controller == feed.id
+        }
+        guard mayRetune, let band = subscription.band, let wanted = clamp(band) else { return }
+        try retuning.withLock { _ in
+            let binWidth = request.binWidthHz > 0 && request.binWidthHz.isFinite
+                ? request.binWidthHz : state.withLock { $0.binWidthHz }
+            try retune(wanted, binWidth)
+        }
+    }
+
+    /// Stops every viewer's stream (the sensor is shutting down).
+    public func close() {
+        let feeds = state.withLock { state -> [ViewerFeed] in
+            state.closed = true
+            return Array(state.feeds.values)
+        }
+        for feed in feeds { feed.close() }
+    }
+
+    private func clamp(_ band: FrequencyRange) -> FrequencyRange? {
+        FrequencyRange(lowerHz: max(band.lowerHz, analyzer.tunableRange.lowerHz),
+                       upperHz: min(band.upperHz, analyzer.tunableRange.upperHz))
+    }
+
+    private func controlState(for id: Int, in state: State) -> Tscope_Remote_V1_ControlState {
+        var control = Tscope_Remote_V1_ControlState()
+        control.held = state.controller == id
+        if let holder = state.controller, holder != id { control.holder = state.feeds[holder]?.peer ?? "another viewer" }
+        return control
+    }
+
+    private func announceControl(in state: State) {
+        for (id, feed) in state.feeds { feed.send(control: controlState(for: id, in: state)) }
+    }
+}

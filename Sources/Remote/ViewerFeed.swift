@@ -1,0 +1,219 @@
+import DSP
+import Signals
+import ThreadKit
+
+/// What one viewer asked to see.
+struct ViewerSubscription: Sendable, Equatable {
+    /// nil: whatever the analyzer sweeps
+    var band: FrequencyRange?
+    /// the coarsest bin the viewer needs [Hz]; 0: the analyzer's own bins
+    var binWidthHz: Double
+    /// at most this many frames a second; 0: every frame
+    var framesPerSecond: Double
+
+    init(band: FrequencyRange? = nil, binWidthHz: Double = 0, framesPerSecond: Double = 0) {
+        self.band = band
+        self.binWidthHz = binWidthHz
+        self.framesPerSecond = framesPerSecond
+    }
+
+    init(_ request: Tscope_Remote_V1_ViewRequest) {
+        band = FrequencyRange(lowerHz: request.lowHz, upperHz: request.highHz)
+        binWidthHz = request.fullResolution || !request.binWidthHz.isFinite ? 0 : max(0, request.binWidthHz)
+        framesPerSecond = request.framesPerSecond.isFinite ? max(0, request.framesPerSecond) : 0
+    }
+}
+
+/// One viewer's outbox on the sensor. The analyzer's thread `offer`s every
+/// frame: it is cut to the viewer's band and peak-decimated to its bin width
+/// at once, then merged by peak into the frame still waiting, so a viewer
+/// whose link (or rate) is slower than the analyzer gets fewer frames —
+/// each the newest, holding the strongest level of every frame it stands
+/// for — never a partial or a stale one. The viewer's writer task takes
+/// messages with `next()`; description and control changes go first.
+final class ViewerFeed: Sendable {
+    let id: Int
+    /// the viewer's address, for the control holder's name
+    let peer: String
+
+    private struct State {
+        var subscription = ViewerSubscription()
+        var decimator = ColumnDecimator(detector: .peak)
+        var frame: Tscope_Remote_V1_Frame?
+        var sensor: Tscope_Remote_V1_SensorDescription?
+        var control: Tscope_Remote_V1_ControlState?
+        var outage: String?
+        var waiter: CheckedContinuation<Void, Never>?
+        var closed = false
+    }
+
+    private let state = Guarded(State())
+
+    init(id: Int, peer: String) {
+        self.id = id
+        self.peer = peer
+    }
+
+    var subscription: ViewerSubscription {
+        get { state.withLock { $0.subscription } }
+    }
+
+    /// A new subscription: the frame waiting (cut for the old one) is dropped.
+    func subscribe(_ subscription: ViewerSubscription) {
+        state.withLock {
+            $0.subscription = subscription
+            $0.frame = nil
+        }
+    }
+
+    /// Cuts and decimates `frame` for this viewer and merges it into the one waiting.
+    func offer(_ frame: SpectrumFrame, identity: FrameIdentity, sequence: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.closed else { return nil }
+            guard let cut = Self.cut(frame, for: state.subscription, decimator: state.decimator) else { return nil }
+            if var waiting = state.frame, waiting.startHz == cut.startHz, waiting.binWidthHz == cut.binWidthHz,
+               waiting.power.count == cut.power.count {
+                state.frame = nil  // one owner of the array while merging
+                waiting.power.withUnsafeMutableBufferPointer { held in
+                    for index in held.indices {
+                        let new = cut.power[index]
+                        if held[index].isNaN || new > held[index] { held[index] = new }
+                    }
+                }
+                waiting.merged += 1
+                waiting.sequence = sequence
+                waiting.timestamp = frame.timestamp
+                state.frame = waiting
+            } else {
+                var message = Tscope_Remote_V1_Frame()
+                message.sequence = sequence
+                message.merged = 1
+                message.timestamp = frame.timestamp
+                message.startHz = cut.startHz
+                message.binWidthHz = cut.binWidthHz
+                message.power = cut.power
+                state.frame = message
+            }
+            state.frame?.noiseBandwidthHz = frame.noiseBandwidthHz ?? 0
+            state.frame?.deviceName = identity.deviceName
+            state.frame?.serial = identity.serial
+            state.frame?.unit = identity.unit
+            state.frame?.badBlocks = identity.badBlocks
+            state.frame?.droppedBlocks = identity.droppedBlocks
+            return state.waiter.take()
+        }
+        waiter?.resume()
+    }
+
+    func send(sensor: Tscope_Remote_V1_SensorDescription) {
+        post { $0.sensor = sensor }
+    }
+
+    func send(control: Tscope_Remote_V1_ControlState) {
+        post { $0.control = control }
+    }
+
+    func send(outage: String) {
+        post { $0.outage = outage }
+    }
+
+    /// Ends `next()`: the viewer is leaving or the sensor stopping.
+    func close() {
+        post { $0.closed = true }
+    }
+
+    private func post(_ change: (inout State) -> Void) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            change(&state)
+            return state.waiter.take()
+        }
+        waiter?.resume()
+    }
+
+    /// The next message for the viewer, waiting for one; nil once closed
+    /// (or the waiting task was cancelled).
+    func next() async -> Tscope_Remote_V1_SensorMessage? {
+        while true {
+            let ready = state.withLock { state -> Tscope_Remote_V1_SensorMessage.OneOf_Message?? in
+                if state.closed { return .some(nil) }
+                if let sensor = state.sensor.take() { return .sensor(sensor) }
+                if let control = state.control.take() { return .control(control) }
+                if let outage = state.outage.take() { return .outage(outage) }
+                if let frame = state.frame.take() { return .frame(frame) }
+                return nil
+            }
+            switch ready {
+            case .some(.some(let message)):
+                var envelope = Tscope_Remote_V1_SensorMessage()
+                envelope.message = message
+                return envelope
+            case .some(.none):
+                return nil
+            case .none:
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        let resumeNow = state.withLock { state -> Bool in
+                            if state.closed || state.frame != nil || state.sensor != nil || state.control != nil
+                                || state.outage != nil {
+                                return true
+                            }
+                            state.waiter = continuation
+                            return false
+                        }
+                        if resumeNow { continuation.resume() }
+                    }
+                } onCancel: {
+                    close()
+                }
+            }
+        }
+    }
+
+    /// The part of `frame` the subscription covers, at its resolution: the
+    /// analyzer's bins copied where the viewer wants them as fine or finer,
+    /// else peak-decimated (`ColumnDecimator`) to whole columns no narrower
+    /// than asked. A band that misses the frame gets the whole frame.
+    static func cut(_ frame: SpectrumFrame, for subscription: ViewerSubscription, decimator: ColumnDecimator)
+        -> (startHz: Double, binWidthHz: Double, power: [Float])? {
+        let count = frame.powerDB.count
+        guard count > 0, frame.binWidthHz > 0, frame.binWidthHz.isFinite else { return nil }
+        var first = 0
+        var end = count
+        if let band = subscription.band {
+            let lower = Int(((band.lowerHz - frame.startHz) / frame.binWidthHz).rounded(.down))
+            let upper = Int(((band.upperHz - frame.startHz) / frame.binWidthHz).rounded(.up))
+            let clampedFirst = min(max(lower, 0), count)
+            let clampedEnd = min(max(upper, 0), count)
+            if clampedFirst < clampedEnd {
+                first = clampedFirst
+                end = clampedEnd
+            }
+        }
+        let bins = end - first
+        let startHz = frame.startHz + Double(first) * frame.binWidthHz
+        let spanHz = Double(bins) * frame.binWidthHz
+        let columns = subscription.binWidthHz > frame.binWidthHz
+            ? max(1, Int((spanHz / subscription.binWidthHz).rounded(.down))) : bins
+        if columns >= bins {
+            return (startHz, frame.binWidthHz, Array(frame.powerDB[first..<end]))
+        }
+        guard let visible = FrequencyRange(lowerHz: startHz, upperHz: startHz + spanHz) else { return nil }
+        var power = [Float](repeating: .nan, count: columns)
+        power.withUnsafeMutableBufferPointer { out in
+            frame.powerDB.withUnsafeBufferPointer { all in
+                decimator.process(startHz: frame.startHz, binWidthHz: frame.binWidthHz, bins: all,
+                                  visible: visible, into: out)
+            }
+        }
+        return (startHz, spanHz / Double(columns), power)
+    }
+}
+
+/// What every frame says about the analyzer it came from.
+struct FrameIdentity: Sendable {
+    var deviceName: String
+    var serial: String
+    var unit: String
+    var badBlocks: UInt64
+    var droppedBlocks: UInt64
+}

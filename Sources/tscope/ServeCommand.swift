@@ -1,0 +1,45 @@
+import ArgumentParser
+import Remote
+import Runs
+
+/// A sensor node: the analyzer streamed to viewers elsewhere.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the analyzer to viewers on other machines over gRPC (they use --remote HOST:PORT).",
+        discussion: """
+            Each viewer asks for its band and frame rate; frames are cut and peak-decimated per viewer, so a \
+            slow link gets fewer frames, each the newest. The first viewer to retune holds control until it \
+            quits; the others follow its band. With --token-file every viewer must present the same token. \
+            Runs until Ctrl-C or SIGTERM; a lost analyzer is reconnected for as long as it takes.
+            """
+    )
+
+    @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup var detectorOption: DetectorOption
+
+    @Option(help: ArgumentHelp("Address to listen on; port 0 picks a free one (printed).", valueName: "host:port"),
+            transform: { try RemoteEndpoint(parsing: $0, allowPortZero: true) })
+    var listen: RemoteEndpoint
+
+    @Option(name: [.customShort("f"), .long], help: "Band swept until a viewer retunes, start:stop in MHz (default 88:108).",
+            transform: Band.init(parsing:))
+    var band: Band = Band(defaultMHz: 88, 108)
+
+    @Option(name: [.customShort("w"), .customLong("bin-width")], help: "Bin width in Hz until a viewer retunes.")
+    var binWidth: Double = 20_000
+
+    func validate() throws {
+        guard binWidth > 0, binWidth.isFinite else { throw ValidationError("--bin-width \(binWidth): expected Hz > 0") }
+        guard deviceOptions.remote == nil else { throw ValidationError("serve uses a local analyzer, not --remote") }
+    }
+
+    func run() throws {
+        try ServeRun(selection: deviceOptions.selection, listen: listen, token: deviceOptions.token, band: band.range,
+                     binWidthHz: binWidth, detector: detectorOption.chosen(default: .peak))
+            .run { address, analyzer in
+                printError("serving \(analyzer.name)\(analyzer.isDemo ? " (demo)" : "") on \(address)"
+                    + (deviceOptions.tokenFile == nil ? "" : " (token required)") + "; Ctrl-C stops")
+            }
+    }
+}

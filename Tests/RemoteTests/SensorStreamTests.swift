@@ -1,0 +1,255 @@
+import Devices
+import Foundation
+import Remote
+import Runs
+import Signals
+import Testing
+import ThreadKit
+
+/// A sensor hub served on loopback, fed with made-up frames by a thread of
+/// the test's own, and viewers connecting to it as `--remote` does.
+final class LoopbackSensor: Sendable {
+    let hub: SensorHub
+    let server: SensorServer
+    let endpoint: RemoteEndpoint
+    let retunes = Locked<[FrequencyRange]>([])
+    private let running = Locked(true)
+    private let publisher: WorkerThread?
+    /// frames published so far
+    let published = Locked(0)
+
+    static let name = "Test Analyzer"
+    static let serial = "0000000000000000abcd1234"
+    /// 88–108 MHz in 8192 bins of 2441.4 Hz
+    static let sweep = FrequencyRange(lowerHz: 88e6, upperHz: 108e6)!
+    static let bins = 8192
+
+    /// - Parameters:
+    ///   - framesPerSecond: how fast the made-up analyzer sweeps
+    ///   - burstEvery: every Nth frame has a +40 dB spike at 100 MHz (0: never)
+    init(token: String? = nil, framesPerSecond: Double = 200, burstEvery: Int = 0, port: Int = 0) throws {
+        let retunes = retunes
+        let hub = SensorHub(
+            analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: "dB", isDemo: false,
+                            tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6e9)!, stallSeconds: 1),
+            sweep: Self.sweep, binWidthHz: Self.sweep.spanHz / Double(Self.bins),
+            retune: { band, _ in retunes.withLock { $0.append(band) } })
+        self.hub = hub
+        server = SensorServer(hub: hub, listen: RemoteEndpoint(host: "127.0.0.1", port: port), token: token)
+        endpoint = try server.start()
+        let running = running
+        let published = published
+        publisher = WorkerThread {
+            var count = 0
+            let binWidth = Self.sweep.spanHz / Double(Self.bins)
+            while running.value {
+                count += 1
+                var power = [Float](repeating: -80, count: Self.bins)
+                // a steady carrier at 95 MHz
+                power[Int((95e6 - Self.sweep.lowerHz) / binWidth)] = -20
+                if burstEvery > 0, count % burstEvery == 0 {
+                    power[Int((100e6 - Self.sweep.lowerHz) / binWidth)] = -40 + 80
+                }
+                hub.publish(SpectrumFrame(startHz: Self.sweep.lowerHz, binWidthHz: binWidth,
+                                          timestamp: Date().timeIntervalSince1970, powerDB: power),
+                            counters: SpectrumSourceCounters(frames: count, badBlocks: 2, droppedBlocks: 3))
+                published.withLock { $0 = count }
+                usleep(UInt32(1e6 / framesPerSecond))
+            }
+        }
+    }
+
+    func stop() {
+        running.withLock { $0 = false }
+        publisher?.join()
+        server.stop()
+    }
+}
+
+/// Frames a remote source delivered, and how its stream ended.
+final class Received: Sendable {
+    let frames = Locked<[SpectrumFrame]>([])
+    let ended = Locked<String?>(nil)
+
+    var onFrame: @Sendable (SpectrumFrame) -> Void { { [frames] frame in frames.withLock { $0.append(frame) } } }
+    var onEnd: @Sendable (any Error) -> Void { { [ended] error in ended.withLock { $0 = "\(error)" } } }
+
+    /// Waits up to `seconds` for `count` frames.
+    func wait(for count: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if frames.value.count >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
+
+@Suite(.serialized) struct SensorStreamTests {
+    @Test func twoViewersAtOnceGetTheirOwnBandAndResolution() throws {
+        let sensor = try LoopbackSensor()
+        defer { sensor.stop() }
+        let wide = Received()
+        let narrow = Received()
+        let first = RemoteSpectrumSource(sensor: RemoteSensor(endpoint: sensor.endpoint, fullResolution: false),
+                                         onFrame: wide.onFrame, onEnd: wide.onEnd)
+        let second = RemoteSpectrumSource(sensor: RemoteSensor(endpoint: sensor.endpoint), onFrame: narrow.onFrame,
+                                          onEnd: narrow.onEnd)
+        // a view of the whole band at 100 kHz bins (200 columns), and a meter's 94–96 MHz in the analyzer's own bins
+        try first.start(band: LoopbackSensor.sweep, binWidthHz: 100e3)
+        try second.start(band: FrequencyRange(lowerHz: 94e6, upperHz: 96e6)!, binWidthHz: 0)
+        defer { first.stop(); second.stop() }
+        #expect(wide.wait(for: 20))
+        #expect(narrow.wait(for: 20))
+        #expect(sensor.hub.viewers.now == 2)
+
+        let view = try #require(wide.frames.value.last)
+        #expect(view.powerDB.count == 200)
+        #expect(abs(view.binWidthHz - 100e3) < 1)
+        #expect(view.startHz == 88e6)
+        // the one-bin carrier survives the 41:1 decimation at its level (peak detector)
+        let carrierColumn = Int((95e6 - 88e6) / view.binWidthHz)
+        #expect(view.powerDB[carrierColumn] == -20)
+        #expect(view.powerDB.filter { $0 == -20 }.count == 1)
+
+        let meter = try #require(narrow.frames.value.last)
+        let binWidth = LoopbackSensor.sweep.spanHz / Double(LoopbackSensor.bins)
+        #expect(meter.binWidthHz == binWidth)
+        #expect(meter.startHz <= 94e6 && meter.stopHz >= 96e6)
+        #expect(meter.stopHz - meter.startHz < 2e6 + 2 * binWidth)
+        #expect(meter.powerDB.max() == -20)
+        // the analyzer's counters travel with the frames
+        #expect(first.counters.badBlocks == 2 && first.counters.droppedBlocks == 3)
+        #expect(wide.ended.value == nil && narrow.ended.value == nil)
+    }
+
+    @Test func theFirstViewerToRetuneHoldsControlAndTheOthersFollow() throws {
+        let sensor = try LoopbackSensor()
+        defer { sensor.stop() }
+        let a = Received()
+        let b = Received()
+        let first = RemoteSpectrumSource(sensor: RemoteSensor(endpoint: sensor.endpoint), onFrame: a.onFrame, onEnd: a.onEnd)
+        let second = RemoteSpectrumSource(sensor: RemoteSensor(endpoint: sensor.endpoint), onFrame: b.onFrame, onEnd: b.onEnd)
+        let band1 = FrequencyRange(lowerHz: 90e6, upperHz: 100e6)!
+        let band2 = FrequencyRange(lowerHz: 96e6, upperHz: 106e6)!
+        try first.start(band: band1, binWidthHz: 10e3)
+        #expect(a.wait(for: 5))
+        try second.start(band: band2, binWidthHz: 10e3)
+        #expect(b.wait(for: 5))
+        #expect(first.control.held)
+        #expect(!second.control.held)
+        #expect(second.control.holder.contains("127.0.0.1"))
+        // only the holder's band reached the analyzer
+        #expect(sensor.retunes.value == [band1])
+        // the follower still gets its own cut of what the analyzer sweeps
+        #expect(try #require(b.frames.value.last).startHz >= 96e6 - 3e3)
+
+        first.stop()
+        // control is free once the holder hangs up; the next retune takes it
+        try waitUntil { !second.control.holder.contains("127.0.0.1") }
+        try second.retune(to: band2, binWidthHz: 10e3)
+        try waitUntil { second.control.held }
+        try waitUntil { sensor.retunes.value.last == band2 }
+        second.stop()
+    }
+
+    @Test func aSlowRateGetsFewerFramesHoldingEveryBurst() throws {
+        // 200 frames/s at the sensor, a burst in every 25th; a viewer asking for 4 frames/s
+        let sensor = try LoopbackSensor(framesPerSecond: 200, burstEvery: 25)
+        defer { sensor.stop() }
+        let slow = Received()
+        let source = RemoteSpectrumSource(
+            sensor: RemoteSensor(endpoint: sensor.endpoint, framesPerSecond: 4, fullResolution: false),
+            onFrame: slow.onFrame, onEnd: slow.onEnd)
+        try source.start(band: LoopbackSensor.sweep, binWidthHz: 100e3)
+        let began = sensor.published.value
+        Thread.sleep(forTimeInterval: 2.5)
+        source.stop()
+        let frames = slow.frames.value
+        let publishedMeanwhile = sensor.published.value - began
+        #expect(publishedMeanwhile > 100, "the made-up analyzer published \(publishedMeanwhile)")
+        // at most 4 a second (and one at the start), at least a few
+        #expect(frames.count >= 6 && frames.count <= 12, "\(frames.count) frames")
+        // every frame after the first stands for 1/4 s of sweeps, which always holds a burst
+        let burstColumn = Int((100e6 - 88e6) / 100e3)
+        for frame in frames.dropFirst() { #expect(frame.powerDB[burstColumn] == 40) }
+        // and the frames are the newest: timestamps advance by about the period
+        for (earlier, later) in zip(frames.dropFirst(), frames.dropFirst(2)) {
+            #expect(later.timestamp - earlier.timestamp > 0.15)
+        }
+    }
+
+    @Test func aTokenIsRequiredWhenTheSensorHasOne() throws {
+        let sensor = try LoopbackSensor(token: "s3cret-token")
+        defer { sensor.stop() }
+        #expect(throws: RemoteError.self) { try RemoteSensor(endpoint: sensor.endpoint).describe() }
+        do {
+            _ = try RemoteSensor(endpoint: sensor.endpoint, token: "wrong").describe()
+            Issue.record("a wrong token was accepted")
+        } catch let error as RemoteError {
+            guard case .unauthenticated = error else { Issue.record("\(error)"); return }
+            #expect("\(error)".contains("refused this viewer"))
+        }
+        let description = try RemoteSensor(endpoint: sensor.endpoint, token: "s3cret-token").describe()
+        #expect(description.deviceName == LoopbackSensor.name)
+        #expect(description.serial == LoopbackSensor.serial)
+        #expect(description.unit == "dB")
+        #expect(description.kind == .hackrf)
+        #expect(description.sweep == LoopbackSensor.sweep)
+    }
+
+    @Test func anUnreachableSensorIsAClearError() throws {
+        // a port nobody listens on: bind one, close it
+        let sensor = try LoopbackSensor()
+        let endpoint = sensor.endpoint
+        sensor.stop()
+        do {
+            _ = try RemoteSensor(endpoint: endpoint).describe(timeoutSeconds: 3)
+            Issue.record("a closed port answered")
+        } catch {
+            #expect("\(error)".hasPrefix("cannot reach the sensor at 127.0.0.1:\(endpoint.port)"), "\(error)")
+        }
+        #expect(throws: RemoteError.badAddress("nohost")) { try RemoteEndpoint(parsing: "nohost") }
+        #expect(try RemoteEndpoint(parsing: "[::1]:7373") == RemoteEndpoint(host: "::1", port: 7373))
+        #expect(throws: RemoteError.self) { try RemoteEndpoint(parsing: "host:0") }
+    }
+
+    /// The viewer's side as `--remote` builds it: a lost sensor is reconnected
+    /// and the outage handed over as a gap, as for a USB analyzer.
+    @Test func aLostSensorIsReconnectedWithTheGapMarked() throws {
+        var sensor = try LoopbackSensor()
+        let port = sensor.endpoint.port
+        let received = Received()
+        let gaps = Locked<[ReconnectGap]>([])
+        var selection = DeviceSelection()
+        selection.remote = RemoteSensor(endpoint: sensor.endpoint)
+        let (source, analyzer) = try selection.spectrumSource(headless: false, onFrame: received.onFrame,
+                                                              onGap: { gap in gaps.withLock { $0.append(gap) } })
+        #expect(analyzer.name == "REMOTE 127.0.0.1:\(port) \(LoopbackSensor.name)")
+        #expect(analyzer.serial == LoopbackSensor.serial)
+        try source.start(band: FrequencyRange(lowerHz: 94e6, upperHz: 96e6)!, binWidthHz: 0)
+        defer { source.stop() }
+        #expect(received.wait(for: 10))
+        sensor.stop()
+        Thread.sleep(forTimeInterval: 1.5)
+        let before = received.frames.value.count
+        try waitUntil(seconds: 10) { source.statusLine?.contains("reconnecting") == true }
+        sensor = try LoopbackSensor(port: port)
+        defer { sensor.stop() }
+        #expect(received.wait(for: before + 10, seconds: 20))
+        let gap = try #require(gaps.value.first)
+        #expect(gap.seconds >= 1.4)
+        #expect(gap.reason.contains("127.0.0.1:\(port)"), "\(gap.reason)")
+    }
+}
+
+/// Polls `condition` every 20 ms for up to `seconds`.
+func waitUntil(seconds: Double = 10, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return }
+        usleep(20_000)
+    }
+    struct Timeout: Error {}
+    throw Timeout()
+}
