@@ -1,0 +1,169 @@
+import Capture
+import Foundation
+import Testing
+
+/// `tscope serve` and `--remote`, as a user types them: a sensor on
+/// loopback, meters and a recorder connecting to it; and three hosts in
+/// network namespaces (sensor, two viewers) joined by a bridge.
+@Suite(.serialized) struct RemoteCommandTests {
+    /// `tscope serve` in the background; its stderr's first line gives the address it listens on.
+    final class BackgroundServe {
+        let process = Process()
+        let port: Int
+
+        /// - Parameter launcher: a command and arguments to run tscope under (`ip netns exec NS`)
+        init(_ arguments: [String], launcher: [String] = []) throws {
+            if launcher.isEmpty {
+                process.executableURL = Paths.tscope
+                process.arguments = ["serve"] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: launcher[0])
+                process.arguments = Array(launcher.dropFirst()) + [Paths.tscope.path, "serve"] + arguments
+            }
+            let stderr = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = stderr
+            try process.run()
+            // "tscope: serving HackRF One (demo) on 127.0.0.1:PORT; Ctrl-C stops"
+            var line = ""
+            while !line.hasSuffix("\n") {
+                let byte = stderr.fileHandleForReading.readData(ofLength: 1)
+                guard !byte.isEmpty else { break }
+                line += String(decoding: byte, as: UTF8.self)
+            }
+            guard let on = line.range(of: " on "), line.hasPrefix("tscope: serving "),
+                  let portText = line[on.upperBound...].split(separator: ";").first?.split(separator: " ").first?
+                    .split(separator: ":").last, let port = Int(portText) else {
+                process.terminate()
+                throw RemoteTestError("serve did not announce its address: \(line)")
+            }
+            self.port = port
+        }
+
+        /// SIGTERM, and the exit status.
+        @discardableResult
+        func stop() -> Int32 {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    struct RemoteTestError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs tscope commands at once; their results in order.
+    static func together(_ commands: [[String]], launchers: [[String]]? = nil) -> [ProcessResult] {
+        let results = ResultsBox(count: commands.count)
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            let launcher = launchers?[index] ?? []
+            let result: ProcessResult
+            do {
+                result = launcher.isEmpty
+                    ? try run(Paths.tscope, commands[index], timeoutSeconds: 60)
+                    : try run(URL(fileURLWithPath: launcher[0]),
+                              Array(launcher.dropFirst()) + [Paths.tscope.path] + commands[index], timeoutSeconds: 60)
+            } catch {
+                result = ProcessResult(status: -1, stdout: Data(), stderr: "\(error)")
+            }
+            results.set(index, result)
+        }
+        return results.all
+    }
+
+    final class ResultsBox: @unchecked Sendable {
+        // written once per index from concurrentPerform's threads, behind the lock; read after it returns
+        private let lock = NSLock()
+        private var results: [ProcessResult?]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ result: ProcessResult) { lock.withLock { results[index] = result } }
+        var all: [ProcessResult] { lock.withLock { results.map { $0 ?? ProcessResult(status: -1, stdout: Data(), stderr: "not run") } } }
+    }
+
+    /// The JSON readings a meter printed.
+    static func readings(_ result: ProcessResult) -> [[String: Any]] {
+        result.stdoutText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// The commands: `tscope serve --device demo --listen 127.0.0.1:PORT`,
+    /// then two `tscope meter --remote 127.0.0.1:PORT --band 88:108 --count 3 --json` at once.
+    /// Their readings agree with a local meter on the same demo scene with the sensor's detector.
+    @Test func twoMetersAtOnceReadTheSensor() throws {
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0"])
+        defer { serve.stop() }
+        let meter = ["meter", "--remote", "127.0.0.1:\(serve.port)", "--band", "88:108", "--count", "3", "--json"]
+        let results = Self.together([meter, meter, ["meter", "--device", "demo", "--detector", "peak", "--band", "88:108",
+                                                    "--count", "2", "--json"]])
+        let local = Self.readings(results[2])
+        let localPower = try #require(local.last?["power_db"] as? Double)
+        for result in results.prefix(2) {
+            #expect(result.status == 0, "\(result.stderr)")
+            let readings = Self.readings(result)
+            #expect(readings.count == 3)
+            for reading in readings {
+                #expect(reading["start_hz"] as? Double == 88e6 && reading["stop_hz"] as? Double == 108e6)
+                #expect((reading["sweeps"] as? Int ?? 0) > 10)
+                let power = try #require(reading["power_db"] as? Double)
+                #expect(abs(power - localPower) < 1.0, "remote \(power) dB, local \(localPower) dB")
+            }
+        }
+        // SIGTERM stops a sensor cleanly, like record
+        #expect(serve.stop() == 0)
+    }
+
+    /// `record --remote` stores the sensor's frames like a local analyzer's,
+    /// naming the sensor in the metadata.
+    @Test func recordFromASensor() throws {
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0", "--band", "90:100"])
+        defer { serve.stop() }
+        let directory = try Paths.temporaryDirectory("remote-record")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("remote.tscope").path
+        let result = try run(Paths.tscope, ["record", "--remote", "127.0.0.1:\(serve.port)", "--band", "90:100",
+                                            "--duration", "2", "--label", "remote", "--output", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reader = try CaptureStoreReader(path: path)
+        #expect(reader.frameCount >= 10, "\(reader.frameCount) frames")
+        #expect(reader.metadata.device == "REMOTE 127.0.0.1:\(serve.port) HackRF One (demo)")
+        #expect(reader.metadata.span?.lowerHz == 90e6 && reader.metadata.span?.upperHz == 100e6)
+    }
+
+    /// With --token-file the sensor refuses viewers without the token, in words, exit 1.
+    @Test func aSensorWithATokenRefusesViewersWithout() throws {
+        let directory = try Paths.temporaryDirectory("remote-token")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("token").path
+        try "9f2c-sensor-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let wrongFile = directory.appendingPathComponent("wrong").path
+        try "not-the-token\n".write(toFile: wrongFile, atomically: true, encoding: .utf8)
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0", "--token-file", tokenFile])
+        defer { serve.stop() }
+        let meter = ["meter", "--remote", "127.0.0.1:\(serve.port)", "--band", "88:108", "--count", "1", "--json"]
+        let results = Self.together([meter, meter + ["--token-file", wrongFile], meter + ["--token-file", tokenFile]])
+        for refused in results.prefix(2) {
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("the sensor at 127.0.0.1:\(serve.port) refused this viewer"), "\(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+        }
+        #expect(results[2].status == 0, "\(results[2].stderr)")
+        #expect(Self.readings(results[2]).count == 1)
+    }
+
+    @Test func badRemoteOptionsAreOneLineErrors() throws {
+        let noSensor = try run(Paths.tscope, ["meter", "--remote", "127.0.0.1:1", "--band", "88:108", "--count", "1"])
+        #expect(noSensor.status == 1)
+        #expect(noSensor.stderr.hasPrefix("Error: cannot reach the sensor at 127.0.0.1:1"), "\(noSensor.stderr)")
+        #expect(noSensor.stderr.split(separator: "\n").count == 1)
+        let badAddress = try run(Paths.tscope, ["meter", "--remote", "sensor-without-port", "--band", "88:108", "--count", "1"])
+        #expect(badAddress.status == 64)
+        #expect(badAddress.stderr.contains("expected HOST:PORT"))
+        let sweep = try run(Paths.tscope, ["sweep", "--remote", "127.0.0.1:7373", "-N", "1"])
+        #expect(sweep.status != 0)
+        #expect(sweep.stderr.contains("--remote 127.0.0.1:7373 works with `tscope watch`, `meter` and `record`"),
+                "\(sweep.stderr)")
+    }
+}
