@@ -117,6 +117,9 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         shared.withLock { ($0.framesIn, $0.framesOut, $0.staleFrames, $0.gaps) }
     }
 
+    /// the source connected now (nil while reconnecting)
+    public var connectedSource: (any SpectrumSource)? { shared.withLock { $0.connected?.source } }
+
     /// the connected device's dwell and revisit times (nil while reconnecting)
     public var dwellTiming: DwellTiming? {
         shared.withLock { $0.connected?.source }?.dwellTiming

@@ -123,7 +123,9 @@ public final class SensorHub: Sendable {
     func join(peer: String) -> ViewerFeed? {
         state.withLock { state -> ViewerFeed? in
             guard !state.closed else { return nil }
-            let feed = ViewerFeed(id: state.nextID, peer: peer)
+            // gRPC names peers "ipv4:10.0.0.7:51234"; the address is enough
+            let address = peer.hasPrefix("ipv4:") || peer.hasPrefix("ipv6:") ? String(peer.dropFirst(5)) : peer
+            let feed = ViewerFeed(id: state.nextID, peer: address)
             state.nextID += 1
             state.viewersServed += 1
             state.feeds[feed.id] = feed

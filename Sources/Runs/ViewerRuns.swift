@@ -3,6 +3,7 @@ import DSP
 import Devices
 import ECG
 import Foundation
+import Remote
 import Signals
 import Terminal
 import ViewModels
@@ -87,7 +88,7 @@ public struct LiveViewerRun {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.statusLine ?? recording.message,
+                                      message: source.statusLine ?? recording.message ?? Self.following(source),
                                       extra: recording.poll(), powerUnit: analyzer.kind.powerUnit,
                                       dwell: source.dwellTiming)
             },
@@ -107,6 +108,13 @@ public struct LiveViewerRun {
             return try viewer.run()
         }
         return recording.failedSessions > 0
+    }
+
+    /// "following 10.0.0.7:51234 (it holds control)" while another viewer of the same sensor retunes it.
+    private static func following(_ source: ReconnectingSpectrumSource) -> String? {
+        guard let remote = source.connectedSource as? RemoteSpectrumSource else { return nil }
+        let control = remote.control
+        return control.held || control.holder.isEmpty ? nil : "following \(control.holder) (it holds control)"
     }
 
     /// One line per recording made, on stderr.

@@ -43,3 +43,24 @@ struct ServeCommand: ParsableCommand {
             }
     }
 }
+
+/// Tools/bench-serve's load: many viewers of one sensor in this process (hidden).
+struct ServeLoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve-load", shouldDisplay: false)
+
+    @Option(transform: { try RemoteEndpoint(parsing: $0) }) var remote: RemoteEndpoint
+    @Option var viewers: Int = 1
+    @Option var seconds: Double = 10
+    @Option(transform: Band.init(parsing:)) var band: Band = Band(defaultMHz: 88, 108)
+    @Option(name: .customLong("sensor-pid")) var sensorPID: Int32?
+
+    func run() throws {
+        let (counts, elapsed, cpu) = try RemoteLoad.run(
+            sensor: RemoteSensor(endpoint: remote), viewers: viewers, band: band.range, seconds: seconds,
+            cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
+        let rates = counts.map { Double($0.frames) / elapsed }
+        print("{\"viewers\":\(viewers),\"seconds\":\(elapsed),\"fps_min\":\(rates.min() ?? 0),"
+            + "\"fps_mean\":\(rates.reduce(0, +) / Double(max(1, rates.count))),\"bins\":\(counts.map(\.bins).min() ?? 0),"
+            + "\"sensor_cpu\":\(cpu / elapsed)}")
+    }
+}
