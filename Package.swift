@@ -85,11 +85,20 @@ let package = Package(
                 "Telemetry", "PostgresStore", "Remote", .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The options commands share (device, detector, capture input, ECG source, event condition) and the
+        // argument types (band, time span, speed), parsed by ArgumentParser and turned into Runs' requests.
+        .target(
+            name: "CommandOptions",
+            dependencies: [
+                "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "tscope",
             dependencies: [
                 "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels",
-                "Terminal", "Views",
+                "Terminal", "Views", "CommandOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,6 +130,11 @@ let package = Package(
             path: "Fuzz",
             exclude: ["README.md", "corpus"],
             sources: ["harnesses", "CorpusReplayTests.swift"]
+        ),
+        .testTarget(
+            name: "CommandOptionsTests",
+            dependencies: ["CommandOptions", "Runs", "Remote", "Devices", "Signals",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Devices", "Runs", "DSP", "Signals", "ThreadKit"]),
         .testTarget(

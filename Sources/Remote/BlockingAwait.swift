@@ -1,15 +1,16 @@
 import Dispatch
 import ThreadKit
 
-/// Runs async work for a caller on a plain thread (the CLI's main thread, a
-/// device or supervisor thread) and waits for its result. Never call it from
-/// a task: the cooperative pool may have no thread left to run `body`.
-/// With a timeout the work is cancelled and `RemoteTimeout` thrown.
+/// Runs async work for a synchronous caller (the CLI's main thread, a
+/// supervisor thread, a test) and waits for its result. `body` runs on the
+/// Remote module's own executor, so a caller blocking a cooperative-pool
+/// thread does not starve it. With a timeout the work is cancelled and
+/// `RemoteTimeout` thrown.
 func blockingAwait<Value: Sendable>(timeoutSeconds: Double? = nil,
                                     _ body: @escaping @Sendable () async throws -> Value) throws -> Value {
     let outcome = Locked<Result<Value, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let task = Task.detached {
+    let task = Task(executorPreference: RemoteExecutor.shared) {
         let result: Result<Value, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         outcome.withLock { $0 = result }

@@ -167,7 +167,7 @@ public final class RemoteSpectrumSource: SpectrumSource {
                                                               bufferingPolicy: .bufferingNewest(4))
         continuation.yield(request(band: band, binWidthHz: binWidthHz))
         let finished = DispatchSemaphore(value: 0)
-        let task = Task.detached { [self] in
+        let task = Task(executorPreference: RemoteExecutor.shared) { [self] in
             await Self.$onStreamTask.withValue(true) { await stream(requests) }
             finished.signal()
         }

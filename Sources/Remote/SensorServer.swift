@@ -27,7 +27,7 @@ public final class SensorServer: Sendable {
     /// Starts listening; returns the address bound (the port chosen when 0 was asked).
     public func start() throws -> RemoteEndpoint {
         let server = server
-        let task = Task.detached { try await server.serve() }
+        let task = Task(executorPreference: RemoteExecutor.shared) { try await server.serve() }
         serving.withLock { $0 = task }
         let address = address
         do {

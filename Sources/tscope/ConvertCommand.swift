@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import Capture
 import Foundation
 import Runs
@@ -39,16 +40,4 @@ struct ConvertCommand: ParsableCommand {
         conversion.csvLayout = layout.layout
         printError(try conversion.run())
     }
-}
-
-/// `--layout` values.
-struct CSVLayoutArgument: ExpressibleByArgument {
-    var layout: CSVExporter.Layout
-    init(layout: CSVExporter.Layout) { self.layout = layout }
-    init?(argument: String) {
-        guard let layout = CSVExporter.Layout(rawValue: argument) else { return nil }
-        self.layout = layout
-    }
-    var defaultValueDescription: String { layout.rawValue }
-    static var allValueStrings: [String] { CSVExporter.Layout.allCases.map(\.rawValue) }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import Foundation
 import Runs
 
@@ -61,9 +62,4 @@ struct ECGScoreCommand: ParsableCommand {
         score.windowMilliseconds = window
         try reportingECGErrors { print(try score.run()) }
     }
-}
-
-/// --from/--to as a usage error, checked before anything is read.
-func validateExcerpt(from: Double?, to: Double?) throws {
-    if let problem = ECGExcerpt.problem(from: from, to: to) { throw ValidationError(problem) }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
+import CommandOptions
 import Capture
 import DSP
 import Foundation
 import Runs
 import Signals
 
-extension TraceHold.Kind: ExpressibleByArgument {}
 
 /// Pictures and tables of a capture.
 struct ExportCommand: ParsableCommand {
@@ -96,22 +96,6 @@ struct ExportCommand: ParsableCommand {
                                                    readOptions: inputOptions.readOptions)
             conversion.csvLayout = layout.layout
             printError(try conversion.run())
-        }
-    }
-}
-
-/// `--start/--end`: ISO 8601, Unix seconds, or +SECONDS after the first frame.
-struct TimeArgument: ExpressibleByArgument {
-    var bound: WaterfallCrop.TimeBound
-    init?(argument: String) {
-        if argument.hasPrefix("+"), let seconds = Double(argument.dropFirst()), seconds.isFinite {
-            bound = .afterStart(seconds)
-        } else if let seconds = Double(argument), seconds.isFinite {
-            bound = .absolute(seconds)
-        } else {
-            let formatter = ISO8601DateFormatter()
-            guard let date = formatter.date(from: argument) else { return nil }
-            bound = .absolute(date.timeIntervalSince1970)
         }
     }
 }

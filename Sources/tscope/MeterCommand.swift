@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import DSP
 import Foundation
 import Runs

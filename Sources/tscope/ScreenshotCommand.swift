@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import Capture
 import Foundation
 import Runs

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import Runs
 
 /// `tscope version` (also `tscope --version`).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandOptions
 import Capture
 import DSP
 import Foundation
@@ -88,17 +89,3 @@ struct WatchCommand: ParsableCommand {
         if recordingFailed { throw ExitCode.failure }
     }
 }
-
-/// The view `watch` starts in.
-enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
-    case plot, waterfall, meter
-
-    var mode: AnalyzerMode {
-        switch self {
-        case .plot: return .plot
-        case .waterfall: return .waterfall
-        case .meter: return .meter
-        }
-    }
-}
-

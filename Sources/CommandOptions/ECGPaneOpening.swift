@@ -7,11 +7,11 @@ import Views
 /// `watch --ecg SOURCE`: the ECG pane beside the spectrum, its source opened
 /// with `ecg watch`'s defaults (the synthetic ECG with the demo episodes, or
 /// a record or CSV replayed at real rate), shown as stacked strips.
-enum ECGPaneOpening {
+public enum ECGPaneOpening {
     /// strip length in the pane [s]
-    static let stripSeconds = 5.0
+    public static let stripSeconds = 5.0
 
-    static func pane(source: String) throws -> ECGSidePane {
+    public static func pane(source: String) throws -> ECGSidePane {
         let options = try ECGSourceOptions.parse([])
         let feed: ECGFeed
         do {

@@ -4,31 +4,33 @@ import Runs
 
 /// How `convert` and `export` read their input: format, strictness, zone, and
 /// what raw I/Q files do not say.
-struct CaptureInputOptions: ParsableArguments {
+public struct CaptureInputOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("in-format"),
             help: "Input format (default: from the extension and first bytes): rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, sigmf, cu8, cs8, cs16, cf32.")
-    var inputFormat: CaptureFormatArgument?
+    public var inputFormat: CaptureFormatArgument?
 
     @Flag(help: "Stop at the first damaged line or record instead of skipping and counting it.")
-    var strict = false
+    public var strict = false
 
     @Option(name: .customLong("utc-offset"),
             help: "Hours east of UTC of the machine that wrote rtl_power/hackrf_sweep times (default: this machine's zone).")
-    var utcOffsetHours: Double?
+    public var utcOffsetHours: Double?
 
     @Option(help: "Raw I/Q sample rate [samples/s], e.g. 2.4M (needed for .cu8/.cs8/.cs16/.cf32).")
-    var rate: FrequencyArgument?
+    public var rate: FrequencyArgument?
 
     @Option(help: "Raw I/Q centre frequency [Hz], e.g. 100.1M.")
-    var center: FrequencyArgument?
+    public var center: FrequencyArgument?
 
     @Option(help: "Raw I/Q FFT size [bins].")
-    var fftSize: Int = 1024
+    public var fftSize: Int = 1024
 
     @Option(help: "Raw I/Q: FFTs averaged per frame.")
-    var averaging: Int = 16
+    public var averaging: Int = 16
 
-    func validate() throws {
+    public func validate() throws {
         if let utcOffsetHours, !(utcOffsetHours.isFinite && abs(utcOffsetHours) <= 26) {
             throw ValidationError("--utc-offset must be hours between -26 and 26")
         }
@@ -36,37 +38,37 @@ struct CaptureInputOptions: ParsableArguments {
         guard averaging >= 1, averaging <= 4096 else { throw ValidationError("--averaging must be 1…4096") }
     }
 
-    var readOptions: CaptureReadOptions {
+    public var readOptions: CaptureReadOptions {
         let zone: CaptureReadOptions.TimeZoneRule = utcOffsetHours.map { .utcOffset(seconds: Int(($0 * 3600).rounded())) } ?? .local
         let iq = IQOptions(sampleRateHz: rate?.hertz, centerHz: center?.hertz, fftSize: fftSize, averaging: averaging)
         return CaptureReadOptions(strict: strict, timeZone: zone, iq: iq)
     }
 
     /// The format of `path`: given, or detected (a PostgreSQL URL is a capture store).
-    func format(of path: String) throws -> CaptureFormat {
+    public func format(of path: String) throws -> CaptureFormat {
         try CaptureInput.format(of: path, given: inputFormat?.format)
     }
 
     /// Opens a reader of a file or a PostgreSQL store's session.
-    func openReader(path: String, format: CaptureFormat) throws -> SpectrumFrameReader {
+    public func openReader(path: String, format: CaptureFormat) throws -> SpectrumFrameReader {
         try CaptureInput.open(path, format: format, options: readOptions)
     }
 }
 
 /// `--format` values.
-struct CaptureFormatArgument: ExpressibleByArgument {
-    var format: CaptureFormat
-    init?(argument: String) {
+public struct CaptureFormatArgument: ExpressibleByArgument {
+    public var format: CaptureFormat
+    public init?(argument: String) {
         guard let format = CaptureFormat(rawValue: argument.lowercased()) else { return nil }
         self.format = format
     }
-    static var allValueStrings: [String] { CaptureFormat.allCases.map(\.rawValue) }
+    public static var allValueStrings: [String] { CaptureFormat.allCases.map(\.rawValue) }
 }
 
 /// A frequency or rate with an optional k/M/G suffix: "2.4M", "88100000", "100k".
-struct FrequencyArgument: ExpressibleByArgument {
-    var hertz: Double
-    init?(argument: String) {
+public struct FrequencyArgument: ExpressibleByArgument {
+    public var hertz: Double
+    public init?(argument: String) {
         var text = argument.trimmingCharacters(in: .whitespaces)
         var scale = 1.0
         if text.lowercased().hasSuffix("hz") { text.removeLast(2) }

@@ -15,33 +15,37 @@ extension TraceMode: ExpressibleByArgument {
 /// (SpectrumDetector). Each command has its own default: `sweep` keeps
 /// hackrf_sweep's numbers, the views and `record` lose nothing seen, the
 /// meter measures mean power.
-struct DetectorOption: ParsableArguments {
+public struct DetectorOption: ParsableArguments {
+    public init() {}
+
     @Option(name: .long, help: ArgumentHelp(
         "Detector over each tuning step's samples: sample (hackrf_sweep's last N), peak (largest over the whole "
             + "dwell), average or rms (linear mean over the dwell). Default: sample for sweep, average for meter, "
             + "peak otherwise."))
-    var detector: SpectrumDetector?
+    public var detector: SpectrumDetector?
 
     /// the detector asked for, else `fallback`
-    func chosen(default fallback: SpectrumDetector) -> SpectrumDetector { detector ?? fallback }
+    public func chosen(default fallback: SpectrumDetector) -> SpectrumDetector { detector ?? fallback }
 }
 
 /// `--reference FILE` and `--subtract-reference` on watch and replay: a
 /// stored trace (the CSV `export --csv F --trace …` writes) drawn dimmed
 /// behind the live one, or subtracted from it.
-struct ReferenceOption: ParsableArguments {
+public struct ReferenceOption: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("reference"), help: "Reference trace: CSV of frequency_hz,power_db rows (export --trace); s stores one.")
-    var path: String?
+    public var path: String?
 
     @Flag(name: .customLong("subtract-reference"), help: "Show live − reference [dB] in the plot and the waterfall.")
-    var subtract = false
+    public var subtract = false
 
-    func validate() throws {
+    public func validate() throws {
         if subtract && path == nil { throw ValidationError("--subtract-reference needs --reference FILE") }
     }
 
     /// Loads the file into the model (a bad file is one line).
-    func apply(to model: AnalyzerModel) throws {
+    public func apply(to model: AnalyzerModel) throws {
         guard let path else { return }
         model.setReference(try LevelPointsCSV.read(path: path), subtract: subtract)
     }

@@ -7,14 +7,14 @@ import Signals
 /// `--meter-band`), parsed once by ArgumentParser (`transform:`), which
 /// prints what is wrong with the value and exits 64. Checked against every
 /// analyzer's range there, and against the chosen analyzer's with `within`.
-struct Band: CustomStringConvertible, Sendable {
+public struct Band: CustomStringConvertible, Sendable {
     /// as typed, for messages
-    let text: String
-    let range: FrequencyRange
+    public let text: String
+    public let range: FrequencyRange
 
-    var description: String { text }
+    public var description: String { text }
 
-    init(parsing text: String) throws {
+    public init(parsing text: String) throws {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
               low.isFinite, high.isFinite else {
@@ -29,7 +29,7 @@ struct Band: CustomStringConvertible, Sendable {
     }
 
     /// A default written in the source (not typed by a user): whole MHz, lower below upper.
-    init(defaultMHz lower: Int, _ upper: Int) {
+    public init(defaultMHz lower: Int, _ upper: Int) {
         guard let range = FrequencyRange(lowerHz: Double(lower) * 1e6, upperHz: Double(upper) * 1e6) else {
             preconditionFailure("default band \(lower):\(upper) must have its start below its stop")
         }
@@ -39,7 +39,7 @@ struct Band: CustomStringConvertible, Sendable {
 
     /// The range, when `limits` (an analyzer's tunable range) hold it all.
     /// - Parameter option: names the option in the message; nil where ArgumentParser names it
-    func within(_ limits: FrequencyRange, option: String?) throws -> FrequencyRange {
+    public func within(_ limits: FrequencyRange, option: String?) throws -> FrequencyRange {
         guard range.lowerHz >= limits.lowerHz, range.upperHz <= limits.upperHz else {
             let message = BandLimits.outside(limits)
             guard let option else { throw ValidationError(message) }
@@ -50,20 +50,20 @@ struct Band: CustomStringConvertible, Sendable {
 }
 
 /// A time on the command line: seconds, or with a unit: 30, 90s, 5m, 1h.
-struct TimeSpan: Sendable {
-    let seconds: Double
+public struct TimeSpan: Sendable {
+    public let seconds: Double
 
     /// A positive time.
-    init(parsing text: String) throws {
+    public init(parsing text: String) throws {
         seconds = try Self.seconds(text)
         guard seconds > 0 else { throw ValidationError("expected a time above 0, e.g. 30, 90s, 5m or 1h") }
     }
 
     /// A time that may be 0.
-    init(parsingZeroOrMore text: String) throws { seconds = try Self.seconds(text) }
+    public init(parsingZeroOrMore text: String) throws { seconds = try Self.seconds(text) }
 
     private init(seconds: Double) { self.seconds = seconds }
-    static let zero = TimeSpan(seconds: 0)
+    public static let zero = TimeSpan(seconds: 0)
 
     private static func seconds(_ text: String) throws -> Double {
         guard let value = RTLPowerNumber.seconds(text), value.isFinite, value >= 0 else {
@@ -75,7 +75,7 @@ struct TimeSpan: Sendable {
 
 /// The one conversion of a library's `UsageError` into ArgumentParser's
 /// (printed with the usage, exit 64).
-func usage<Value>(_ work: () throws -> Value) throws -> Value {
+public func usage<Value>(_ work: () throws -> Value) throws -> Value {
     do {
         return try work()
     } catch let error as UsageError {
@@ -84,13 +84,13 @@ func usage<Value>(_ work: () throws -> Value) throws -> Value {
 }
 
 /// A replay speed: a factor of real time, or `max` (as fast as it can be read).
-struct ReplaySpeed: ExpressibleByArgument, Equatable {
+public struct ReplaySpeed: ExpressibleByArgument, Equatable {
     /// × real time; nil for as fast as possible
-    var factor: Double?
+    public var factor: Double?
 
-    init(factor: Double?) { self.factor = factor }
+    public init(factor: Double?) { self.factor = factor }
 
-    init?(argument: String) {
+    public init?(argument: String) {
         if argument == "max" {
             factor = nil
         } else if let value = Double(argument), value.isFinite, value > 0 {
@@ -100,5 +100,5 @@ struct ReplaySpeed: ExpressibleByArgument, Equatable {
         }
     }
 
-    var defaultValueDescription: String { factor.map { "\($0)" } ?? "max" }
+    public var defaultValueDescription: String { factor.map { "\($0)" } ?? "max" }
 }

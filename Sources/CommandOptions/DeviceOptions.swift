@@ -5,35 +5,37 @@ import Runs
 
 extension DeviceChoice: ExpressibleByArgument {
     /// the choices served by the rtl_power-compatible sweep (RTLPowerSweep.swift)
-    var isRTLSDR: Bool { kind == .rtlsdr }
+    public var isRTLSDR: Bool { kind == .rtlsdr }
 }
 
-struct DeviceOptions: ParsableArguments {
+public struct DeviceOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .long, help: ArgumentHelp(
         "Analyzer: auto (first attached, else demo), hackrf, rtlsdr, tinysa, rfexplorer, or a built-in emulation: "
             + "demo (= demo-hackrf), demo-rtlsdr, demo-tinysa, demo-rfexplorer.",
         valueName: "device"))
-    var device: DeviceChoice = .auto
+    public var device: DeviceChoice = .auto
 
     @Option(name: [.customLong("serial"), .customShort("d")], help: "Serial number of the analyzer to open.")
-    var serial: String?
+    public var serial: String?
 
     @Option(name: .customLong("reconnect-timeout"),
             help: "Headless commands: seconds to keep trying to reconnect a lost analyzer before giving up.")
-    var reconnectTimeout: Double = 10
+    public var reconnectTimeout: Double = 10
 
     @Option(help: ArgumentHelp("A sensor's analyzer (`tscope serve` there) instead of a local one.",
                                valueName: "host:port"), transform: { try RemoteEndpoint(parsing: $0) })
-    var remote: RemoteEndpoint?
+    public var remote: RemoteEndpoint?
 
     @Option(name: .customLong("token-file"),
             help: "File whose first line is the bearer token: the one `serve` requires, or `--remote` presents.")
-    var tokenFile: String?
+    public var tokenFile: String?
 
     @Option(name: .customLong("demo-seed"), help: .hidden)
-    var demoSeed: UInt64 = 1
+    public var demoSeed: UInt64 = 1
 
-    func validate() throws {
+    public func validate() throws {
         guard reconnectTimeout >= 0, reconnectTimeout.isFinite else {
             throw ValidationError("--reconnect-timeout \(reconnectTimeout): expected seconds ≥ 0")
         }
@@ -42,7 +44,7 @@ struct DeviceOptions: ParsableArguments {
 
 extension DeviceOptions {
     /// the choice as the runs library takes it
-    var selection: DeviceSelection {
+    public var selection: DeviceSelection {
         get throws {
             var selection = DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout,
                                             demoSeed: demoSeed)
@@ -52,5 +54,5 @@ extension DeviceOptions {
     }
 
     /// the token read from --token-file
-    var token: String? { get throws { try tokenFile.map(BearerToken.read) } }
+    public var token: String? { get throws { try tokenFile.map(BearerToken.read) } }
 }

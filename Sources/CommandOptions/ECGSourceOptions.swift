@@ -6,75 +6,77 @@ import Runs
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
 /// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
 /// serial device, stdin, or the synthetic generator and its settings.
-struct ECGSourceOptions: ParsableArguments {
-    enum EpisodeChoice: String, ExpressibleByArgument, CaseIterable {
+public struct ECGSourceOptions: ParsableArguments {
+    public init() {}
+
+    public enum EpisodeChoice: String, ExpressibleByArgument, CaseIterable {
         case demo, none
     }
 
     @Option(help: "Read lines from a serial device (one sample, or comma-separated leads, per line).")
-    var serial: String?
+    public var serial: String?
 
     @Option(help: "Baud rate of --serial.")
-    var baud: Int = 115_200
+    public var baud: Int = 115_200
 
     @Flag(help: "Read lines from standard input (needs --rate): numbers, or JSON Lines {\"time\":…,\"amplitude\":…}.")
-    var stdin = false
+    public var stdin = false
 
     @Option(help: "Listen on HOST:PORT (TCP, e.g. 127.0.0.1:7000) for one client sending lines as --stdin does (needs --rate).")
-    var listen: String?
+    public var listen: String?
 
     @Option(help: "Sample rate [Hz]: of the synthetic ECG (50–10000, default 250); required for --serial, --stdin and a CSV without a time column; for a record or a CSV with times, the rate it must have.")
-    var rate: Double?
+    public var rate: Double?
 
     @Option(help: "ADC units per mV of a CSV, --serial or --stdin (mV = (value − baseline) / gain).")
-    var gain: Double = 1
+    public var gain: Double = 1
 
     @Option(help: "ADC value of 0 mV of a CSV, --serial or --stdin.")
-    var baseline: Double = 0
+    public var baseline: Double = 0
 
     @Option(help: "Leads: of the synthetic ECG (1–12, default 12), or values per line of --serial/--stdin (default 1).")
-    var leads: Int?
+    public var leads: Int?
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
-    var qrsLead: Int?
+    public var qrsLead: Int?
 
     @Option(help: "Lead of a record, EDF or CSV file to detect on (shown first): its label (exact) or index from 0; leads at another rate than it are left out.")
-    var lead: String?
+    public var lead: String?
 
     @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")
-    var follow = false
+    public var follow = false
 
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8; `ecg monitor` also takes max).")
-    var speed = ReplaySpeed(factor: 1)
+    public var speed = ReplaySpeed(factor: 1)
 
     @Option(name: .customLong("heart-rate"), help: "Synthetic ECG: mean heart rate [beats/min] (20–250).")
-    var heartRate: Double = 70
+    public var heartRate: Double = 70
 
     @Option(help: "Synthetic ECG: beat-to-beat variability, fraction of RR (0–0.3).")
-    var hrv: Double = 0.03
+    public var hrv: Double = 0.03
 
     @Option(help: "Synthetic ECG: white noise [mV] (0–1).")
-    var noise: Double = 0.01
+    public var noise: Double = 0.01
 
     @Option(help: "Synthetic ECG: baseline wander [mV] (0–2).")
-    var wander: Double = 0.1
+    public var wander: Double = 0.1
 
     @Option(help: "Mains frequency [Hz], 50 or 60: the notch filter's, and the synthetic hum's.")
-    var mains: Double = 50
+    public var mains: Double = 50
 
     @Option(name: .customLong("mains-amplitude"), help: "Synthetic ECG: mains hum [mV] (0–2).")
-    var mainsAmplitude: Double = 0
+    public var mainsAmplitude: Double = 0
 
     @Option(help: "Synthetic ECG: scripted rhythm episodes, demo (brady 20 s, tachy 50 s, irregular 80 s, pause 110 s) or none.")
-    var episodes: EpisodeChoice = .demo
+    public var episodes: EpisodeChoice = .demo
 
     @Option(help: "Synthetic ECG: random seed.")
-    var seed: UInt64 = 1
+    public var seed: UInt64 = 1
 
     /// the synthetic ECG's default sample rate [Hz]
-    static let syntheticDefaultRate = 250.0
+    public static let syntheticDefaultRate = 250.0
 
-    func validate(sourcePath: String?, allowsMaximumSpeed: Bool = false) throws {
+    public func validate(sourcePath: String?, allowsMaximumSpeed: Bool = false) throws {
         if let leads, !(1...12).contains(leads) { throw ValidationError("--leads \(leads): expected 1 to 12") }
         if let rate, !(rate.isFinite && rate >= 50 && rate <= 10_000) {
             throw ValidationError("--rate \(rate): expected 50 to 10000 Hz")
@@ -115,7 +117,7 @@ struct ECGSourceOptions: ParsableArguments {
     }
 
     /// The source as the libraries open it.
-    var request: ECGSourceRequest {
+    public var request: ECGSourceRequest {
         var request = ECGSourceRequest()
         if let serial {
             request.stream = .serial(path: serial, baud: baud)
@@ -149,7 +151,7 @@ struct ECGSourceOptions: ParsableArguments {
 
 /// Runs an ECG command's work: a file or stream it cannot read ends in its
 /// one-line message and exit status 1.
-func reportingECGErrors(_ work: () throws -> Void) throws {
+public func reportingECGErrors(_ work: () throws -> Void) throws {
     do {
         try work()
     } catch let error as ECGError {

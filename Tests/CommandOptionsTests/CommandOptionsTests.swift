@@ -1,0 +1,108 @@
+import ArgumentParser
+import CommandOptions
+import Devices
+import Foundation
+import Remote
+import Runs
+import Signals
+import Testing
+
+/// The options commands share, parsed in-process as ArgumentParser parses a
+/// command line, and the requests they build for the runs library.
+struct CommandOptionsTests {
+    /// The message ArgumentParser would print for a bad command line.
+    static func problem<Options: ParsableArguments>(_ type: Options.Type, _ arguments: [String]) -> String? {
+        do {
+            _ = try type.parse(arguments)
+            return nil
+        } catch {
+            return type.message(for: error)
+        }
+    }
+
+    @Test func deviceOptionsBuildTheSelectionWithARemoteSensorAndItsToken() throws {
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(getpid())").path
+        try "  abc-123  \nsecond line\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: tokenFile) }
+        let options = try DeviceOptions.parse(["--remote", "sensor.local:7373", "--token-file", tokenFile,
+                                               "--reconnect-timeout", "30"])
+        let selection = try options.selection
+        let remote = try #require(selection.remote)
+        #expect(remote.endpoint == RemoteEndpoint(host: "sensor.local", port: 7373))
+        #expect(remote.token == "abc-123")
+        #expect(selection.reconnectTimeout == 30)
+        #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.remote == nil)
+        #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.device == .demoTinySA)
+
+        #expect(Self.problem(DeviceOptions.self, ["--remote", "sensor"])?.contains("expected HOST:PORT") == true)
+        #expect(Self.problem(DeviceOptions.self, ["--reconnect-timeout", "inf"])?.contains("expected seconds ≥ 0") == true)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(getpid())").path
+        try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: RemoteError.tokenFile(empty, "is empty (the token is its first line)")) {
+            _ = try DeviceOptions.parse(["--remote", "h:1", "--token-file", empty]).selection
+        }
+    }
+
+    @Test func bandsAndTimesAreParsedOnceWithTheirLimits() throws {
+        #expect(try Band(parsing: "88:108").range == FrequencyRange(lowerHz: 88e6, upperHz: 108e6))
+        #expect(throws: ValidationError.self) { try Band(parsing: "108:88") }
+        #expect(throws: ValidationError.self) { try Band(parsing: "88-108") }
+        #expect(throws: ValidationError.self) { try Band(parsing: "1:99999") }
+        let tinySA = try #require(FrequencyRange(lowerHz: 100e3, upperHz: 960e6))
+        #expect(throws: CommandError.self) { try Band(parsing: "2400:2500").within(tinySA, option: "--band") }
+        #expect(try TimeSpan(parsing: "5m").seconds == 300)
+        #expect(try TimeSpan(parsing: "90s").seconds == 90)
+        #expect(throws: ValidationError.self) { try TimeSpan(parsing: "0") }
+        #expect(ReplaySpeed(argument: "max") == ReplaySpeed(factor: nil))
+        #expect(ReplaySpeed(argument: "2") == ReplaySpeed(factor: 2))
+        #expect(ReplaySpeed(argument: "-1") == nil)
+    }
+
+    @Test func sweepOptionsAreHackRFSweepsOrRTLPowers() throws {
+        let sweep = try SweepOptions.parse(["-f", "2400:2500", "-f", "5700:5800", "-w", "100000", "-g", "30", "-N", "4"])
+        #expect(try sweep.parsedRanges().map(\.startMHz) == [2400, 5700])
+        #expect(try sweep.binWidth == 100_000)
+        #expect(try sweep.vgaGain == 30)
+        #expect(try SweepOptions.parse([]).parsedRanges().map(\.stopMHz) == [6000])
+        // checked for a HackRF only (the RTL-SDR reads -f, -w and -g as rtl_power does)
+        let hackRFProblems = [["-a", "2"], ["-f", "2400.5:2500"], ["-w", "1M"], ["-N", "0"]].map { arguments in
+            do {
+                try SweepOptions.parse(arguments).validateForHackRF()
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(hackRFProblems[0].contains("-a (amp) shall be 0 or 1"))
+        #expect(hackRFProblems[1].contains("whole MHz"))
+        #expect(hackRFProblems[2].contains("expected a bin width in Hz"))
+        #expect(hackRFProblems[3].contains("-N must be at least 1"))
+
+        // the same letters as rtl_power's, with its own
+        let rtl = try RTLPowerOptions.parse(["-i", "2s", "-c", "20%", "out.csv"])
+        let line = rtl.commandLine(sweep: try SweepOptions.parse(["-f", "88M:108M:125k", "-1"]))
+        let settings = try RTLPowerSettings(line)
+        #expect(settings.singleShot)
+        #expect(line.filename == "out.csv" && line.crop == "20%" && line.interval == "2s")
+        #expect(throws: ValidationError.self) { try rtl.rejectForHackRF() }
+    }
+
+    @Test func anEventConditionIsOneOfThree() throws {
+        #expect(try EventConditionOptions.parse(["--above", "-60"]).isGiven)
+        #expect(try !EventConditionOptions.parse([]).isGiven)
+        #expect(Self.problem(EventConditionOptions.self, ["--above", "-60", "--mask", "m.csv"])?
+            .contains("give one condition") == true)
+        #expect(Self.problem(EventConditionOptions.self, ["--over-baseline", "10"])?
+            .contains("needs one of --learn DURATION or --baseline FILE") == true)
+        let learning = try EventConditionOptions.parse(["--over-baseline", "10", "--learn", "30s", "--for", "2s"])
+        #expect(learning.learnSeconds() == 30 && learning.holdSeconds() == 2)
+        #expect(try learning.condition() == nil)
+    }
+
+    @Test func captureInputOptionsCheckTheirRanges() throws {
+        #expect(Self.problem(CaptureInputOptions.self, ["--utc-offset", "30"])?.contains("between -26 and 26") == true)
+        #expect(Self.problem(CaptureInputOptions.self, ["--fft-size", "4"])?.contains("8…1048576") == true)
+        let options = try CaptureInputOptions.parse(["--rate", "2.4M", "--center", "100.1M", "--utc-offset", "9"])
+        #expect(options.readOptions.iq.sampleRateHz == 2.4e6)
+        #expect(options.readOptions.iq.centerHz == 100.1e6)
+    }
+}
