@@ -20,6 +20,8 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
     private var pageIndex = 0
     private var after: (timestamp: Double, id: Int64)?
     private var exhausted = false
+    /// a session still being recorded: the end of the frames is only the end for now
+    private var following = false
 
     public init(location: PostgresLocation) throws(CaptureError) {
         link = try PostgresLink(location)
@@ -81,9 +83,31 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
 
     public var progress: (done: Int, total: Int?) { (read, frameCount) }
 
+    /// Follows a session still being recorded from after `timestamp` (nil:
+    /// from its newest frame): `next` returns false while no newer frame is
+    /// committed, and the next frames once the recorder commits them
+    /// (`replay --follow`).
+    public func follow(after timestamp: Double?) throws(CaptureError) {
+        page.removeAll()
+        pageIndex = 0
+        following = true
+        if let timestamp {
+            after = (timestamp, Int64.max)
+            return
+        }
+        var bindings = PostgresBindings()
+        bindings.append(sessionID)
+        let rows = try link.query(PostgresQuery(
+            unsafeSQL: "SELECT \"timestamp\", id FROM frames WHERE session_id = $1 ORDER BY \"timestamp\" DESC, id DESC LIMIT 1",
+            binds: bindings))
+        if let row = rows.first, let (newest, id) = try? row.decode((Double, Int64).self) {
+            after = (newest, id - 1)
+        }
+    }
+
     public func next(into frame: inout SpectrumFrame) throws -> Bool {
         if pageIndex == page.count {
-            guard !exhausted else { return false }
+            guard !exhausted || following else { return false }
             try fetchPage()
             guard !page.isEmpty else { return false }
         }

@@ -17,6 +17,8 @@ public struct DeviceSelection: Sendable {
     public var demoSeed: UInt64
     /// `--remote HOST:PORT`: a sensor's analyzer instead of a local one
     public var remote: RemoteSensor?
+    /// `replay --follow`: a capture being recorded, as a live analyzer
+    public var follow: CaptureFollow?
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -29,6 +31,7 @@ public struct DeviceSelection: Sendable {
     /// analyzer of any kind, else the demo HackRF.
     public func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
         if let remote { return try remote.selectAnalyzer() }
+        if let follow { return try follow.selectAnalyzer() }
         return try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
     }
 

@@ -36,6 +36,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Where to start: seconds from the first frame, m:ss or h:mm:ss.")
     var start: String?
 
+    @Flag(help: ArgumentHelp("Follow a capture still being recorded (.tscope or postgresql://) from its newest "
+        + "frame, live; a recorder that stops shows as a stall for as long as it lasts."))
+    var follow = false
+
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
@@ -43,6 +47,7 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError("--speed \(speed): expected 0.25 to 64")
         }
         _ = try startOffset()
+        if follow, speed != 1 || start != nil { throw ValidationError("--follow plays live: no --speed or --start") }
     }
 
     /// `--start` [s from the first frame]
@@ -55,6 +60,17 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        if follow {
+            var selection = DeviceSelection()
+            selection.follow = CaptureFollow(path: file)
+            var live = LiveViewerRun(selection: selection, detector: .peak,
+                                     recordings: .init(directory: ".", label: nil, operatorName: nil, duration: nil,
+                                                       metadata: CaptureMetadata(format: "tscope")))
+            live.mode = view.mode
+            live.trace = trace
+            _ = try live.run(bands: { ($0, nil) }, configure: referenceOption.apply)
+            return
+        }
         let reader = try CaptureInput.openSeekable(file, format: inputOptions.inputFormat?.format,
                                                    options: inputOptions.readOptions)
         var run = ReplayViewerRun(path: file, reader: reader, speed: speed, startOffset: try startOffset())
