@@ -1,3 +1,4 @@
+import Capture
 import Devices
 import Foundation
 import Testing
@@ -30,6 +31,59 @@ import Testing
         }
         #expect(missing.isEmpty, "status lines without the stall: \(missing.prefix(3))")
         #expect(sawWaiting || first.contains("attempt"), "\(first)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+}
+
+/// `replay --follow` of a capture being recorded: while the recorder is
+/// stopped (SIGSTOP) the status line says so for the whole stall, with the
+/// time since it began; when it goes on, frames flow and the text goes.
+@Suite(.serialized) struct FollowStallTests {
+    @Test func aFollowedRecordingThatStopsSaysSoForItsWholeLength() throws {
+        let directory = try Paths.temporaryDirectory("follow")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("live.tscope").path
+        let recorder = Process()
+        recorder.executableURL = Paths.tscope
+        recorder.arguments = ["record", "--device", "demo", "--duration", "60", "--output", path]
+        recorder.standardError = FileHandle.nullDevice
+        recorder.standardOutput = FileHandle.nullDevice
+        try recorder.run()
+        defer {
+            kill(recorder.processIdentifier, SIGCONT)
+            recorder.terminate()
+            recorder.waitUntilExit()
+        }
+        // the store exists with frames in it
+        let ready = Date().addingTimeInterval(20)
+        while (try? CaptureStoreReader(path: path))?.frameCount ?? 0 < 5, Date() < ready { usleep(100_000) }
+        let tmux = try #require(try TmuxSession(width: 240, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) replay --follow \(path); echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("recording live.tscope", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")
+
+        kill(recorder.processIdentifier, SIGSTOP)
+        let first = try #require(tmux.waitFor("reconnecting… (no data from recording live.tscope for 5 s",
+                                              timeoutSeconds: 15), "\(tmux.screen())")
+        #expect(first.contains("lost "))
+        // 6 s more of stall: every status line says so
+        var missing: [String] = []
+        let until = Date().addingTimeInterval(6)
+        while Date() < until {
+            let screen = tmux.screen()
+            if !screen.contains("reconnecting… (no data from recording live.tscope") {
+                missing.append(String(screen.split(separator: "\n").first ?? ""))
+            }
+            usleep(200_000)
+        }
+        #expect(missing.isEmpty, "status lines without the stall: \(missing.prefix(3))")
+
+        kill(recorder.processIdentifier, SIGCONT)
+        let back = Date().addingTimeInterval(20)
+        while tmux.screen().contains("reconnecting"), Date() < back { usleep(200_000) }
+        #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")
         try tmux.keys("q")
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
     }
