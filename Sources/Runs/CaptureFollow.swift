@@ -35,7 +35,9 @@ public struct CaptureFollow: Sendable {
             return ConnectedSpectrumSource(source: source, close: {})
         }
         // short: the status line also carries the stall text
-        let name = "recording " + (CaptureInput.isDatabase(path) ? path : (path as NSString).lastPathComponent)
+        let name = "recording " + (CaptureInput.isDatabase(path)
+            ? "session \((opened.reader as? PostgresCaptureReader)?.sessionID ?? 0)"
+            : (path as NSString).lastPathComponent)
         var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: false, name: name, factory: factory,
                                         serial: opened.reader.metadata.serial)
         analyzer.stallSecondsOverride = stallSeconds

@@ -124,4 +124,45 @@ import Testing
         #expect(frames >= 5 && rows == "\(frames)")
         #expect(try server.query("SELECT stopped_at IS NOT NULL FROM sessions") == "t")
     }
+
+    /// `replay --follow` of a session a recorder is writing into the
+    /// database: frames arrive live; a stopped recorder is a stall on the
+    /// status line until it goes on.
+    @Test func aSessionBeingRecordedIsFollowedLive() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let recorder = Process()
+        recorder.executableURL = Paths.tscope
+        recorder.arguments = ["record", "--device", "demo", "--duration", "60", "--label", "live", "--output", server.url]
+        recorder.standardError = FileHandle.nullDevice
+        recorder.standardOutput = FileHandle.nullDevice
+        try recorder.run()
+        defer {
+            kill(recorder.processIdentifier, SIGCONT)
+            recorder.terminate()
+            recorder.waitUntilExit()
+        }
+        let ready = Date().addingTimeInterval(20)
+        while (Int((try? server.query("SELECT count(*) FROM frames")) ?? "") ?? 0) < 5, Date() < ready { usleep(100_000) }
+        let tmux = try #require(try TmuxSession(width: 200, height: 40), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) replay --follow '\(server.url)?label=live'; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("recording session 1", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        // live frames: the frame rate on the status line is above zero
+        let live = Date().addingTimeInterval(10)
+        while Date() < live {
+            if let line = tmux.screen().split(separator: "\n").first, line.contains(" fps"), !line.contains("│ 0 fps") { break }
+            usleep(200_000)
+        }
+        let status = String(tmux.screen().split(separator: "\n").first ?? "")
+        #expect(status.contains(" fps") && !status.contains("│ 0 fps"), "\(status)")
+        kill(recorder.processIdentifier, SIGSTOP)
+        #expect(tmux.waitFor("reconnecting… (no data from recording session 1 for 5 s", timeoutSeconds: 15) != nil,
+                "\(tmux.screen())")
+        kill(recorder.processIdentifier, SIGCONT)
+        let back = Date().addingTimeInterval(20)
+        while tmux.screen().contains("reconnecting"), Date() < back { usleep(200_000) }
+        #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
 }
