@@ -325,12 +325,25 @@ public final class QRSDetector {
 }
 
 extension QRSDetector {
+    /// Ends the input (a record's last sample): the detector runs on through
+    /// its maximum delay on the last value held, so a beat in the last
+    /// `maximumDelay` seconds is reported too; nothing past the end is.
+    public func finish(beats: inout [Int]) {
+        let end = sampleIndex
+        let settle = windowLength + refractory + bandPassDelay + 4
+        let held = [Float](repeating: .nan, count: settle)
+        var tail: [Int] = []
+        process(held, beats: &tail)
+        beats.append(contentsOf: tail.filter { $0 < end })
+    }
+
     /// Detects the beats of a whole signal (off-line use of the live detector).
     public static func detect(_ samples: [Float], sampleRate: Double) -> [Int] {
         let detector = QRSDetector(sampleRate: sampleRate)
         var beats: [Int] = []
         beats.reserveCapacity(Int(Double(samples.count) / sampleRate * 4) + 16)
         detector.process(samples, beats: &beats)
+        detector.finish(beats: &beats)
         return beats
     }
 }
