@@ -70,6 +70,8 @@ public final class QRSDetector {
         var rIndex: Int
         /// steepest |derivative| in the window [mV/s]
         var slope: Double
+        /// largest |band-passed| excursion in the window [mV]
+        var amplitude: Double
     }
     private var pending: Candidate?
     private var learning: [Candidate] = []
@@ -77,6 +79,11 @@ public final class QRSDetector {
     private var learningSum = 0.0
     private var signalLevel = 0.0
     private var noiseLevel = 0.0
+    /// the same levels for the band-passed peak amplitudes (Pan & Tompkins' second threshold)
+    private var signalAmplitude = 0.0
+    private var noiseAmplitude = 0.0
+    private var learningAmplitudeMaximum = 0.0
+    private var learningAmplitudeSum = 0.0
     private var lastBeat: Candidate?
     private var searchBackCandidate: Candidate?
     private var recentRR: [Int]
@@ -120,6 +127,7 @@ public final class QRSDetector {
     private var meanRR: Double { Double(recentRR.reduce(0, +)) / Double(recentRR.count) }
 
     private var threshold: Double { noiseLevel + 0.25 * (signalLevel - noiseLevel) }
+    private var amplitudeThreshold: Double { noiseAmplitude + 0.25 * (signalAmplitude - noiseAmplitude) }
 
     /// Feeds samples [mV] (NaN holds the last value; before the first finite
     /// sample the detector only counts time); appends the sample index
@@ -175,6 +183,8 @@ public final class QRSDetector {
         if sampleIndex < learningLength {
             learningMaximum = max(learningMaximum, value)
             learningSum += value
+            learningAmplitudeMaximum = max(learningAmplitudeMaximum, abs(filtered))
+            learningAmplitudeSum += abs(filtered)
         }
         if let candidate = pending, sampleIndex - candidate.peakIndex >= refractory {
             pending = nil
@@ -219,7 +229,8 @@ public final class QRSDetector {
             }
             steepest = max(steepest, slopes[index % capacity])
         }
-        return Candidate(height: height, peakIndex: peakIndex, rIndex: max(0, best - bandPassDelay), slope: steepest)
+        return Candidate(height: height, peakIndex: peakIndex, rIndex: max(0, best - bandPassDelay), slope: steepest,
+                         amplitude: max(0, bestMagnitude))
     }
 
     private func classifyOrLearn(_ candidate: Candidate, beats: inout [Int]) {
@@ -233,6 +244,8 @@ public final class QRSDetector {
     private func finishLearning(beats: inout [Int]) {
         signalLevel = learningMaximum / 3
         noiseLevel = learningSum / Double(learningLength) / 2
+        signalAmplitude = learningAmplitudeMaximum / 3
+        noiseAmplitude = learningAmplitudeSum / Double(learningLength) / 2
         for candidate in learning { classify(candidate, beats: &beats) }
         learning.removeAll(keepingCapacity: true)
     }
@@ -244,15 +257,18 @@ public final class QRSDetector {
     }
 
     private func judge(_ candidate: Candidate, beats: inout [Int]) {
-        if candidate.height > threshold {
+        if candidate.height > threshold, candidate.amplitude > amplitudeThreshold {
             if let last = lastBeat, candidate.rIndex - last.rIndex < tWaveWindow, candidate.slope < 0.5 * last.slope {
                 noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
+                noiseAmplitude = 0.125 * candidate.amplitude + 0.875 * noiseAmplitude
                 return
             }
             signalLevel = 0.125 * candidate.height + 0.875 * signalLevel
+            signalAmplitude = 0.125 * candidate.amplitude + 0.875 * signalAmplitude
             accept(candidate, beats: &beats)
         } else {
             noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
+            noiseAmplitude = 0.125 * candidate.amplitude + 0.875 * noiseAmplitude
             if candidate.height > 0.5 * threshold, candidate.height > (searchBackCandidate?.height ?? 0),
                candidate.rIndex - (lastBeat?.rIndex ?? -refractory) >= refractory {
                 searchBackCandidate = candidate
@@ -264,6 +280,7 @@ public final class QRSDetector {
         guard let last = lastBeat, let candidate = searchBackCandidate,
               Double(sampleIndex - last.peakIndex) > 1.66 * meanRR else { return }
         signalLevel = 0.25 * candidate.height + 0.75 * signalLevel
+        signalAmplitude = 0.25 * candidate.amplitude + 0.75 * signalAmplitude
         accept(candidate, beats: &beats)
     }
 
