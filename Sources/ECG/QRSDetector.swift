@@ -9,15 +9,18 @@ import Foundation
 /// threshold THR = NPKI + 0.25 (SPKI − NPKI) (running signal and noise peak
 /// levels, weights 1/8); a peak within 360 ms of a beat with less than half its
 /// steepest slope is a T wave; after 1.66 mean RR without a beat the largest
-/// peak above THR/2 is taken (search-back). Thresholds are learnt over the
-/// first 2 s, whose peaks are then classed with them.
+/// peak above THR/2 is taken (search-back). A peak must also pass the second
+/// threshold, on the band-passed signal's peak amplitude (levels kept the same
+/// way). Thresholds are learnt over the first 2 s, whose peaks are then
+/// classed with them. Off-line, `finish` runs the detector on through its
+/// delay at the end, so a beat just before a record's end is reported.
 ///
 /// Nothing about the start or the baseline may fool it (issue 11): the
 /// band-pass starts settled on the first finite sample (each section on what
 /// the one before it settles to, so a constant offset never reaches the
 /// squarer), leading missing samples are skipped, and when no beat has been
 /// accepted for max(2.5 s, 2 mean RR) while the last 2 s hold prominent peaks
-/// (maximum ≥ 3 × mean of the integrated signal), the thresholds are learnt
+/// (maximum ≥ 3 × mean of the integrated signal), both thresholds are learnt
 /// again from those 2 s and the peaks held since the last beat are classed
 /// anew. An artifact larger than any QRS (a lead attached, an electrode
 /// knocked) then costs a few seconds of beats, not the rest of the record;
@@ -59,6 +62,8 @@ public final class QRSDetector {
     private var integrated = (0.0, 0.0)
     /// integrated signal of the last `learningLength` samples, by sample index modulo capacity
     private var integratedHistory: [Double]
+    /// |band-passed| signal of the last `learningLength` samples, likewise
+    private var amplitudeHistory: [Double]
 
     // -- peak classification state
     private struct Candidate {
@@ -115,6 +120,7 @@ public final class QRSDetector {
         learning.reserveCapacity(64)
         held.reserveCapacity(Self.heldCapacity)
         integratedHistory = Array(repeating: 0, count: learningLength)
+        amplitudeHistory = Array(repeating: 0, count: learningLength)
         recentRR = Array(repeating: Int(sampleRate), count: 8)
     }
 
@@ -179,6 +185,7 @@ public final class QRSDetector {
         }
         integrated = (value, integrated.0)
         integratedHistory[sampleIndex % learningLength] = value
+        amplitudeHistory[sampleIndex % learningLength] = abs(filtered)
 
         if sampleIndex < learningLength {
             learningMaximum = max(learningMaximum, value)
@@ -301,6 +308,8 @@ public final class QRSDetector {
         guard maximum > 0, maximum >= Self.relearnProminence * mean else { return }
         signalLevel = maximum / 3
         noiseLevel = mean / 2
+        signalAmplitude = (amplitudeHistory.max() ?? 0) / 3
+        noiseAmplitude = amplitudeHistory.reduce(0, +) / Double(amplitudeHistory.count) / 2
         searchBackCandidate = nil
         let oldest = sampleIndex - learningLength
         let candidates = held.filter { $0.peakIndex > oldest }
