@@ -131,17 +131,9 @@ import Testing
     @Test func aSessionBeingRecordedIsFollowedLive() throws {
         let server = try PostgresServer()
         defer { server.remove() }
-        let recorder = Process()
-        recorder.executableURL = Paths.tscope
-        recorder.arguments = ["record", "--device", "demo", "--duration", "60", "--label", "live", "--output", server.url]
-        recorder.standardError = FileHandle.nullDevice
-        recorder.standardOutput = FileHandle.nullDevice
-        try recorder.run()
-        defer {
-            kill(recorder.processIdentifier, SIGCONT)
-            recorder.terminate()
-            recorder.waitUntilExit()
-        }
+        let recorder = try BackgroundTscope(["record", "--device", "demo", "--duration", "60", "--label", "live",
+                                             "--output", server.url])
+        defer { recorder.stop() }
         let ready = Date().addingTimeInterval(20)
         while (Int((try? server.query("SELECT count(*) FROM frames")) ?? "") ?? 0) < 5, Date() < ready { usleep(100_000) }
         let tmux = try #require(try TmuxSession(width: 200, height: 40), "Tools/install-deps --test installs tmux")
@@ -155,10 +147,10 @@ import Testing
         }
         let status = String(tmux.screen().split(separator: "\n").first ?? "")
         #expect(status.contains(" fps") && !status.contains("│ 0 fps"), "\(status)")
-        kill(recorder.processIdentifier, SIGSTOP)
+        recorder.pause()
         #expect(tmux.waitFor("reconnecting… (no data from recording session 1 for 5 s", timeoutSeconds: 15) != nil,
                 "\(tmux.screen())")
-        kill(recorder.processIdentifier, SIGCONT)
+        recorder.resume()
         let back = Date().addingTimeInterval(20)
         while tmux.screen().contains("reconnecting"), Date() < back { usleep(200_000) }
         #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")

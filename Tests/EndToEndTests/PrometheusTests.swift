@@ -10,36 +10,22 @@ import FoundationNetworking
     /// A meter running in the background until stopped, its stderr's first
     /// line read to learn the port it serves on.
     final class BackgroundMeter {
-        let process = Process()
-        let stdout = Pipe()
+        let tscope: BackgroundTscope
         let port: Int
+        var process: Process { tscope.process }
+        var stdout: Pipe { tscope.stdout }
 
         init(_ arguments: [String]) throws {
-            process.executableURL = Paths.tscope
-            process.arguments = ["meter"] + arguments + ["--prometheus", "127.0.0.1:0"]
-            let stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
+            tscope = try BackgroundTscope(["meter"] + arguments + ["--prometheus", "127.0.0.1:0"], readFirstLine: true)
             // "tscope: Prometheus metrics on http://127.0.0.1:PORT/metrics"
-            var line = ""
-            while !line.hasSuffix("\n") {
-                let byte = stderr.fileHandleForReading.readData(ofLength: 1)
-                guard !byte.isEmpty else { break }
-                line += String(decoding: byte, as: UTF8.self)
-            }
-            let portText = line.split(separator: ":").last?.split(separator: "/").first.map(String.init) ?? ""
-            guard line.contains("Prometheus metrics on http://127.0.0.1:"), let port = Int(portText) else {
-                process.terminate()
-                throw PrometheusTestError("meter did not announce its port: \(line)")
+            guard let port = tscope.announcedPort(after: "Prometheus metrics on http://127.0.0.1:") else {
+                tscope.stop()
+                throw PrometheusTestError("meter did not announce its port: \(tscope.firstLine)")
             }
             self.port = port
         }
 
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        func stop() { tscope.stop() }
     }
 
     struct PrometheusTestError: Error, CustomStringConvertible {

@@ -8,45 +8,33 @@ import Testing
 @Suite(.serialized) struct RemoteCommandTests {
     /// `tscope serve` in the background; its stderr's first line gives the address it listens on.
     final class BackgroundServe {
-        let process = Process()
+        let tscope: BackgroundTscope
         let port: Int
 
         /// - Parameter launcher: a command and arguments to run tscope under (`ip netns exec NS`)
         init(_ arguments: [String], launcher: [String] = []) throws {
-            if launcher.isEmpty {
-                process.executableURL = Paths.tscope
-                process.arguments = ["serve"] + arguments
-            } else {
-                process.executableURL = URL(fileURLWithPath: launcher[0])
-                process.arguments = Array(launcher.dropFirst()) + [Paths.tscope.path, "serve"] + arguments
-            }
-            let stderr = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = stderr
-            try process.run()
+            tscope = try BackgroundTscope(["serve"] + arguments, launcher: launcher, readFirstLine: true)
             // "tscope: serving HackRF One (demo) on 127.0.0.1:PORT; Ctrl-C stops"
-            var line = ""
-            while !line.hasSuffix("\n") {
-                let byte = stderr.fileHandleForReading.readData(ofLength: 1)
-                guard !byte.isEmpty else { break }
-                line += String(decoding: byte, as: UTF8.self)
-            }
-            guard let on = line.range(of: " on "), line.hasPrefix("tscope: serving "),
-                  let portText = line[on.upperBound...].split(separator: ";").first?.split(separator: " ").first?
-                    .split(separator: ":").last, let port = Int(portText) else {
-                process.terminate()
-                throw RemoteTestError("serve did not announce its address: \(line)")
+            guard tscope.firstLine.hasPrefix("tscope: serving "), let port = try? Self.port(in: tscope.firstLine) else {
+                tscope.stop()
+                throw RemoteTestError("serve did not announce its address: \(tscope.firstLine)")
             }
             self.port = port
         }
 
+        /// the PORT of "… on HOST:PORT; …" (HOST may be [v6])
+        static func port(in line: String) throws -> Int {
+            guard let on = line.range(of: " on "),
+                  let address = line[on.upperBound...].split(separator: ";").first?.split(separator: " ").first,
+                  let port = Int(address.split(separator: ":").last ?? "") else {
+                throw RemoteTestError("no address in: \(line)")
+            }
+            return port
+        }
+
         /// SIGTERM, and the exit status.
         @discardableResult
-        func stop() -> Int32 {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        func stop() -> Int32 { tscope.stop() }
     }
 
     struct RemoteTestError: Error, CustomStringConvertible {

@@ -44,17 +44,8 @@ import Testing
         let directory = try Paths.temporaryDirectory("follow")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("live.tscope").path
-        let recorder = Process()
-        recorder.executableURL = Paths.tscope
-        recorder.arguments = ["record", "--device", "demo", "--duration", "60", "--output", path]
-        recorder.standardError = FileHandle.nullDevice
-        recorder.standardOutput = FileHandle.nullDevice
-        try recorder.run()
-        defer {
-            kill(recorder.processIdentifier, SIGCONT)
-            recorder.terminate()
-            recorder.waitUntilExit()
-        }
+        let recorder = try BackgroundTscope(["record", "--device", "demo", "--duration", "60", "--output", path])
+        defer { recorder.stop() }
         // the store exists with frames in it
         let ready = Date().addingTimeInterval(20)
         while (try? CaptureStoreReader(path: path))?.frameCount ?? 0 < 5, Date() < ready { usleep(100_000) }
@@ -64,7 +55,7 @@ import Testing
         Thread.sleep(forTimeInterval: 1)
         #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")
 
-        kill(recorder.processIdentifier, SIGSTOP)
+        recorder.pause()
         let first = try #require(tmux.waitFor("reconnecting… (no data from recording live.tscope for 5 s",
                                               timeoutSeconds: 15), "\(tmux.screen())")
         #expect(first.contains("lost "))
@@ -80,7 +71,7 @@ import Testing
         }
         #expect(missing.isEmpty, "status lines without the stall: \(missing.prefix(3))")
 
-        kill(recorder.processIdentifier, SIGCONT)
+        recorder.resume()
         let back = Date().addingTimeInterval(20)
         while tmux.screen().contains("reconnecting"), Date() < back { usleep(200_000) }
         #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")

@@ -86,3 +86,57 @@ func which(_ name: String) -> URL? {
     }
     return nil
 }
+
+/// tscope running in the background (a sensor, a recorder, a meter) until
+/// `stop`: optionally under a launcher (`ip netns exec NS`), its stdout kept
+/// in a pipe, and its stderr's first line read when it announces an address.
+final class BackgroundTscope {
+    let process = Process()
+    let stdout = Pipe()
+    /// the first line it wrote to stderr (when asked for at start), without the newline
+    private(set) var firstLine = ""
+
+    init(_ arguments: [String], launcher: [String] = [], readFirstLine: Bool = false) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [Paths.tscope.path] + arguments
+        } else {
+            process.executableURL = Paths.tscope
+            process.arguments = arguments
+        }
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = readFirstLine ? stderr : FileHandle.nullDevice
+        try process.run()
+        guard readFirstLine else { return }
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = stderr.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        firstLine = line.trimmingCharacters(in: .newlines)
+    }
+
+    /// The port at the end of the first line's `HOST:PORT` after `marker` (nil: not announced).
+    func announcedPort(after marker: String) -> Int? {
+        guard let range = firstLine.range(of: marker) else { return nil }
+        let digits = firstLine[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
+    }
+
+    /// SIGSTOP: the process stalls as a hung program would.
+    func pause() { kill(process.processIdentifier, SIGSTOP) }
+    func resume() { kill(process.processIdentifier, SIGCONT) }
+
+    /// SIGTERM (after SIGCONT), and the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            resume()
+            process.terminate()
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
