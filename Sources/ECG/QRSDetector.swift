@@ -145,8 +145,11 @@ public final class QRSDetector {
 
     /// Worst-case delay from an R peak to its report, search-back aside [s].
     public var maximumDelay: Double {
-        Double(windowLength + refractory + bandPassDelay + 4) / sampleRate
+        Double(windowLength + refractory + bandPassDelay + templateDelay + 4) / sampleRate
     }
+
+    /// the matched filters' delay: half their length [samples]
+    private var templateDelay: Int { narrowTemplate.count / 2 }
 
     /// mean of the last eight RR intervals [samples]
     private var meanRR: Double { Double(recentRR.reduce(0, +)) / Double(recentRR.count) }
@@ -410,7 +413,7 @@ extension QRSDetector {
     /// `maximumDelay` seconds is reported too; nothing past the end is.
     public func finish(beats: inout [Int]) {
         let end = sampleIndex
-        let settle = windowLength + refractory + bandPassDelay + 4
+        let settle = windowLength + refractory + bandPassDelay + templateDelay + 4
         let held = [Float](repeating: .nan, count: settle)
         var tail: [Int] = []
         process(held, beats: &tail)
