@@ -139,7 +139,7 @@ enum RealFiles {
         process.standardError = errors
         try process.run()
         // once the temporary output exists the conversion is under way
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try !listing(directory).contains(where: { $0.contains(".partial-") }) && Date() < deadline && process.isRunning {
             usleep(10_000)
         }
