@@ -43,12 +43,17 @@ final class StatusLine {
         if content.paused { x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle) }
         if let extra = status.extra { x = buffer.put(" \(extra) ", x: x, y: row.y, style: Self.extraStyle) }
         // The axis shows the band; the status line gives what it does not.
-        var text = " \(status.deviceName) │ span \(FrequencyFormat.label(content.band.spanHz))"
-        if status.binWidthHz > 0 { text += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
-        text += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
-        text += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
-        if let facts = content.viewFacts { text += " │ \(facts)" }
-        if let message = status.message { text += " │ \(message)" }
+        var facts = " │ span \(FrequencyFormat.label(content.band.spanHz))"
+        if status.binWidthHz > 0 { facts += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
+        facts += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
+        facts += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
+        if let viewFacts = content.viewFacts { facts += " │ \(viewFacts)" }
+        var text = " \(status.deviceName)" + facts
+        if let message = status.message {
+            text += " │ \(message)"
+            // a message (a stall, a failed write) matters more than the figures: first when the line is short
+            if x - row.x + text.count > row.width { text = " \(status.deviceName) │ \(message)" + facts }
+        }
         if let dwell = status.dwell {
             // what a short signal must overlap to be seen: "dwell 409 µs / 2.46 ms"
             text += " │ dwell \(Self.duration(dwell.dwellSeconds)) / \(Self.duration(dwell.revisitSeconds))"
