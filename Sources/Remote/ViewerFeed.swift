@@ -54,9 +54,7 @@ final class ViewerFeed: Sendable {
         self.peer = peer
     }
 
-    var subscription: ViewerSubscription {
-        get { state.withLock { $0.subscription } }
-    }
+    var subscription: ViewerSubscription { state.withLock { $0.subscription } }
 
     /// A new subscription: the frame waiting (cut for the old one) is dropped.
     func subscribe(_ subscription: ViewerSubscription) {
