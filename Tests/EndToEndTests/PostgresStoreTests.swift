@@ -63,20 +63,14 @@ import Testing
     @Test func aLostServerIsWaitedForThenReportedWithoutLosingFrames() throws {
         let server = try PostgresServer()
         defer { server.remove() }
-        let process = Process()
-        process.executableURL = Paths.tscope
-        process.arguments = ["record", "--device", "demo", "--duration", "6", "--band", "430:440", "--output", server.url]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let recording = try BackgroundTscope(["record", "--device", "demo", "--duration", "6", "--band", "430:440",
+                                              "--output", server.url], stderr: .keep)
         usleep(2_000_000)
         server.stop(immediate: true)
         usleep(1_500_000)
         try server.start()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        let (status, stderr) = recording.waitForExit()
+        #expect(status == 0, "\(stderr)")
         let frames = try #require(Int(try server.query("SELECT frames FROM sessions WHERE id = 1")))
         #expect(try server.query("SELECT count(*) FROM frames") == "\(frames)")
         // 6 s at 10 frames/s, the outage included
@@ -84,18 +78,12 @@ import Testing
         let gaps = try server.query("SELECT max(d) FROM (SELECT \"timestamp\" - lag(\"timestamp\") OVER (ORDER BY \"timestamp\") AS d FROM frames) t")
         #expect((Double(gaps) ?? 99) < 0.5, "largest step between stored frames: \(gaps) s")
 
-        let gone = Process()
-        gone.executableURL = Paths.tscope
-        gone.arguments = ["record", "--device", "demo", "--duration", "4", "--band", "430:440", "--output", server.url]
-        let goneErrors = Pipe()
-        gone.standardError = goneErrors
-        gone.standardOutput = FileHandle.nullDevice
-        try gone.run()
+        let gone = try BackgroundTscope(["record", "--device", "demo", "--duration", "4", "--band", "430:440",
+                                         "--output", server.url], stderr: .keep)
         usleep(1_500_000)
         server.stop(immediate: true)
-        gone.waitUntilExit()
-        let goneText = String(decoding: goneErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(gone.terminationStatus == 1, "\(goneText)")
+        let (goneStatus, goneText) = gone.waitForExit()
+        #expect(goneStatus == 1, "\(goneText)")
         #expect(goneText.contains("not stored") && goneText.contains(server.url), "\(goneText)")
         try server.start()
         // the newest session (after a crash a sequence may skip ids)

@@ -16,7 +16,7 @@ import FoundationNetworking
         var stdout: Pipe { tscope.stdout }
 
         init(_ arguments: [String]) throws {
-            tscope = try BackgroundTscope(["meter"] + arguments + ["--prometheus", "127.0.0.1:0"], readFirstLine: true)
+            tscope = try BackgroundTscope(["meter"] + arguments + ["--prometheus", "127.0.0.1:0"], stderr: .firstLine)
             // "tscope: Prometheus metrics on http://127.0.0.1:PORT/metrics"
             guard let port = tscope.announcedPort(after: "Prometheus metrics on http://127.0.0.1:") else {
                 tscope.stop()

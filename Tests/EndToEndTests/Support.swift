@@ -88,15 +88,21 @@ func which(_ name: String) -> URL? {
 }
 
 /// tscope running in the background (a sensor, a recorder, a meter) until
-/// `stop`: optionally under a launcher (`ip netns exec NS`), its stdout kept
-/// in a pipe, and its stderr's first line read when it announces an address.
+/// `stop` or its own end: optionally under a launcher (`ip netns exec NS`),
+/// its stdout kept in a pipe, and its stderr dropped, read for the first line
+/// (an announced address), or kept whole for `waitForExit`.
 final class BackgroundTscope {
+    enum Stderr { case discard, firstLine, keep }
+
     let process = Process()
     let stdout = Pipe()
-    /// the first line it wrote to stderr (when asked for at start), without the newline
+    private let stderr = Pipe()
+    private let mode: Stderr
+    /// the first line it wrote to stderr (with `.firstLine`), without the newline
     private(set) var firstLine = ""
 
-    init(_ arguments: [String], launcher: [String] = [], readFirstLine: Bool = false) throws {
+    init(_ arguments: [String], launcher: [String] = [], stderr mode: Stderr = .discard) throws {
+        self.mode = mode
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = Array(launcher.dropFirst()) + [Paths.tscope.path] + arguments
@@ -104,11 +110,10 @@ final class BackgroundTscope {
             process.executableURL = Paths.tscope
             process.arguments = arguments
         }
-        let stderr = Pipe()
         process.standardOutput = stdout
-        process.standardError = readFirstLine ? stderr : FileHandle.nullDevice
+        process.standardError = mode == .discard ? FileHandle.nullDevice : stderr
         try process.run()
-        guard readFirstLine else { return }
+        guard mode == .firstLine else { return }
         var line = ""
         while !line.hasSuffix("\n") {
             let byte = stderr.fileHandleForReading.readData(ofLength: 1)
@@ -128,6 +133,13 @@ final class BackgroundTscope {
     /// SIGSTOP: the process stalls as a hung program would.
     func pause() { kill(process.processIdentifier, SIGSTOP) }
     func resume() { kill(process.processIdentifier, SIGCONT) }
+
+    /// Waits for it to end by itself; its exit status and (with `.keep`) all it wrote to stderr.
+    func waitForExit() -> (status: Int32, stderr: String) {
+        process.waitUntilExit()
+        let text = mode == .keep ? String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
+        return (process.terminationStatus, text)
+    }
 
     /// SIGTERM (after SIGCONT), and the exit status.
     @discardableResult

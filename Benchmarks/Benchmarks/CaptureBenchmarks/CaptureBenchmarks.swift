@@ -67,42 +67,14 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("write 1000 frames (1000 bins)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-bench-w-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try CaptureStoreWriter(path: directory.appendingPathComponent("w.tscope").path,
-                                            metadata: CaptureMetadata(format: "tscope"),
-                                            session: CaptureSessionInfo(startedAt: startTime))
-        var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
-                                  powerDB: [Float](repeating: -50, count: bins))
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            frame.timestamp += frameInterval
-            try writer.write(frame)
-        }
-        benchmark.stopMeasurement()
-        try writer.finish()
+        try writeFrames(benchmark, name: "w", finishMeasured: false)
     }
 
     // The two stores side by side: 1000 frames of 1000 bins written and
     // committed (the recorder's work for 100 s of recording). PostgreSQL's
     // only when Tools/bench-stores started a server (TSCOPE_BENCH_POSTGRES).
     Benchmark("store 1000 frames and commit: SQLite", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-bench-s-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try CaptureStoreWriter(path: directory.appendingPathComponent("s.tscope").path,
-                                            metadata: CaptureMetadata(format: "tscope"),
-                                            session: CaptureSessionInfo(startedAt: startTime))
-        var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
-                                  powerDB: [Float](repeating: -50, count: bins))
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            frame.timestamp += frameInterval
-            try writer.write(frame)
-        }
-        try writer.finish()
-        benchmark.stopMeasurement()
+        try writeFrames(benchmark, name: "s", finishMeasured: true)
     }
 
     if let url = ProcessInfo.processInfo.environment["TSCOPE_BENCH_POSTGRES"] {
@@ -121,4 +93,25 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
     }
+}
+
+/// Writes the benchmark's iterations of 1000-bin frames into a new store;
+/// `finishMeasured`: the final commit and checkpoint count too.
+private func writeFrames(_ benchmark: Benchmark, name: String, finishMeasured: Bool) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-bench-\(name)-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let writer = try CaptureStoreWriter(path: directory.appendingPathComponent("\(name).tscope").path,
+                                        metadata: CaptureMetadata(format: "tscope"),
+                                        session: CaptureSessionInfo(startedAt: startTime))
+    var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
+                              powerDB: [Float](repeating: -50, count: bins))
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        frame.timestamp += frameInterval
+        try writer.write(frame)
+    }
+    if finishMeasured { try writer.finish() }
+    benchmark.stopMeasurement()
+    if !finishMeasured { try writer.finish() }
 }
