@@ -39,6 +39,8 @@ final class ViewerFeed: Sendable {
     private struct State {
         var subscription = ViewerSubscription()
         var decimator = ColumnDecimator(detector: .peak)
+        /// the latest frame cut for this viewer (reused: a merged frame allocates nothing)
+        var scratch: [Float] = []
         var frame: Tscope_Remote_V1_Frame?
         var sensor: Tscope_Remote_V1_SensorDescription?
         var control: Tscope_Remote_V1_ControlState?
@@ -68,14 +70,16 @@ final class ViewerFeed: Sendable {
     func offer(_ frame: SpectrumFrame, identity: FrameIdentity, sequence: UInt64) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.closed else { return nil }
-            guard let cut = Self.cut(frame, for: state.subscription, decimator: state.decimator) else { return nil }
+            guard let cut = Self.cut(frame, for: state.subscription, decimator: state.decimator,
+                                     into: &state.scratch) else { return nil }
             if var waiting = state.frame, waiting.startHz == cut.startHz, waiting.binWidthHz == cut.binWidthHz,
-               waiting.power.count == cut.power.count {
+               waiting.power.count == state.scratch.count {
                 state.frame = nil  // one owner of the array while merging
-                waiting.power.withUnsafeMutableBufferPointer { held in
-                    for index in held.indices {
-                        let new = cut.power[index]
-                        if held[index].isNaN || new > held[index] { held[index] = new }
+                state.scratch.withUnsafeBufferPointer { new in
+                    waiting.power.withUnsafeMutableBufferPointer { held in
+                        for index in held.indices where held[index].isNaN || new[index] > held[index] {
+                            held[index] = new[index]
+                        }
                     }
                 }
                 waiting.merged += 1
@@ -89,7 +93,7 @@ final class ViewerFeed: Sendable {
                 message.timestamp = frame.timestamp
                 message.startHz = cut.startHz
                 message.binWidthHz = cut.binWidthHz
-                message.power = cut.power
+                message.power = state.scratch
                 state.frame = message
             }
             state.frame?.noiseBandwidthHz = frame.noiseBandwidthHz ?? 0
@@ -167,12 +171,13 @@ final class ViewerFeed: Sendable {
         }
     }
 
-    /// The part of `frame` the subscription covers, at its resolution: the
-    /// analyzer's bins copied where the viewer wants them as fine or finer,
-    /// else peak-decimated (`ColumnDecimator`) to whole columns no narrower
-    /// than asked. A band that misses the frame gets the whole frame.
-    static func cut(_ frame: SpectrumFrame, for subscription: ViewerSubscription, decimator: ColumnDecimator)
-        -> (startHz: Double, binWidthHz: Double, power: [Float])? {
+    /// Writes into `power` the part of `frame` the subscription covers, at
+    /// its resolution: the analyzer's bins copied where the viewer wants them
+    /// as fine or finer, else peak-decimated (`ColumnDecimator`) to whole
+    /// columns no narrower than asked; returns their geometry. A band that
+    /// misses the frame gets the whole frame.
+    static func cut(_ frame: SpectrumFrame, for subscription: ViewerSubscription, decimator: ColumnDecimator,
+                    into power: inout [Float]) -> (startHz: Double, binWidthHz: Double)? {
         let count = frame.powerDB.count
         guard count > 0, frame.binWidthHz > 0, frame.binWidthHz.isFinite else { return nil }
         var first = 0
@@ -192,18 +197,20 @@ final class ViewerFeed: Sendable {
         let spanHz = Double(bins) * frame.binWidthHz
         let columns = subscription.binWidthHz > frame.binWidthHz
             ? max(1, Int((spanHz / subscription.binWidthHz).rounded(.down))) : bins
+        power.removeAll(keepingCapacity: true)
         if columns >= bins {
-            return (startHz, frame.binWidthHz, Array(frame.powerDB[first..<end]))
+            power.append(contentsOf: frame.powerDB[first..<end])
+            return (startHz, frame.binWidthHz)
         }
         guard let visible = FrequencyRange(lowerHz: startHz, upperHz: startHz + spanHz) else { return nil }
-        var power = [Float](repeating: .nan, count: columns)
+        power.append(contentsOf: repeatElement(Float.nan, count: columns))
         power.withUnsafeMutableBufferPointer { out in
             frame.powerDB.withUnsafeBufferPointer { all in
                 decimator.process(startHz: frame.startHz, binWidthHz: frame.binWidthHz, bins: all,
                                   visible: visible, into: out)
             }
         }
-        return (startHz, spanHz / Double(columns), power)
+        return (startHz, spanHz / Double(columns))
     }
 }
 
