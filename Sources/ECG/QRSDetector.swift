@@ -9,10 +9,14 @@ import Foundation
 /// integrated signal at least 200 ms apart are classed against an adaptive
 /// threshold THR = NPKI + 0.25 (SPKI − NPKI) (running signal and noise peak
 /// levels, weights 1/8); a peak within 360 ms of a beat with less than half its
-/// steepest slope is a T wave; after 1.66 mean RR without a beat the largest
-/// peak above THR/2 is taken (search-back). A peak must also pass the second
-/// threshold, on the band-passed signal's peak amplitude (levels kept the same
-/// way). Thresholds are learnt over the first 2 s, whose peaks are then
+/// steepest slope is a T wave; after 1.66 regular RR without a beat the largest
+/// peak above THR/2 is taken (search-back; their RR AVERAGE2, the mean of the
+/// last eight intervals within 92–116 % of it, so false beats in noise do not
+/// shorten the wait and start a chain of search-backs). Closer than
+/// min(360 ms, 0.6 regular RR) to a beat a peak must also reach 3/4 of the
+/// signal level (muscle noise has a QRS's slopes, not its energy). A peak
+/// must also pass the second threshold, on the band-passed signal's peak
+/// amplitude (levels kept the same way). Thresholds are learnt over the first 2 s, whose peaks are then
 /// classed with them. Off-line, `finish` runs the detector on through its
 /// delay at the end, so a beat just before a record's end is reported.
 ///
@@ -109,6 +113,11 @@ public final class QRSDetector {
     private var searchBackCandidate: Candidate?
     private var recentRR: [Int]
     private var recentRRCount = 0
+    /// the last eight RR intervals within 92–116 % of their own mean (Pan & Tompkins' RR AVERAGE2) [samples]
+    private var regularRR: [Int]
+    private var regularRRCount = 0
+    /// RR intervals in a row outside those limits
+    private var irregularRun = 0
     /// peaks classed since the last accepted beat, oldest first (at most `heldCapacity`)
     private var held: [Candidate] = []
     static let heldCapacity = 32
@@ -141,6 +150,7 @@ public final class QRSDetector {
         integratedHistory = Array(repeating: 0, count: learningLength)
         amplitudeHistory = Array(repeating: 0, count: learningLength)
         recentRR = Array(repeating: Int(sampleRate), count: 8)
+        regularRR = Array(repeating: Int(sampleRate), count: 8)
     }
 
     /// Worst-case delay from an R peak to its report, search-back aside [s].
@@ -153,6 +163,8 @@ public final class QRSDetector {
 
     /// mean of the last eight RR intervals [samples]
     private var meanRR: Double { Double(recentRR.reduce(0, +)) / Double(recentRR.count) }
+    /// mean of the last eight regular RR intervals [samples]
+    private var regularMeanRR: Double { Double(regularRR.reduce(0, +)) / Double(regularRR.count) }
 
     private var threshold: Double { noiseLevel + 0.25 * (signalLevel - noiseLevel) }
     private var amplitudeThreshold: Double { noiseAmplitude + 0.25 * (signalAmplitude - noiseAmplitude) }
@@ -322,7 +334,7 @@ public final class QRSDetector {
 
     private func judge(_ candidate: Candidate, beats: inout [Int]) {
         if candidate.height > threshold, candidate.amplitude > amplitudeThreshold {
-            if let last = lastBeat, candidate.rIndex - last.rIndex < tWaveWindow, candidate.slope < 0.5 * last.slope {
+            if let last = lastBeat, isTWaveOrNoise(candidate, after: last) {
                 noiseLevel = 0.125 * candidate.height + 0.875 * noiseLevel
                 noiseAmplitude = 0.125 * candidate.amplitude + 0.875 * noiseAmplitude
                 return
@@ -340,9 +352,20 @@ public final class QRSDetector {
         }
     }
 
+    /// Pan & Tompkins' T-wave test — within 360 ms of a beat, less than half
+    /// its steepest slope — and, closer than min(360 ms, 0.6 regular RR), an
+    /// energy under 3/4 of the running signal level: so soon after a beat a
+    /// second QRS (an R-on-T ectopic) is as energetic as a beat, while muscle
+    /// noise, whose slopes are as steep as a QRS's, is not.
+    private func isTWaveOrNoise(_ candidate: Candidate, after last: Candidate) -> Bool {
+        let interval = candidate.rIndex - last.rIndex
+        if interval < tWaveWindow, candidate.slope < 0.5 * last.slope { return true }
+        return Double(interval) < min(Double(tWaveWindow), 0.6 * regularMeanRR) && candidate.height < 0.75 * signalLevel
+    }
+
     private func searchBackIfOverdue(beats: inout [Int]) {
         guard let last = lastBeat, let candidate = searchBackCandidate,
-              Double(sampleIndex - last.peakIndex) > 1.66 * meanRR else { return }
+              Double(sampleIndex - last.peakIndex) > 1.66 * regularMeanRR else { return }
         signalLevel = 0.25 * candidate.height + 0.75 * signalLevel
         signalAmplitude = 0.25 * candidate.amplitude + 0.75 * signalAmplitude
         accept(candidate, beats: &beats)
@@ -378,8 +401,22 @@ public final class QRSDetector {
         held.removeAll(keepingCapacity: true)
         if let last = lastBeat {
             if candidate.rIndex <= last.rIndex { return }
-            recentRR[recentRRCount % recentRR.count] = candidate.rIndex - last.rIndex
+            let interval = candidate.rIndex - last.rIndex
+            recentRR[recentRRCount % recentRR.count] = interval
             recentRRCount += 1
+            let regular = regularMeanRR
+            if Double(interval) >= 0.92 * regular, Double(interval) <= 1.16 * regular {
+                regularRR[regularRRCount % regularRR.count] = interval
+                regularRRCount += 1
+                irregularRun = 0
+            } else {
+                irregularRun += 1
+                if irregularRun >= regularRR.count {
+                    // the rate has changed: start again from the last eight intervals
+                    for index in regularRR.indices { regularRR[index] = recentRR[index] }
+                    irregularRun = 0
+                }
+            }
         }
         lastBeat = candidate
         searchBackCandidate = nil
