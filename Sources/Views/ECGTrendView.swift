@@ -41,15 +41,34 @@ public final class ECGTrendView {
         drawnSeconds = trend.seconds
 
         buffer.fill(area, with: .blank)
-        var title = "HR trend, \(canvas.pixelWidth / 60) min"
-        if trend.hasReference { title += " │ reference (annotations)" }
-        if let target = trend.target { title += " │ target \(Int(target.lowerBound))–\(Int(target.upperBound))" }
-        buffer.put(title, x: area.x, y: area.y, limit: area.maxX, style: Self.labelStyle)
+        drawLegend(trend, x: area.x, y: area.y, limit: area.maxX, into: &buffer)
         for bpm in stride(from: 40, through: 180, by: 20) {
             let row = plot.y + y(Double(bpm)) / 4
             if row >= plot.y && row < plot.maxY { buffer.put("\(bpm)", x: area.x, y: row, limit: plot.x, style: Self.labelStyle) }
         }
         canvas.render(into: &buffer)
+    }
+
+    /// "HR trend 4 min │ measured 85 │ annotated 84 │ target 60–100" (60 columns:
+    /// it fits the trend's width at 80×24), each name in its trace's colour,
+    /// with the newest second's rates [beats/min] ("–" while there is none),
+    /// so the two can be told apart where they overlap.
+    private func drawLegend(_ trend: ECGHeartRateTrend, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
+        func rate(_ value: Float) -> String { value.isFinite ? "\(Int(value.rounded()))" : "–" }
+        let newest = trend.rates(at: trend.seconds - 1)
+        var column = buffer.put("HR trend \(canvas.pixelWidth / 60) min │ ", x: x, y: y, limit: limit, style: Self.labelStyle)
+        column = buffer.put("measured \(rate(newest.measured))", x: column, y: y, limit: limit,
+                            style: CellStyle(foreground: Self.measuredColor))
+        if trend.hasReference {
+            column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
+            column = buffer.put("annotated \(rate(newest.reference))", x: column, y: y, limit: limit,
+                                style: CellStyle(foreground: Self.referenceColor))
+        }
+        if let target = trend.target {
+            column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
+            buffer.put("target \(Int(target.lowerBound))–\(Int(target.upperBound))", x: column, y: y, limit: limit,
+                       style: CellStyle(foreground: Self.targetColor))
+        }
     }
 
     private func y(_ bpm: Double) -> Int {

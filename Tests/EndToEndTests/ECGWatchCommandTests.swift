@@ -111,7 +111,10 @@ import Testing
         try tmux.keys("t")
         let screen = try #require(tmux.waitFor("HR trend", timeoutSeconds: 5), "\(tmux.screen())")
         #expect(screen.contains("target 60–100"), "\(screen)")
-        #expect(tmux.waitFor("reference (annotations)", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // the legend names each trace with its newest rate, the .atr's once beats have come
+        #expect(waitUntil(timeoutSeconds: 10) {
+            tmux.screen().range(of: "measured [0-9]+ │ annotated [0-9]+ │", options: .regularExpression) != nil
+        }, "\(tmux.screen())")
         // seconds of measured rate arrive as a braille line between the labels
         #expect(waitUntil(timeoutSeconds: 15) {
             tmux.screen().split(separator: "\n").dropFirst(2).contains { line in

@@ -17,7 +17,13 @@ import ViewModels
         let view = ECGTrendView()
         view.render(Self.trend(seconds: 90), in: Rect(x: 0, y: 0, width: 60, height: 14), into: &buffer)
         let lines = buffer.lines
-        #expect(lines[0].hasPrefix("HR trend, 1 min │ reference (annotations) │ target 60–100"), "\(lines[0])")
+        // second 89: measured 70 + 89 % 20 = 79, reference 75; each name in its trace's colour
+        #expect(lines[0].hasPrefix("HR trend 1 min │ measured 79 │ annotated 75 │ target 60–100"), "\(lines[0])")
+        let legendColour = { (word: String) in
+            buffer.cell(x: lines[0].distance(from: lines[0].startIndex, to: lines[0].range(of: word)!.lowerBound), y: 0)?.foreground }
+        #expect(legendColour("measured") == ECGTrendView.measuredColor)
+        #expect(legendColour("annotated") == ECGTrendView.referenceColor)
+        #expect(legendColour("target") == ECGTrendView.targetColor)
         #expect(lines.contains { $0.hasPrefix("80 ") || $0.hasPrefix("80") })
         // 112 dot columns: seconds 0…89 are in columns 0…44 of the plot, nothing beyond the sweep
         let braille = { (column: Int) in (1..<14).contains { row in
@@ -43,7 +49,7 @@ import ViewModels
         var fresh = Buffer(width: 40, height: 10)
         ECGTrendView().render(trend, in: rect, into: &fresh)
         #expect(buffer.lines == fresh.lines)
-        #expect(!buffer.lines[0].contains("reference"))
+        #expect(!buffer.lines[0].contains("annotated"))
     }
 
     @Test func feedAppendsOnePointPerSecondWithTheReferenceRate() throws {
