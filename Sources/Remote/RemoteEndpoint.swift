@@ -58,6 +58,7 @@ public enum BearerToken {
 public enum RemoteError: Error, CustomStringConvertible, Sendable, Equatable {
     case badAddress(String)
     case tokenFile(String, String)
+    case tlsFile(String, String)
     /// the sensor could not be reached or answered with an error
     case unreachable(RemoteEndpoint, String)
     /// the sensor refused the token (or none was sent)
@@ -74,6 +75,8 @@ public enum RemoteError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(text): expected HOST:PORT (e.g. 127.0.0.1:7373, sensor.local:7373, [::1]:7373)"
         case .tokenFile(let path, let problem):
             return "token file \(path) \(problem)"
+        case .tlsFile(let path, let problem):
+            return "TLS file \(path) \(problem)"
         case .unreachable(let endpoint, let why):
             return "cannot reach the sensor at \(endpoint): \(why)"
         case .unauthenticated(let endpoint, let why):

@@ -18,11 +18,14 @@ public struct RemoteSensor: Sendable {
     public var framesPerSecond: Double
     /// the analyzer's own bins (meter, record); false: peak-decimated by the sensor to the bin width asked for (a view)
     public var fullResolution: Bool
+    /// TLS, and whom to trust (nil: plaintext)
+    public var trust: SensorTrust?
 
-    public init(endpoint: RemoteEndpoint, token: String? = nil, framesPerSecond: Double = 0,
+    public init(endpoint: RemoteEndpoint, token: String? = nil, trust: SensorTrust? = nil, framesPerSecond: Double = 0,
                 fullResolution: Bool = true) {
         self.endpoint = endpoint
         self.token = token
+        self.trust = trust
         self.framesPerSecond = framesPerSecond
         self.fullResolution = fullResolution
     }
@@ -59,7 +62,19 @@ public struct RemoteSensor: Sendable {
     }
 
     func transport() throws -> HTTP2ClientTransport.Posix {
-        try .http2NIOPosix(target: .dns(host: endpoint.host, port: endpoint.port), transportSecurity: .plaintext)
+        try .http2NIOPosix(target: target, transportSecurity: trust?.transportSecurity ?? .plaintext)
+    }
+
+    /// An IP literal is dialled as an address, not a name: TLS may not send an
+    /// IP address as the server name (SNI), so the certificate is checked
+    /// against the address instead.
+    private var target: any ResolvableTarget {
+        if endpoint.isIPv6 { return ResolvableTargets.IPv6.ipv6(host: endpoint.host, port: endpoint.port) }
+        var address = in_addr()
+        if inet_pton(AF_INET, endpoint.host, &address) == 1 {
+            return ResolvableTargets.IPv4.ipv4(host: endpoint.host, port: endpoint.port)
+        }
+        return ResolvableTargets.DNS.dns(host: endpoint.host, port: endpoint.port)
     }
 
     /// Asks the sensor what it is (from a plain thread; at most `timeoutSeconds`).
@@ -79,7 +94,7 @@ public struct RemoteSensor: Sendable {
             }
             return Description(message)
         } catch {
-            throw Self.classify(error, endpoint: endpoint, whileConnecting: true)
+            throw classify(error, whileConnecting: true)
         }
     }
 
@@ -105,15 +120,42 @@ public struct RemoteSensor: Sendable {
     }
 
     /// A user-facing error for what gRPC threw.
-    static func classify(_ error: any Error, endpoint: RemoteEndpoint, whileConnecting: Bool) -> RemoteError {
+    func classify(_ error: any Error, whileConnecting: Bool) -> RemoteError {
         if let error = error as? RemoteError { return error }
         if let error = error as? RPCError {
             if error.code == .unauthenticated { return .unauthenticated(endpoint, error.message) }
-            let why = error.code == .unavailable ? "unavailable (\(error.message))" : "\(error.code): \(error.message)"
+            var why = error.code == .unavailable ? "unavailable (\(error.message))" : "\(error.code): \(error.message)"
+            if let problem = tlsProblem(error) { why = problem }
             return whileConnecting ? .unreachable(endpoint, why) : .lost(endpoint, why)
         }
         let why = error is RemoteTimeout ? "\(error)" : SensorServer.reason(error)
         return whileConnecting ? .unreachable(endpoint, why) : .lost(endpoint, why)
+    }
+
+    /// What went wrong with TLS, in words, when that is what failed: read
+    /// from SwiftNIO SSL's handshake error (BoringSSL's reason names), or a
+    /// plaintext viewer hung up on by a sensor that speaks TLS.
+    private func tlsProblem(_ error: RPCError) -> String? {
+        let cause = error.cause.map { String(describing: $0) } ?? ""
+        let trusted = switch trust {
+        case .certificate(let path): "--tls-ca \(path)"
+        case .systemRoots: "the system's trust store (--tls)"
+        case nil: ""
+        }
+        if cause.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "TLS: its certificate is not signed by \(trusted)"
+        }
+        if cause.contains("failedToValidateHostname") || cause.contains("HOSTNAME") {
+            return "TLS: its certificate does not name \(endpoint.host)"
+        }
+        if cause.contains("WRONG_VERSION_NUMBER") {
+            return "TLS: the sensor does not speak TLS (serve without --tls-cert); drop --tls-ca/--tls"
+        }
+        if cause.contains("handshakeFailed") { return "TLS handshake failed (\(cause))" }
+        if trust == nil, error.message.contains("before completing the HTTP/2 connection preface") {
+            return "it hung up before HTTP/2 began: a sensor serving TLS? (give --tls-ca FILE or --tls)"
+        }
+        return nil
     }
 }
 
@@ -226,7 +268,7 @@ public final class RemoteSpectrumSource: SpectrumSource {
             }
             ending = RemoteError.lost(endpoint, "the sensor ended the stream")
         } catch {
-            ending = RemoteSensor.classify(error, endpoint: endpoint, whileConnecting: false)
+            ending = sensor.classify(error, whileConnecting: false)
         }
         if let ending, !state.withLock({ $0.stopping }) { onEnd(ending) }
     }

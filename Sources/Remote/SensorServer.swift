@@ -6,7 +6,8 @@ import ThreadKit
 
 /// `tscope serve`'s network side: a gRPC server (grpc-swift-2 on SwiftNIO's
 /// HTTP/2) offering the hub's analyzer to any number of viewers, with a
-/// bearer token required when one is set. `start` returns once it listens;
+/// bearer token required when one is set, over TLS when it has a
+/// certificate (plaintext HTTP/2 otherwise). `start` returns once it listens;
 /// `stop` ends every viewer's stream and waits for the server to finish.
 public final class SensorServer: Sendable {
     private let hub: SensorHub
@@ -14,12 +15,13 @@ public final class SensorServer: Sendable {
     private let address: String
     private let serving = Guarded<Task<Void, any Error>?>(nil)
 
-    public init(hub: SensorHub, listen: RemoteEndpoint, token: String?) {
+    public init(hub: SensorHub, listen: RemoteEndpoint, token: String?, certificate: SensorCertificate? = nil) {
         self.hub = hub
         address = listen.description
         let socket: GRPCNIOTransportCore.SocketAddress = listen.isIPv6
             ? .ipv6(host: listen.host, port: listen.port) : .ipv4(host: listen.host, port: listen.port)
-        server = GRPCServer(transport: .http2NIOPosix(address: socket, transportSecurity: .plaintext),
+        server = GRPCServer(transport: .http2NIOPosix(address: socket,
+                                                  transportSecurity: certificate?.transportSecurity ?? .plaintext),
                             services: [SensorService(hub: hub)],
                             interceptors: token.map { [BearerTokenCheck(token: $0)] } ?? [])
     }

@@ -27,7 +27,8 @@ final class LoopbackSensor: Sendable {
     /// - Parameters:
     ///   - framesPerSecond: how fast the made-up analyzer sweeps
     ///   - burstEvery: every Nth frame has a +40 dB spike at 100 MHz (0: never)
-    init(token: String? = nil, framesPerSecond: Double = 200, burstEvery: Int = 0, port: Int = 0) throws {
+    init(token: String? = nil, certificate: SensorCertificate? = nil, framesPerSecond: Double = 200, burstEvery: Int = 0,
+         port: Int = 0) throws {
         let retunes = retunes
         let hub = SensorHub(
             analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: "dB", isDemo: false,
@@ -35,7 +36,8 @@ final class LoopbackSensor: Sendable {
             sweep: Self.sweep, binWidthHz: Self.sweep.spanHz / Double(Self.bins),
             retune: { band, _ in retunes.withLock { $0.append(band) } })
         self.hub = hub
-        server = SensorServer(hub: hub, listen: RemoteEndpoint(host: "127.0.0.1", port: port), token: token)
+        server = SensorServer(hub: hub, listen: RemoteEndpoint(host: "127.0.0.1", port: port), token: token,
+                              certificate: certificate)
         endpoint = try server.start()
         let running = running
         let published = published
