@@ -32,6 +32,14 @@ public struct DeviceOptions: ParsableArguments {
             help: "File whose first line is the bearer token: the one `serve` requires, or `--remote` presents.")
     public var tokenFile: String?
 
+    @Option(name: .customLong("tls-ca"), help: ArgumentHelp(
+        "With --remote: speak TLS to the sensor and trust this PEM certificate (its own, or the CA that signed it).",
+        valueName: "file"))
+    public var tlsCA: String?
+
+    @Flag(name: .customLong("tls"), help: "With --remote: speak TLS to the sensor, trusting the system's CA store.")
+    public var tls = false
+
     @Option(name: .customLong("demo-seed"), help: .hidden)
     public var demoSeed: UInt64 = 1
 
@@ -39,6 +47,10 @@ public struct DeviceOptions: ParsableArguments {
         guard reconnectTimeout >= 0, reconnectTimeout.isFinite else {
             throw ValidationError("--reconnect-timeout \(reconnectTimeout): expected seconds ≥ 0")
         }
+        if remote == nil, tls || tlsCA != nil {
+            throw ValidationError("--tls and --tls-ca are for a --remote sensor")
+        }
+        if tls, tlsCA != nil { throw ValidationError("--tls trusts the system's CA store, --tls-ca one file: give one") }
     }
 }
 
@@ -48,11 +60,19 @@ extension DeviceOptions {
         get throws {
             var selection = DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout,
                                             demoSeed: demoSeed)
-            selection.remote = try remote.map { RemoteSensor(endpoint: $0, token: try token) }
+            selection.remote = try remote.map { RemoteSensor(endpoint: $0, token: try token, trust: try trust) }
             return selection
         }
     }
 
     /// the token read from --token-file
     public var token: String? { get throws { try tokenFile.map(BearerToken.read) } }
+
+    /// TLS to the sensor: --tls-ca's certificate, --tls's system store, or none
+    public var trust: SensorTrust? {
+        get throws {
+            if let tlsCA { return try SensorTrust.certificate(at: tlsCA) }
+            return tls ? .systemRoots : nil
+        }
+    }
 }

@@ -12,17 +12,20 @@ public struct ServeRun {
     public var selection: DeviceSelection
     public var listen: RemoteEndpoint
     public var token: String?
+    /// TLS identity (nil: plaintext HTTP/2)
+    public var certificate: SensorCertificate?
     /// the band swept until a viewer takes control (nil: the analyzer's whole range)
     public var band: FrequencyRange?
     /// the analyzer's bin width until a viewer takes control [Hz]
     public var binWidthHz: Double
     public var detector: SpectrumDetector
 
-    public init(selection: DeviceSelection, listen: RemoteEndpoint, token: String?, band: FrequencyRange?,
-                binWidthHz: Double, detector: SpectrumDetector) {
+    public init(selection: DeviceSelection, listen: RemoteEndpoint, token: String?, certificate: SensorCertificate? = nil,
+                band: FrequencyRange?, binWidthHz: Double, detector: SpectrumDetector) {
         self.selection = selection
         self.listen = listen
         self.token = token
+        self.certificate = certificate
         self.band = band
         self.binWidthHz = binWidthHz
         self.detector = detector
@@ -46,7 +49,7 @@ public struct ServeRun {
         hub.withLock { $0 = made }
         try source.start(band: sweep, binWidthHz: binWidthHz)
         defer { source.stop() }
-        let server = SensorServer(hub: made, listen: listen, token: token)
+        let server = SensorServer(hub: made, listen: listen, token: token, certificate: certificate)
         let bound = try server.start()
         defer { server.stop() }
         listening(bound, analyzer)

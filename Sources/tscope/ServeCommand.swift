@@ -11,7 +11,8 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Each viewer asks for its band and frame rate; frames are cut and peak-decimated per viewer, so a \
             slow link gets fewer frames, each the newest. The first viewer to retune holds control until it \
-            quits; the others follow its band. With --token-file every viewer must present the same token. \
+            quits; the others follow its band. With --token-file every viewer must present the same token; \
+            with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). \
             Runs until Ctrl-C or SIGTERM; a lost analyzer is reconnected for as long as it takes.
             """
     )
@@ -30,16 +31,30 @@ struct ServeCommand: ParsableCommand {
     @Option(name: [.customShort("w"), .customLong("bin-width")], help: "Bin width in Hz until a viewer retunes.")
     var binWidth: Double = 20_000
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
+        "Serve over TLS with this PEM certificate chain (the sensor's certificate first); needs --tls-key.",
+        valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
         guard binWidth > 0, binWidth.isFinite else { throw ValidationError("--bin-width \(binWidth): expected Hz > 0") }
         guard deviceOptions.remote == nil else { throw ValidationError("serve uses a local analyzer, not --remote") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
     }
 
     func run() throws {
-        try ServeRun(selection: deviceOptions.selection, listen: listen, token: deviceOptions.token, band: band.range,
-                     binWidthHz: binWidth, detector: detectorOption.chosen(default: .peak))
+        let certificate = try tlsCertificate.map { try SensorCertificate(chainPath: $0, keyPath: tlsKey ?? "") }
+        try ServeRun(selection: deviceOptions.selection, listen: listen, token: deviceOptions.token,
+                     certificate: certificate, band: band.range, binWidthHz: binWidth,
+                     detector: detectorOption.chosen(default: .peak))
             .run { address, analyzer in
                 printError("serving \(analyzer.name)\(analyzer.isDemo ? " (demo)" : "") on \(address)"
+                    + (certificate == nil ? "" : " over TLS")
                     + (deviceOptions.tokenFile == nil ? "" : " (token required)") + "; Ctrl-C stops")
             }
     }

@@ -141,6 +141,46 @@ import Testing
         #expect(Self.readings(results[2]).count == 1)
     }
 
+    /// `serve --tls-cert --tls-key` with a token: a viewer trusting the
+    /// certificate (`--tls-ca`) reads; one speaking plaintext is told why.
+    @Test func aSensorOverTLS() throws {
+        let directory = try Paths.temporaryDirectory("remote-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("sensor.pem").path
+        let key = directory.appendingPathComponent("sensor.key").path
+        let made = try run(URL(fileURLWithPath: "/usr/bin/openssl"), [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+            "-out", certificate, "-days", "2", "-subj", "/CN=tscope test sensor", "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        try #require(made.status == 0, "openssl: \(made.stderr)")
+        let tokenFile = directory.appendingPathComponent("token").path
+        try "tls-sensor-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0", "--tls-cert", certificate,
+                                         "--tls-key", key, "--token-file", tokenFile])
+        defer { serve.stop() }
+        #expect(serve.tscope.firstLine.hasSuffix("over TLS (token required); Ctrl-C stops"), "\(serve.tscope.firstLine)")
+        let meter = ["meter", "--remote", "127.0.0.1:\(serve.port)", "--token-file", tokenFile, "--band", "88:108",
+                     "--count", "2", "--json"]
+        let results = Self.together([meter + ["--tls-ca", certificate], meter])
+        #expect(results[0].status == 0, "\(results[0].stderr)")
+        #expect(Self.readings(results[0]).count == 2)
+        #expect(results[1].status == 1)
+        #expect(results[1].stderr.hasPrefix("Error: cannot reach the sensor at 127.0.0.1:\(serve.port)"), "\(results[1].stderr)")
+        #expect(results[1].stderr.contains("a sensor serving TLS? (give --tls-ca FILE or --tls)"), "\(results[1].stderr)")
+        #expect(results[1].stderr.split(separator: "\n").count == 1)
+
+        let halfPair = try run(Paths.tscope, ["serve", "--device", "demo", "--listen", "127.0.0.1:0", "--tls-cert", certificate])
+        #expect(halfPair.status == 64 && halfPair.stderr.contains("--tls-cert and --tls-key go together"), "\(halfPair.stderr)")
+        let swapped = try run(Paths.tscope, ["serve", "--device", "demo", "--listen", "127.0.0.1:0", "--tls-cert", key,
+                                             "--tls-key", certificate])
+        #expect(swapped.status == 1)
+        #expect(swapped.stderr == "Error: TLS file \(key) is not a PEM certificate (no -----BEGIN …CERTIFICATE----- line)\n",
+                "\(swapped.stderr)")
+        let local = try run(Paths.tscope, ["meter", "--device", "demo", "--tls-ca", certificate, "--count", "1"])
+        #expect(local.status == 64 && local.stderr.contains("--tls and --tls-ca are for a --remote sensor"), "\(local.stderr)")
+    }
+
     @Test func badRemoteOptionsAreOneLineErrors() throws {
         let noSensor = try run(Paths.tscope, ["meter", "--remote", "127.0.0.1:1", "--band", "88:108", "--count", "1"])
         #expect(noSensor.status == 1)
