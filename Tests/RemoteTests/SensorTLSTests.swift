@@ -41,6 +41,18 @@ struct TestCertificates {
 }
 
 @Suite struct SensorTLSTests {
+    /// What a viewer trusting `certificate` (nil: plaintext) is told when it
+    /// asks `sensor` what it is; nil when it is answered.
+    static func refusal(by sensor: LoopbackSensor, trusting certificate: String?) throws -> String? {
+        let trust = try certificate.map { try SensorTrust.certificate(at: $0) }
+        do {
+            _ = try RemoteSensor(endpoint: sensor.endpoint, trust: trust).describe(timeoutSeconds: 3)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// A viewer trusting the sensor's certificate gets frames; one without
     /// TLS, or trusting another certificate, is refused with a reason.
     @Test func aViewerTrustingTheSensorsCertificateWatchesOthersAreRefused() throws {
@@ -59,22 +71,13 @@ struct TestCertificates {
         source.stop()
         #expect(received.frames.value.first?.powerDB.max() == -20, "the 95 MHz carrier came through")
 
-        do {
-            _ = try RemoteSensor(endpoint: sensor.endpoint).describe(timeoutSeconds: 3)
-            Issue.record("a plaintext viewer was answered by a TLS sensor")
-        } catch {
-            #expect("\(error)".hasPrefix("cannot reach the sensor at \(sensor.endpoint)"), "\(error)")
-            #expect("\(error)".contains("a sensor serving TLS? (give --tls-ca FILE or --tls)"), "\(error)")
-        }
-        do {
-            let stranger = try SensorTrust.certificate(at: certificates.strangerCertificate)
-            _ = try RemoteSensor(endpoint: sensor.endpoint, trust: stranger).describe(timeoutSeconds: 3)
-            Issue.record("a viewer trusting another certificate was answered")
-        } catch {
-            #expect("\(error)".hasPrefix("cannot reach the sensor at \(sensor.endpoint)"), "\(error)")
-            #expect("\(error)".hasSuffix("TLS: its certificate is not signed by --tls-ca \(certificates.strangerCertificate)"),
-                    "\(error)")
-        }
+        let plaintext = try #require(try Self.refusal(by: sensor, trusting: nil), "a plaintext viewer was answered")
+        #expect(plaintext.hasPrefix("cannot reach the sensor at \(sensor.endpoint)"), "\(plaintext)")
+        #expect(plaintext.contains("a sensor serving TLS? (give --tls-ca FILE or --tls)"), "\(plaintext)")
+        let stranger = try #require(try Self.refusal(by: sensor, trusting: certificates.strangerCertificate),
+                                    "a viewer trusting another certificate was answered")
+        #expect(stranger == "cannot reach the sensor at \(sensor.endpoint): "
+                + "TLS: its certificate is not signed by --tls-ca \(certificates.strangerCertificate)")
     }
 
     /// A trusted certificate for another host is refused too (hostname check).
@@ -84,13 +87,9 @@ struct TestCertificates {
         let sensor = try LoopbackSensor(
             certificate: SensorCertificate(chainPath: certificates.elsewhereCertificate, keyPath: certificates.elsewhereKey))
         defer { sensor.stop() }
-        do {
-            let trust = try SensorTrust.certificate(at: certificates.elsewhereCertificate)
-            _ = try RemoteSensor(endpoint: sensor.endpoint, trust: trust).describe(timeoutSeconds: 3)
-            Issue.record("a certificate for sensor.example was accepted for 127.0.0.1")
-        } catch {
-            #expect("\(error)".hasSuffix("TLS: its certificate does not name 127.0.0.1"), "\(error)")
-        }
+        let why = try #require(try Self.refusal(by: sensor, trusting: certificates.elsewhereCertificate),
+                               "a certificate for sensor.example was accepted for 127.0.0.1")
+        #expect(why == "cannot reach the sensor at \(sensor.endpoint): TLS: its certificate does not name 127.0.0.1")
     }
 
     /// A TLS viewer of a plaintext sensor is refused, not silently downgraded.
@@ -99,14 +98,9 @@ struct TestCertificates {
         defer { certificates.remove() }
         let sensor = try LoopbackSensor()
         defer { sensor.stop() }
-        do {
-            let trust = try SensorTrust.certificate(at: certificates.sensorCertificate)
-            _ = try RemoteSensor(endpoint: sensor.endpoint, trust: trust).describe(timeoutSeconds: 3)
-            Issue.record("a TLS viewer was answered in plaintext")
-        } catch {
-            #expect("\(error)".hasPrefix("cannot reach the sensor at \(sensor.endpoint)"), "\(error)")
-            #expect("\(error)".contains("TLS: the sensor does not speak TLS"), "\(error)")
-        }
+        let why = try #require(try Self.refusal(by: sensor, trusting: certificates.sensorCertificate),
+                               "a TLS viewer was answered in plaintext")
+        #expect(why.hasPrefix("cannot reach the sensor at \(sensor.endpoint): TLS: the sensor does not speak TLS"), "\(why)")
     }
 
     @Test func filesThatAreNotPEMAreOneLineErrors() throws {
