@@ -69,10 +69,12 @@ struct ServeLoadCommand: ParsableCommand {
     @Option var seconds: Double = 10
     @Option(transform: Band.init(parsing:)) var band: Band = Band(defaultMHz: 88, 108)
     @Option(name: .customLong("sensor-pid")) var sensorPID: Int32?
+    @Option(name: .customLong("tls-ca")) var tlsCA: String?
 
     func run() throws {
+        let trust = try tlsCA.map { try SensorTrust.certificate(at: $0) }
         let (counts, elapsed, cpu) = try RemoteLoad.run(
-            sensor: RemoteSensor(endpoint: remote), viewers: viewers, band: band.range, seconds: seconds,
+            sensor: RemoteSensor(endpoint: remote, trust: trust), viewers: viewers, band: band.range, seconds: seconds,
             cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
         let rates = counts.map { Double($0.frames) / elapsed }
         print("{\"viewers\":\(viewers),\"seconds\":\(elapsed),\"fps_min\":\(rates.min() ?? 0),"
