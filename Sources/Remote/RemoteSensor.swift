@@ -99,7 +99,7 @@ public struct RemoteSensor: Sendable {
     }
 
     /// The sensor as `--device` would choose an analyzer: named "REMOTE
-    /// host:port …", opened afresh (describe, then stream) by its factory.
+    /// host:port [TLS] …", opened afresh (describe, then stream) by its factory.
     public func selectAnalyzer() throws -> SelectedAnalyzer {
         let description = try describe()
         let kind = description.kind ?? .hackrf
@@ -111,7 +111,7 @@ public struct RemoteSensor: Sendable {
             return ConnectedSpectrumSource(source: source, close: {})
         }
         var analyzer = SelectedAnalyzer(kind: kind, isDemo: description.isDemo,
-                                        name: "REMOTE \(endpoint) \(description.deviceName)",
+                                        name: "REMOTE \(endpoint)\(trust == nil ? "" : " TLS") \(description.deviceName)",
                                         factory: factory, serial: description.serial)
         // a network hop and the sensor's own reconnects take longer than a USB stall
         analyzer.stallSecondsOverride = max(3, description.stallSeconds * 2 + 2)

@@ -64,6 +64,8 @@ struct TestCertificates {
 
         let trusted = RemoteSensor(endpoint: sensor.endpoint, trust: try .certificate(at: certificates.sensorCertificate))
         #expect(try trusted.describe().deviceName == LoopbackSensor.name)
+        // the status line and a recording's metadata say the link is TLS
+        #expect(try trusted.selectAnalyzer().name == "REMOTE \(sensor.endpoint) TLS \(LoopbackSensor.name)")
         let received = Received()
         let source = RemoteSpectrumSource(sensor: trusted, onFrame: received.onFrame, onEnd: received.onEnd)
         try source.start(band: FrequencyRange(lowerHz: 94e6, upperHz: 96e6)!, binWidthHz: 0)
