@@ -16,9 +16,10 @@ import Foundation
 /// min(360 ms, 0.6 regular RR) to a beat a peak must also reach 3/4 of the
 /// signal level (muscle noise has a QRS's slopes, not its energy). A peak
 /// must also pass the second threshold, on the band-passed signal's peak
-/// amplitude (levels kept the same way). Thresholds are learnt over the first 2 s, whose peaks are then
-/// classed with them. Off-line, `finish` runs the detector on through its
-/// delay at the end, so a beat just before a record's end is reported.
+/// amplitude (levels kept the same way). Thresholds are learnt over the
+/// first 2 s, whose peaks are then classed with them. Off-line, `finish`
+/// runs the detector on through its delay at the end, so a beat just before
+/// a record's end is reported.
 ///
 /// Nothing about the start or the baseline may fool it (issue 11): the
 /// band-pass starts settled on the first finite sample (each section on what

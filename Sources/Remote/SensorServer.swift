@@ -13,10 +13,12 @@ public final class SensorServer: Sendable {
     private let hub: SensorHub
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
     private let address: String
+    private let certificate: SensorCertificate?
     private let serving = Guarded<Task<Void, any Error>?>(nil)
 
     public init(hub: SensorHub, listen: RemoteEndpoint, token: String?, certificate: SensorCertificate? = nil) {
         self.hub = hub
+        self.certificate = certificate
         address = listen.description
         let socket: GRPCNIOTransportCore.SocketAddress = listen.isIPv6
             ? .ipv6(host: listen.host, port: listen.port) : .ipv4(host: listen.host, port: listen.port)
@@ -45,8 +47,23 @@ public final class SensorServer: Sendable {
             stop()
             throw error
         } catch {
+            // the server's own error says why (a key that does not match the certificate, a port in use)
+            let why = Self.reason(servingError() ?? error)
             stop()
-            throw RemoteError.cannotListen(address, Self.reason(error))
+            throw RemoteError.cannotListen(address, certificate?.explain(why) ?? why)
+        }
+    }
+
+    /// The error the serving task ended with, if it has ended with one.
+    private func servingError() -> (any Error)? {
+        guard let task = serving.withLock({ $0 }) else { return nil }
+        do {
+            try blockingAwait(timeoutSeconds: 2) { try await task.value }
+            return nil
+        } catch is RemoteTimeout {
+            return nil
+        } catch {
+            return error
         }
     }
 

@@ -18,6 +18,16 @@ public struct SensorCertificate: Sendable, Equatable {
     var transportSecurity: HTTP2ServerTransport.Posix.TransportSecurity {
         .tls(certificateChain: [.file(path: chainPath, format: .pem)], privateKey: .file(path: keyPath, format: .pem))
     }
+
+    /// Words naming the file for SwiftNIO SSL's load failures, which the
+    /// server reports only as "Couldn't create SSL context".
+    func explain(_ reason: String) -> String? {
+        if reason.contains("failedToLoadPrivateKey") {
+            return "TLS: the key \(keyPath) does not load, or is not the key of \(chainPath)"
+        }
+        if reason.contains("failedToLoadCertificate") { return "TLS: the certificate \(chainPath) does not load" }
+        return nil
+    }
 }
 
 /// How a viewer trusts a sensor that speaks TLS: the system's trust store
@@ -45,15 +55,18 @@ public enum SensorTrust: Sendable, Equatable {
 }
 
 enum PEMFile {
-    /// Throws unless `path` reads as text with a `-----BEGIN … <label>-----` block.
+    /// Throws unless `path` reads as text with a `-----BEGIN … <label>-----`
+    /// block (among others: openssl's EC keys may start with EC PARAMETERS).
     static func check(_ path: String, holds label: String, what: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RemoteError.tlsFile(path, "cannot be read")
         }
-        guard let text = String(data: data, encoding: .utf8),
-              let begin = text.range(of: "-----BEGIN "),
-              let end = text.range(of: "-----", range: begin.upperBound..<text.endIndex),
-              text[begin.upperBound..<end.lowerBound].hasSuffix(label) else {
+        let text = String(decoding: data, as: UTF8.self)
+        let labels = text.split(whereSeparator: \.isNewline).compactMap { line -> Substring? in
+            guard line.hasPrefix("-----BEGIN "), line.hasSuffix("-----") else { return nil }
+            return line.dropFirst("-----BEGIN ".count).dropLast("-----".count)
+        }
+        guard labels.contains(where: { $0.hasSuffix(label) }) else {
             throw RemoteError.tlsFile(path, "is not \(what) (no -----BEGIN …\(label)----- line)")
         }
     }

@@ -121,6 +121,23 @@ struct TestCertificates {
             try SensorCertificate(chainPath: certificates.sensorCertificate, keyPath: certificates.sensorCertificate)
         }
         #expect(throws: RemoteError.self) { try SensorTrust.certificate(at: certificates.sensorKey) }
+        // `openssl ecparam -genkey` writes EC PARAMETERS before the key
+        let ecKey = certificates.directory.appendingPathComponent("ec.key").path
+        let key = try String(contentsOfFile: certificates.sensorKey, encoding: .utf8)
+        try ("-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + key)
+            .write(toFile: ecKey, atomically: true, encoding: .utf8)
+        #expect(try SensorCertificate(chainPath: certificates.sensorCertificate, keyPath: ecKey).keyPath == ecKey)
+        // a key that is not the certificate's: refused when the server starts, naming both files
+        do {
+            let mismatched = try SensorCertificate(chainPath: certificates.sensorCertificate,
+                                                   keyPath: certificates.elsewhereKey)
+            let sensor = try LoopbackSensor(certificate: mismatched)
+            sensor.stop()
+            Issue.record("a sensor served with another certificate's key")
+        } catch {
+            #expect("\(error)" == "cannot listen on 127.0.0.1:0: TLS: the key \(certificates.elsewhereKey) does not load, "
+                    + "or is not the key of \(certificates.sensorCertificate)")
+        }
         let error = RemoteError.tlsFile("a.pem", "cannot be read")
         #expect("\(error)" == "TLS file a.pem cannot be read")
     }
