@@ -212,6 +212,17 @@ final class Received: Sendable {
             #expect("\(error)".hasPrefix("cannot reach the sensor at 127.0.0.1:\(endpoint.port)"), "\(error)")
         }
         #expect(throws: RemoteError.badAddress("nohost")) { try RemoteEndpoint(parsing: "nohost") }
+        // a port another sensor holds: the system's reason, not gRPC's "no listening address"
+        let holder = try LoopbackSensor()
+        defer { holder.stop() }
+        do {
+            let second = try LoopbackSensor(port: holder.endpoint.port)
+            second.stop()
+            Issue.record("two sensors listened on one port")
+        } catch {
+            #expect("\(error)".hasPrefix("cannot listen on 127.0.0.1:\(holder.endpoint.port)"), "\(error)")
+            #expect("\(error)".contains("Address already in use"), "\(error)")
+        }
         #expect(try RemoteEndpoint(parsing: "[::1]:7373") == RemoteEndpoint(host: "::1", port: 7373))
         #expect(throws: RemoteError.self) { try RemoteEndpoint(parsing: "host:0") }
     }
