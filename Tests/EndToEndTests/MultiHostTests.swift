@@ -87,6 +87,33 @@ struct MultiHostTests {
         #expect(results[2].stderr.contains("cannot reach the sensor at 127.0.0.1:\(serve.port)"))
     }
 
+    /// TLS between hosts: the sensor's certificate names its address on
+    /// viewer A's link only, so viewer A (trusting it) reads and viewer B,
+    /// dialling the other address, is refused by the hostname check.
+    @Test func tlsChecksTheAddressTheViewerDialled() throws {
+        let hosts = try Hosts()
+        defer { hosts.remove() }
+        let directory = try Paths.temporaryDirectory("multihost-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (certificate, key) = try makeSelfSignedCertificate(in: directory, name: "mast",
+                                                               subjectAltName: "IP:\(hosts.sensorForA)")
+        let serve = try RemoteCommandTests.BackgroundServe(
+            ["--device", "demo", "--listen", "0.0.0.0:0", "--tls-cert", certificate, "--tls-key", key],
+            launcher: hosts.exec(hosts.sensor))
+        defer { serve.stop() }
+        let meter = { (address: String) in
+            ["meter", "--remote", "\(address):\(serve.port)", "--tls-ca", certificate, "--band", "88:108", "--count", "2",
+             "--json"]
+        }
+        let results = RemoteCommandTests.together([meter(hosts.sensorForA), meter(hosts.sensorForB)],
+                                                  launchers: [hosts.exec(hosts.viewerA), hosts.exec(hosts.viewerB)])
+        #expect(results[0].status == 0, "\(results[0].stderr)")
+        #expect(RemoteCommandTests.readings(results[0]).count == 2)
+        #expect(results[1].status == 1)
+        #expect(results[1].stderr == "Error: cannot reach the sensor at \(hosts.sensorForB):\(serve.port): "
+                + "TLS: its certificate does not name \(hosts.sensorForB)\n", "\(results[1].stderr)")
+    }
+
     /// A viewer's link goes down for 6 s during a recording: the recording
     /// goes on after the link is back, with the outage stored as a gap.
     @Test func aLostLinkIsAGapInTheRecording() throws {

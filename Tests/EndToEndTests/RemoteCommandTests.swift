@@ -146,13 +146,8 @@ import Testing
     @Test func aSensorOverTLS() throws {
         let directory = try Paths.temporaryDirectory("remote-tls")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("sensor.pem").path
-        let key = directory.appendingPathComponent("sensor.key").path
-        let made = try run(URL(fileURLWithPath: "/usr/bin/openssl"), [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
-            "-out", certificate, "-days", "2", "-subj", "/CN=tscope test sensor", "-addext",
-            "subjectAltName=IP:127.0.0.1,DNS:localhost"])
-        try #require(made.status == 0, "openssl: \(made.stderr)")
+        let (certificate, key) = try makeSelfSignedCertificate(in: directory, name: "sensor",
+                                                               subjectAltName: "IP:127.0.0.1,DNS:localhost")
         let tokenFile = directory.appendingPathComponent("token").path
         try "tls-sensor-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
 

@@ -152,3 +152,20 @@ final class BackgroundTscope {
         return process.terminationStatus
     }
 }
+
+/// A self-signed P-256 certificate and its key, made by Debian's openssl:
+/// `DIRECTORY/NAME.pem` and `DIRECTORY/NAME.key`, valid for two days for
+/// `subjectAltName` (e.g. "IP:127.0.0.1,DNS:localhost").
+func makeSelfSignedCertificate(in directory: URL, name: String, subjectAltName: String) throws
+    -> (certificate: String, key: String) {
+    let certificate = directory.appendingPathComponent("\(name).pem").path
+    let key = directory.appendingPathComponent("\(name).key").path
+    let made = try run(URL(fileURLWithPath: "/usr/bin/openssl"), [
+        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+        "-out", certificate, "-days", "2", "-subj", "/CN=tscope test \(name)", "-addext", "subjectAltName=\(subjectAltName)"])
+    guard made.status == 0 else {
+        struct OpenSSLFailed: Error, CustomStringConvertible { var description: String }
+        throw OpenSSLFailed(description: "openssl: \(made.stderr)")
+    }
+    return (certificate, key)
+}
