@@ -82,21 +82,13 @@ let benchmarks: @Sendable () -> Void = {
             let writer = try PostgresCaptureWriter(location: PostgresLocation(url: url),
                                                    metadata: CaptureMetadata(format: "tscope"),
                                                    session: CaptureSessionInfo(startedAt: startTime))
-            var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
-                                      powerDB: [Float](repeating: -50, count: bins))
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                frame.timestamp += frameInterval
-                try writer.write(frame)
-            }
-            try writer.finish(outcome: nil)
-            benchmark.stopMeasurement()
+            try writeFrames(benchmark, write: writer.write, finish: { try writer.finish(outcome: nil) },
+                            finishMeasured: true)
         }
     }
 }
 
-/// Writes the benchmark's iterations of 1000-bin frames into a new store;
-/// `finishMeasured`: the final commit and checkpoint count too.
+/// Writes the benchmark's iterations of 1000-bin frames into a new SQLite store.
 private func writeFrames(_ benchmark: Benchmark, name: String, finishMeasured: Bool) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-bench-\(name)-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,14 +96,21 @@ private func writeFrames(_ benchmark: Benchmark, name: String, finishMeasured: B
     let writer = try CaptureStoreWriter(path: directory.appendingPathComponent("\(name).tscope").path,
                                         metadata: CaptureMetadata(format: "tscope"),
                                         session: CaptureSessionInfo(startedAt: startTime))
+    try writeFrames(benchmark, write: writer.write, finish: writer.finish, finishMeasured: finishMeasured)
+}
+
+/// The recorder's loop: the benchmark's iterations of 1000-bin frames through
+/// `write`; `finishMeasured`: the final commit (and checkpoint) counts too.
+private func writeFrames(_ benchmark: Benchmark, write: (SpectrumFrame) throws -> Void, finish: () throws -> Void,
+                         finishMeasured: Bool) throws {
     var frame = SpectrumFrame(startHz: 88e6, binWidthHz: 20e3, timestamp: startTime,
                               powerDB: [Float](repeating: -50, count: bins))
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
         frame.timestamp += frameInterval
-        try writer.write(frame)
+        try write(frame)
     }
-    if finishMeasured { try writer.finish() }
+    if finishMeasured { try finish() }
     benchmark.stopMeasurement()
-    if !finishMeasured { try writer.finish() }
+    if !finishMeasured { try finish() }
 }
