@@ -72,9 +72,7 @@ import Testing
         #expect(missing.isEmpty, "status lines without the stall: \(missing.prefix(3))")
 
         recorder.resume()
-        let back = Date().addingTimeInterval(20)
-        while tmux.screen().contains("reconnecting"), Date() < back { usleep(200_000) }
-        #expect(!tmux.screen().contains("reconnecting"), "\(tmux.screen())")
+        #expect(tmux.waitForAbsence(of: "reconnecting", timeoutSeconds: 20), "\(tmux.screen())")
         try tmux.keys("q")
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
     }

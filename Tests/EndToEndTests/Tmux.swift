@@ -62,6 +62,16 @@ final class TmuxSession {
         } while Date() < deadline
         return nil
     }
+
+    /// Polls the screen until `text` is gone; whether it went within the time.
+    func waitForAbsence(of text: String, timeoutSeconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while screen().contains(text) {
+            guard Date() < deadline else { return false }
+            usleep(200_000)
+        }
+        return true
+    }
 }
 
 enum TmuxError: Error { case failed(String) }
