@@ -1,3 +1,4 @@
+import DSP
 import Devices
 import Remote
 import Signals
@@ -19,6 +20,12 @@ public struct DeviceSelection: Sendable {
     public var remote: RemoteSensor?
     /// `replay --follow`: a capture being recorded, as a live analyzer
     public var follow: CaptureFollow?
+    /// the analyzer's settings given (`--lna-gain`, `--gain` …)
+    public var settings = AnalyzerSettings()
+    /// which calibration turns its levels into dBm (`--calibration`)
+    public var calibration = CalibrationChoice.automatic
+    /// a demo device's input: a signal generator's tones instead of the demo scene (tests, demonstrations)
+    public var generator: [GeneratorTone]?
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -28,25 +35,47 @@ public struct DeviceSelection: Sendable {
     }
 
     /// Resolves the choice (and serial): `auto` takes the first attached
-    /// analyzer of any kind, else the demo HackRF.
-    public func selectAnalyzer(hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
+    /// analyzer of any kind, else the demo HackRF. Settings for another kind
+    /// of analyzer are a usage error naming them; the calibration that
+    /// applies is loaded.
+    public func selectAnalyzer(detector: SpectrumDetector = .peak) throws -> SelectedAnalyzer {
+        if remote != nil || follow != nil, !settings.isEmpty {
+            let option = settings.foreignOptions(for: .tinysa).first ?? "a setting"
+            throw UsageError("\(option): the analyzer's settings are given where it is attached (`tscope serve` on the sensor)")
+        }
         if let remote { return try remote.selectAnalyzer() }
         if let follow { return try follow.selectAnalyzer() }
-        return try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, hackRF: hackRF)
+        if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
+        var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,
+                                                   detector: detector, generator: generator)
+        if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
+        if let table = try calibration.table(for: analyzer) {
+            analyzer.calibration = LiveCalibration(table: table, gainDB: settings.totalGainDB(for: analyzer.kind),
+                                                   uncalibratedUnit: analyzer.kind.powerUnit)
+        }
+        return analyzer
     }
 
-    /// The chosen analyzer behind a reconnect supervisor. `headless` runs
-    /// give up after `reconnectTimeout`; the viewer never does.
-    public func spectrumSource(headless: Bool, hackRF: HackRFSpectrumSource.Settings = .init(),
+    /// The chosen analyzer behind a reconnect supervisor, its frames
+    /// calibrated where a calibration covers the band tuned (call
+    /// `analyzer.tune(to:)` before starting or retuning the source).
+    /// `headless` runs give up after `reconnectTimeout`; the viewer never does.
+    public func spectrumSource(headless: Bool, detector: SpectrumDetector = .peak,
                                onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                                onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
                                onGiveUp: @escaping @Sendable (String) -> Void = { _ in })
         throws -> (source: ReconnectingSpectrumSource, analyzer: SelectedAnalyzer) {
-        let analyzer = try selectAnalyzer(hackRF: hackRF)
+        let analyzer = try selectAnalyzer(detector: detector)
         let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
                                      giveUpAfterSeconds: headless ? reconnectTimeout : nil)
+        let deliver: @Sendable (SpectrumFrame) -> Void
+        if let calibration = analyzer.calibration {
+            deliver = { frame in onFrame(calibration.correct(frame)) }
+        } else {
+            deliver = onFrame
+        }
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
-                                                policy: policy, factory: analyzer.factory, onFrame: onFrame,
+                                                policy: policy, factory: analyzer.factory, onFrame: deliver,
                                                 onGap: onGap, onGiveUp: onGiveUp)
         return (source, analyzer)
     }

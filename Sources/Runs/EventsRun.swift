@@ -79,12 +79,12 @@ public final class EventRun: Sendable {
         // the run the source's callbacks reach once the analyzer (and so its unit) is known
         let current = Locked<EventRun?>(nil)
         let (source, analyzer) = try selection.spectrumSource(
-            headless: true, hackRF: .init(detector: detector),
+            headless: true, detector: detector,
             onFrame: { frame in current.value?.add(frame) },
             onGap: { gap in current.value?.gap(gap) },
             onGiveUp: { waiter.fail($0) })
         let band = try checkBand(analyzer.tunableRange)
-        current.value = EventRun(settings: settings, unit: analyzer.kind.powerUnit)
+        current.value = EventRun(settings: settings, unit: analyzer.tune(to: band))
         try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
         let end = waiter.wait(duration: durationSeconds, started: monotonicSeconds(), status: { "" })
         source.stop()

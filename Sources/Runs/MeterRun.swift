@@ -57,15 +57,16 @@ public enum MeterRun {
         let accumulators = settings.bands.map { _ in settings.makeAccumulator() }
         let failure = DeviceFailure()
         let (source, analyzer) = try selection.spectrumSource(
-            headless: true, hackRF: .init(detector: detector),
+            headless: true, detector: detector,
             onFrame: { frame in for accumulator in accumulators { accumulator.add(frame) } },
             onGiveUp: { failure.record($0) })
         let bands = try settings.bands.map { try checkBand($0, analyzer.tunableRange) }
         for (accumulator, band) in zip(accumulators, bands) { accumulator.band = band }
         let swept = Self.span(of: bands)
+        let unit = analyzer.tune(to: swept)
         let metrics = try settings.prometheus.map {
             try MeterMetrics(address: $0, bands: bands, device: analyzer.name, serial: analyzer.serial,
-                             unit: analyzer.kind.powerUnit)
+                             unit: unit)
         }
         defer { metrics?.stop() }
         try source.start(band: swept, binWidthHz: swept.spanHz / binsAcrossBand / Double(bands.count))
@@ -88,7 +89,8 @@ public enum MeterRun {
                 any = true
                 metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
                 print(MeterLine.format(time: unixTimeNow(), band: band, decibels: reading.decibels,
-                                       unit: analyzer.kind.powerUnit, sweeps: reading.sweeps, json: settings.json,
+                                       unit: unit, sweeps: reading.sweeps, json: settings.json,
+                                       settings: analyzer.jsonSettings,
                                        dwell: source.dwellTiming, measurements: reading.measurements,
                                        trace: settings.trace))
             }
@@ -239,15 +241,16 @@ public enum MeterLine {
     /// - Parameter dwell: where the source computes spectra from samples, how long each frequency
     ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
     /// - Parameter trace: what was measured when not the interval's sweeps (JSON "trace": "max", "avg:16")
+    /// - Parameter settings: the analyzer's settings and calibration as JSON fields (`SelectedAnalyzer.jsonSettings`)
     public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
-                       json: Bool, dwell: DwellTiming? = nil, measurements: BandMeasurements? = nil,
-                       trace: TraceMode = .live) -> String {
+                       json: Bool, settings: String = "", dwell: DwellTiming? = nil,
+                       measurements: BandMeasurements? = nil, trace: TraceMode = .live) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
             var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
                 + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
-                + "\"sweeps\":\(sweeps)"
+                + "\"sweeps\":\(sweeps)" + settings
             if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
             if let dwell {
                 line += ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"

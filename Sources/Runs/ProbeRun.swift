@@ -25,6 +25,7 @@ public final class ProbeRun: Sendable {
                 printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
             },
             onGiveUp: { probe.latch.complete($0) })
+        analyzer.tune(to: band)
         try source.start(band: band, binWidthHz: band.spanHz / 200)
         let failure = probe.latch.wait()
         source.stop()

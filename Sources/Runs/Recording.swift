@@ -20,8 +20,9 @@ public struct RecordingRequest: Sendable {
     public var operatorName: String?
     public var durationSeconds: Double?
     public var output: RecordingSession.Plan.Output
-    public var gains: HackRFGains
-    public var ampEnabled: Bool
+    /// the HackRF's gains and amplifier, from the selection's settings
+    public var gains: HackRFGains { selection.settings.hackRFGains }
+    public var ampEnabled: Bool { selection.settings.amplifier ?? false }
     public var detector: SpectrumDetector
     public var metadata: CaptureMetadata
 
@@ -30,7 +31,7 @@ public struct RecordingRequest: Sendable {
     /// else the file to write.
     public init(selection: DeviceSelection, band: FrequencyRange, bandText: String, binWidthHz: Double,
                 frameRate: Double, label: String?, operatorName: String?, durationSeconds: Double?,
-                outputPath: String, gains: HackRFGains, ampEnabled: Bool, detector: SpectrumDetector) throws {
+                outputPath: String, detector: SpectrumDetector) throws {
         self.selection = selection
         self.band = band
         self.bandText = bandText
@@ -39,8 +40,6 @@ public struct RecordingRequest: Sendable {
         self.label = label
         self.operatorName = operatorName
         self.durationSeconds = durationSeconds
-        self.gains = gains
-        self.ampEnabled = ampEnabled
         self.detector = detector
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory)
@@ -58,7 +57,8 @@ public struct RecordingRequest: Sendable {
         }
         metadata = CaptureMetadata(format: "tscope")
         metadata.serial = selection.serial
-        metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\(ampEnabled ? 1 : 0)"
+        let gains = selection.settings.hackRFGains
+        metadata.gains = "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\((selection.settings.amplifier ?? false) ? 1 : 0)"
         metadata.writerVersion = TscopeVersion.number
         metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
     }
@@ -152,14 +152,15 @@ public struct SpectrumRecording {
         let analyzer: SelectedAnalyzer
         (source, analyzer) = try request.selection.spectrumSource(
             headless: true,
-            hackRF: .init(gains: request.gains, ampEnabled: request.ampEnabled, detector: request.detector),
+            detector: request.detector,
             onFrame: { recorder.post($0) },
             onGap: { gap in recorder.markGap(from: gap.fromTimestamp, to: gap.toTimestamp, reason: gap.reason) },
             onGiveUp: { waiter.fail($0) })
         band = try request.band(within: analyzer.tunableRange)
         metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
         metadata.serial = analyzer.serial ?? metadata.serial
-        if analyzer.kind != .hackrf { metadata.gains = nil }
+        let unit = analyzer.tune(to: band)
+        metadata.gains = analyzer.recordedSettings(unit: unit)
         try source.start(band: band, binWidthHz: request.binWidthHz)
         defer { source.stop() }
         let duration = request.durationSeconds

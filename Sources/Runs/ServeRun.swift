@@ -37,15 +37,18 @@ public struct ServeRun {
         // the analyzer's counters, read on the run's tick (not under the source's locks per frame)
         let counters = Locked(SpectrumSourceCounters())
         let (source, analyzer) = try selection.spectrumSource(
-            headless: false, hackRF: .init(detector: detector),
+            headless: false, detector: detector,
             onFrame: { frame in hub.value?.publish(frame, counters: counters.value) })
         let sweep = try band.map { try checkedBand($0, within: analyzer.tunableRange) } ?? analyzer.tunableRange
         let made = SensorHub(
             analyzer: .init(name: analyzer.name, kind: analyzer.kind.rawValue, serial: analyzer.serial,
-                            unit: analyzer.kind.powerUnit, isDemo: analyzer.isDemo,
+                            unit: analyzer.tune(to: sweep), isDemo: analyzer.isDemo,
                             tunableRange: analyzer.tunableRange, stallSeconds: analyzer.stallSeconds),
             sweep: sweep, binWidthHz: binWidthHz,
-            retune: { band, binWidth in try source.retune(to: band, binWidthHz: binWidth) })
+            retune: { band, binWidth in
+                analyzer.tune(to: band)
+                try source.retune(to: band, binWidthHz: binWidth)
+            })
         hub.withLock { $0 = made }
         try source.start(band: sweep, binWidthHz: binWidthHz)
         defer { source.stop() }

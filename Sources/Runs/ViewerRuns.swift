@@ -58,7 +58,7 @@ public struct LiveViewerRun {
         selection.remote?.framesPerSecond = SpectrumViewer.maxFramesPerSecond
         selection.remote?.fullResolution = false
         let (source, analyzer) = try selection.spectrumSource(
-            headless: false, hackRF: .init(detector: detector),
+            headless: false, detector: detector,
             onFrame: { frame in
                 mailbox.post(frame)
                 toRecording(frame)
@@ -83,14 +83,17 @@ public struct LiveViewerRun {
         try configure(model)
         var feed = SpectrumFeed(
             mailbox: mailbox,
-            retune: { tuning in try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz) },
+            retune: { tuning in
+                analyzer.tune(to: tuning.band)
+                try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz)
+            },
             status: {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
                                       message: source.statusLine ?? recording.message ?? Self.following(source),
-                                      extra: recording.poll(), powerUnit: analyzer.kind.powerUnit,
-                                      dwell: source.dwellTiming)
+                                      extra: recording.poll(), powerUnit: analyzer.powerUnit,
+                                      dwell: source.dwellTiming, settings: analyzer.settingsLine)
             },
             failure: { failure.message },
             toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }
@@ -98,7 +101,7 @@ public struct LiveViewerRun {
         if let eventWatch { feed.takeEvents = { eventWatch.take() } }
         feed.bell = bell
         let session = TerminalSession()
-        let sidePane: SidePane? = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.kind.powerUnit))
+        let sidePane: SidePane? = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.powerUnit))
         // an active recording is finished properly on every way out; what was recorded is listed once the screen is back
         try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },
                                 afterRestore: { Self.list(recording.summaries) },

@@ -25,10 +25,14 @@ public struct SpectrumStatus: Sendable, Equatable {
     /// how long each frequency is watched per sweep and how often, where
     /// the source computes spectra from samples (the HackRF), else nil
     public var dwell: DwellTiming?
+    /// the analyzer's settings and calibration in use ("LNA 16 dB, VGA 20 dB, amp off, antenna power off │ cal
+    /// 2026-11-25"), or nil
+    public var settings: String?
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
                 droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil,
-                powerUnit: String = "dB", dwell: DwellTiming? = nil) {
+                powerUnit: String = "dB", dwell: DwellTiming? = nil, settings: String? = nil) {
+        self.settings = settings
         self.deviceName = deviceName
         self.isDemo = isDemo
         self.binWidthHz = binWidthHz

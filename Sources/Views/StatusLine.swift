@@ -58,6 +58,8 @@ final class StatusLine {
             // what a short signal must overlap to be seen: "dwell 409 µs / 2.46 ms"
             text += " │ dwell \(Self.duration(dwell.dwellSeconds)) / \(Self.duration(dwell.revisitSeconds))"
         }
+        // the analyzer's settings and calibration last: the figures before them change, these rarely
+        if let settings = status.settings { text += " │ \(settings)" }
         _ = buffer.put(text, x: x, y: row.y, style: Self.style)
     }
 

@@ -26,6 +26,7 @@ struct EventsCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to watch, start:stop in MHz.", transform: Band.init(parsing:))
@@ -99,7 +100,10 @@ struct EventsCommand: ParsableCommand {
     }
 
     private func runLive(settings: EventRun.Settings) throws {
-        try EventRun.live(deviceOptions.selection, detector: detectorOption.chosen(default: .peak), settings: settings,
-                          durationSeconds: duration?.seconds) { try band.within($0, option: "--band") }
+        let selection = try analyzerOptions.apply(to: deviceOptions.selection)
+        try usage {
+            try EventRun.live(selection, detector: detectorOption.chosen(default: .peak), settings: settings,
+                              durationSeconds: duration?.seconds) { try band.within($0, option: "--band") }
+        }
     }
 }

@@ -21,6 +21,7 @@ struct MeterCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], parsing: .singleValue,
@@ -90,9 +91,12 @@ struct MeterCommand: ParsableCommand {
             return
         }
         // channel power is a mean: the average detector by default
-        try MeterRun.live(deviceOptions.selection, detector: detectorOption.chosen(default: .average),
-                          settings: settings) { range, limits in
-            try (band.first { $0.range == range } ?? band[0]).within(limits, option: "--band")
+        let selection = try analyzerOptions.apply(to: deviceOptions.selection)
+        try usage {
+            try MeterRun.live(selection, detector: detectorOption.chosen(default: .average),
+                              settings: settings) { range, limits in
+                try (band.first { $0.range == range } ?? band[0]).within(limits, option: "--band")
+            }
         }
     }
 }

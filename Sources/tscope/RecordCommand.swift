@@ -20,6 +20,7 @@ struct RecordCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to record, start:stop in MHz (default 88:108).", transform: Band.init(parsing:))
@@ -47,33 +48,39 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Record raw I/Q as SigMF (.sigmf-data + .sigmf-meta) instead of spectra: ci8 from a HackRF (each sweep block), cu8 from an RTL-SDR (tuned to the band centre at 2.4 MS/s).")
     var raw = false
 
-    @Option(name: .customShort("l", allowingJoined: true), help: "LNA (IF) gain, 0–40 dB in 8 dB steps.")
-    var lnaGain: Int = 16
+    @Option(name: .customShort("l", allowingJoined: true), help: "HackRF LNA (IF) gain, as --lna-gain (hackrf_sweep's -l).")
+    var lnaGain: Int?
 
-    @Option(name: .customShort("g", allowingJoined: true), help: "VGA (baseband) gain, 0–62 dB in 2 dB steps.")
-    var vgaGain: Int = 20
+    @Option(name: .customShort("g", allowingJoined: true), help: "HackRF VGA (baseband) gain, as --vga-gain (hackrf_sweep's -g).")
+    var vgaGain: Int?
 
-    @Option(name: .customShort("a", allowingJoined: true), help: "RF amplifier: 1 on, 0 off.")
-    var amp: UInt32 = 0
+    @Option(name: .customShort("a", allowingJoined: true), help: "HackRF RF amplifier: 1 on, 0 off (hackrf_sweep's -a).")
+    var amp: UInt32?
 
     func validate() throws {
         guard binWidth.isFinite, binWidth > 0 else { throw ValidationError("--bin-width must be a positive number of Hz") }
         guard frameRate.isFinite, frameRate >= 0 else { throw ValidationError("--frame-rate must be 0 or more") }
-        guard amp <= 1 else { throw ValidationError("-a (amp) shall be 0 or 1") }
+        if let amp, amp > 1 { throw ValidationError("-a (amp) shall be 0 or 1") }
+        if let lnaGain, !(0...40).contains(lnaGain) { throw ValidationError("-l \(lnaGain): LNA gain 0–40 dB in 8 dB steps") }
+        if let vgaGain, !(0...62).contains(vgaGain) { throw ValidationError("-g \(vgaGain): VGA gain 0–62 dB in 2 dB steps") }
     }
 
     func run() throws {
+        var selection = try analyzerOptions.apply(to: deviceOptions.selection)
+        // hackrf_sweep's short forms, floored to the gain steps as hackrf_sweep does; the long forms win
+        if let lnaGain, selection.settings.lnaGainDB == nil { selection.settings.lnaGainDB = lnaGain & ~7 }
+        if let vgaGain, selection.settings.vgaGainDB == nil { selection.settings.vgaGainDB = vgaGain & ~1 }
+        if let amp, selection.settings.amplifier == nil { selection.settings.amplifier = amp == 1 }
         let request = try RecordingRequest(
-            selection: deviceOptions.selection, band: band.range, bandText: band.text, binWidthHz: binWidth,
+            selection: selection, band: band.range, bandText: band.text, binWidthHz: binWidth,
             frameRate: frameRate, label: label, operatorName: operatorName, durationSeconds: duration?.seconds,
-            outputPath: output, gains: try HackRFGains(lnaDB: lnaGain, vgaDB: vgaGain), ampEnabled: amp == 1,
-            detector: detectorOption.chosen(default: .peak))
+            outputPath: output, detector: detectorOption.chosen(default: .peak))
         if raw && deviceOptions.device.isRTLSDR {
             try RawRTLSDRRecording(request: request).run()
         } else if raw {
             try RawRecording(request: request).run()
         } else {
-            try SpectrumRecording(request: request).run()
+            try usage { try SpectrumRecording(request: request).run() }
         }
     }
 }

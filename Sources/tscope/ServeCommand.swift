@@ -18,6 +18,7 @@ struct ServeCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
     @Option(help: ArgumentHelp("Address to listen on; port 0 picks a free one (printed).", valueName: "host:port"),
@@ -49,14 +50,15 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let certificate = try tlsCertificate.map { try SensorCertificate(chainPath: $0, keyPath: tlsKey ?? "") }
-        try ServeRun(selection: deviceOptions.selection, listen: listen, token: deviceOptions.token,
+        let selection = try analyzerOptions.apply(to: deviceOptions.selection)
+        try usage { try ServeRun(selection: selection, listen: listen, token: deviceOptions.token,
                      certificate: certificate, band: band.range, binWidthHz: binWidth,
                      detector: detectorOption.chosen(default: .peak))
             .run { address, analyzer in
                 printError("serving \(analyzer.name)\(analyzer.isDemo ? " (demo)" : "") on \(address)"
                     + (certificate == nil ? "" : " over TLS")
                     + (deviceOptions.tokenFile == nil ? "" : " (token required)") + "; Ctrl-C stops")
-            }
+            } }
     }
 }
 

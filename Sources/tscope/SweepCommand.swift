@@ -25,7 +25,14 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var rtlPower: RTLPowerOptions
 
+    @OptionGroup(title: "Analyzer settings (long forms of -l, -g, -a, -p; RTL-SDR: --gain for -g)")
+    var analyzerOptions: AnalyzerSettingsOptions
+
     func validate() throws {
+        if analyzerOptions.calibration != nil {
+            throw ValidationError("--calibration: sweep writes hackrf_sweep's and rtl_power's own dB; "
+                + "calibrated readings come from meter, watch, events and record")
+        }
         if deviceOptions.device.isRTLSDR {
             _ = try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: sweep)) }
             if let detector = detectorOption.detector, detector != .sample {
@@ -39,6 +46,18 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        // the long forms win over hackrf_sweep's and rtl_power's letters
+        var sweep = sweep
+        if let gain = analyzerOptions.tunerGain, deviceOptions.device.isRTLSDR { sweep.gain = gain }
+        if let vga = analyzerOptions.vgaGain { sweep.gain = String(vga) }
+        if let lna = analyzerOptions.lnaGain { sweep.lnaGain = lna }
+        if let amp = analyzerOptions.amp { sweep.amp = amp.isOn ? 1 : 0 }
+        if let power = analyzerOptions.antennaPower { sweep.antennaPower = power.isOn ? 1 : 0 }
+        let given = try analyzerOptions.settings
+        // sweep drives a HackRF unless an RTL-SDR is named
+        if let problem = given.problem(for: deviceOptions.device.kind ?? .hackrf) {
+            throw ValidationError(problem)
+        }
         if deviceOptions.device.isRTLSDR {
             try RTLPowerSweep(settings: try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: sweep)) },
                               selection: deviceOptions.selection).run()

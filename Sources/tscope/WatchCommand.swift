@@ -24,6 +24,7 @@ struct WatchCommand: ParsableCommand {
     )
 
     @OptionGroup var deviceOptions: DeviceOptions
+    @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
     @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz (default 88:108).", transform: Band.init(parsing:))
@@ -67,7 +68,7 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         var run = LiveViewerRun(
-            selection: try deviceOptions.selection, detector: detectorOption.chosen(default: .peak),
+            selection: try analyzerOptions.apply(to: deviceOptions.selection), detector: detectorOption.chosen(default: .peak),
             recordings: .init(directory: recordDirectory, label: label, operatorName: operatorName,
                               duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
         run.ecgPane = try ecg.map(ECGPaneOpening.pane)
@@ -80,11 +81,11 @@ struct WatchCommand: ParsableCommand {
                                         hysteresisDB: eventOptions.hysteresis, capacity: EventLog.capacity)
         }
         // the bands check again against what the chosen analyzer can tune
-        let recordingFailed = try run.run(
+        let recordingFailed = try usage { try run.run(
             bands: { limits in
                 (try band.within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
             },
-            configure: referenceOption.apply)
+            configure: referenceOption.apply) }
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
         if recordingFailed { throw ExitCode.failure }
     }

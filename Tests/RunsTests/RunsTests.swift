@@ -94,7 +94,7 @@ func temporaryDirectory() throws -> URL {
         let request = try RecordingRequest(
             selection: DeviceSelection(device: .demo), band: band, bandText: "430:440", binWidthHz: 100e3,
             frameRate: 0, label: "library", operatorName: nil, durationSeconds: 1, outputPath: path,
-            gains: .sweepDefaults, ampEnabled: false, detector: .peak)
+            detector: .peak)
         try SpectrumRecording(request: request).run()
         let reader = try CaptureStoreReader(path: path)
         #expect(reader.frameCount > 3)
@@ -113,7 +113,7 @@ func temporaryDirectory() throws -> URL {
         let request = try RecordingRequest(
             selection: DeviceSelection(device: .demo), band: FrequencyRange(lowerHz: 88e6, upperHz: 108e6)!,
             bandText: "88:108", binWidthHz: 100e3, frameRate: 0, label: nil, operatorName: nil, durationSeconds: 1,
-            outputPath: nested, gains: .sweepDefaults, ampEnabled: false, detector: .peak)
+            outputPath: nested, detector: .peak)
         #expect(request.output == .directory(nested))
         var isDirectory: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: nested, isDirectory: &isDirectory) && isDirectory.boolValue)

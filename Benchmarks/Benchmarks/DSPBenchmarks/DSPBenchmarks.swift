@@ -104,6 +104,38 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Calibration (issue 32) against the sweep it corrects: a 0–6 GHz sweep
+    // is 300 tuning steps of two kept blocks each through SweepFFT (average
+    // detector, as `meter` uses), then one add per bin of the assembled
+    // frame. Both side by side in one run; README "Calibration" gives the ratio.
+    let table = CalibrationTable(
+        model: "HackRF One", serial: "demo", firmware: "", settings: "", gainDB: 36, madeAt: 0,
+        points: stride(from: 0.0, through: 6e9, by: 50e6).map {
+            .init(frequencyHz: $0, offsetDB: -40 - $0 / 1e9, uncertaintyDB: 0.1)
+        })
+    for (bins, size) in [(6_000, 20), (60_000, 200)] {
+        let fft = SweepFFT(fftSize: size, detector: .average, maxSamples: 8187)
+        let block = syntheticBlock()
+        Benchmark("one 0–6 GHz sweep through SweepFFT, \(bins) bins (600 blocks, N=\(size))") { benchmark in
+            block.withUnsafeBytes { bytes in
+                for _ in benchmark.scaledIterations {
+                    for _ in 0..<600 { blackHole(fft.process(bytes)[0]) }
+                }
+            }
+        }
+        // as every frame goes through it live: the lock, a copy of the levels, the offsets added
+        let live = LiveCalibration(table: table, gainDB: 44)
+        let sweep = SpectrumFrame(startHz: 0, binWidthHz: 6e9 / Double(bins), timestamp: 0,
+                                  powerDB: (0..<bins).map { Float(-100 + ($0 * 37) % 60) })
+        live.tune(to: FrequencyRange(lowerHz: 0, upperHz: 6e9)!)
+        blackHole(live.correct(sweep).powerDB[0])
+        Benchmark("LiveCalibration.correct, \(bins)-bin sweep") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(live.correct(sweep).powerDB[0])
+            }
+        }
+    }
+
     let decimator = ColumnDecimator(detector: .peak)
     let frame = SpectrumFrame(
         startHz: 2_400_000_000, binWidthHz: 2441.4, timestamp: 0,

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 import USBDriver
 
@@ -94,14 +95,16 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         throw failure
     }
 
-    /// Opens the hardware through libusb each time it is called.
-    /// - Parameter hackRF: gains, amplifier and detector (the detector applies to RTL-SDR hops too)
-    public func hardwareFactory(serial: String?, hackRF: HackRFSpectrumSource.Settings = .init()) -> SpectrumSourceFactory {
+    /// Opens the hardware through libusb each time it is called, with `settings` and `detector`
+    /// (the detector applies to HackRF dwells and RTL-SDR hops).
+    public func hardwareFactory(serial: String?, settings: AnalyzerSettings = .init(),
+                                detector: SpectrumDetector = .peak) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             let transport = try kind.openTransport(serial: serial)
             do {
-                let source = try kind.makeSource(transport: transport, hackRF: hackRF, onFrame: onFrame, onEnd: onEnd)
+                let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
+                                                 onFrame: onFrame, onEnd: onEnd)
                 return ConnectedSpectrumSource(source: source, close: { transport.close() })
             } catch {
                 transport.close()
@@ -110,40 +113,45 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// A fresh firmware emulator of the kind.
-    public func emulator(seed: UInt64) -> FirmwareEmulator {
+    /// A fresh firmware emulator of the kind; `generator` replaces the
+    /// demo scene by a signal generator's tones (HackRF and RTL-SDR).
+    public func emulator(seed: UInt64, generator: [GeneratorTone]? = nil) -> FirmwareEmulator {
+        let scene = generator.map { DemoScene.generator(seed: seed, tones: $0) }
         switch self {
-        case .hackrf: return HackRFEmulator(seed: seed)
+        case .hackrf: return HackRFEmulator(scene: scene, seed: seed)
         case .tinysa: return TinySAEmulator(seed: seed, options: .init(model: .ultra))
         case .rfexplorer: return RFExplorerEmulator(seed: seed)
-        case .rtlsdr: return RTLSDREmulator(seed: seed)
+        case .rtlsdr: return RTLSDREmulator(scene: scene, seed: seed)
         }
     }
 
     /// Opens a fresh emulator of the kind each time it is called.
-    public func demoFactory(seed: UInt64, hackRF: HackRFSpectrumSource.Settings = .init()) -> SpectrumSourceFactory {
+    public func demoFactory(seed: UInt64, settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
+                            generator: [GeneratorTone]? = nil) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
-            let transport = EmulatedTransport(emulator: kind.emulator(seed: seed))
-            let source = try kind.makeSource(transport: transport, hackRF: hackRF, onFrame: onFrame, onEnd: onEnd)
+            let transport = EmulatedTransport(emulator: kind.emulator(seed: seed, generator: generator))
+            let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
+                                             onFrame: onFrame, onEnd: onEnd)
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
         }
     }
 
     /// The kind's live source on an opened transport.
-    public func makeSource(transport: USBTransport, hackRF: HackRFSpectrumSource.Settings,
+    public func makeSource(transport: USBTransport, settings: AnalyzerSettings, detector: SpectrumDetector,
                            onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                            onEnd: @escaping @Sendable (any Error) -> Void) throws -> any SpectrumSource {
         let ended: @Sendable (USBError?) -> Void = { error in if let error { onEnd(error) } }
         switch self {
         case .hackrf:
-            return try HackRFSpectrumSource(transport: transport, settings: hackRF, onFrame: onFrame, onEnd: ended)
+            return try HackRFSpectrumSource(transport: transport, settings: settings.hackRF(detector: detector),
+                                            onFrame: onFrame, onEnd: ended)
         case .tinysa: return try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rtlsdr:
             return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),
-                                            settings: .init(detector: hackRF.detector), onFrame: onFrame,
-                                            onEnd: { error in if let error { onEnd(error) } })
+                                            settings: .init(gain: settings.tunerGain ?? .automatic, detector: detector),
+                                            onFrame: onFrame, onEnd: { error in if let error { onEnd(error) } })
         }
     }
 }

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 import USBDriver
 
@@ -41,9 +42,39 @@ public struct SelectedAnalyzer: Sendable {
     /// the USB serial number of the analyzer chosen (nil for the demo devices), for capture metadata
     public var serial: String?
 
+    /// the settings it runs with (defaults where none were given)
+    public var settings = AnalyzerSettings()
+    /// the calibration applied to its frames, when one is in use
+    public var calibration: LiveCalibration?
+
     /// set where the analyzer is not the kind's own device (a remote sensor)
     public var stallSecondsOverride: Double?
     public var tunableRangeOverride: FrequencyRange?
+
+    /// Tells the calibration the band now tuned (before frames of it
+    /// arrive) and returns the unit its levels are in: "dBm" where a
+    /// calibration covers the band, else the analyzer's own unit.
+    @discardableResult
+    public func tune(to band: FrequencyRange) -> String {
+        calibration?.tune(to: band) ?? unitOverride ?? kind.powerUnit
+    }
+
+    /// the unit its levels are in now
+    public var powerUnit: String { calibration?.unit ?? unitOverride ?? kind.powerUnit }
+    /// set where the levels' unit is not the kind's own (a remote sensor that applies a calibration)
+    public var unitOverride: String?
+
+    /// what the status line says of its settings and calibration:
+    /// "LNA 16 dB, VGA 20 dB, amp off, antenna power off │ cal 2026-11-25"
+    public var settingsLine: String? {
+        var parts: [String] = []
+        let summary = settings.summary(for: kind)
+        if !summary.isEmpty { parts.append(summary) }
+        if let calibration {
+            parts.append(calibration.isActive ? "cal \(calibration.table.madeOn)" : "cal: band outside, dB")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " │ ")
+    }
 
     /// how long without a frame means the device stalled [s]
     public var stallSeconds: Double { stallSecondsOverride ?? kind.stallSeconds }
@@ -62,12 +93,19 @@ public struct SelectedAnalyzer: Sendable {
     /// Resolves a choice (and a serial): a fixed kind is that kind (opened
     /// when the source starts); `auto` takes the first attached analyzer of
     /// any kind, else the demo HackRF.
-    /// - Parameter hackRF: gains, amplifier and detector when the analyzer is a HackRF
+    /// - Parameters:
+    ///   - settings: the analyzer's settings (the caller checks they fit its kind)
+    ///   - detector: how each dwell or hop becomes one level per bin
+    ///   - generator: a demo device's signal generator tones instead of its scene
     public static func select(_ choice: DeviceChoice, serial: String?, demoSeed: UInt64,
-                              hackRF: HackRFSpectrumSource.Settings = .init()) throws -> SelectedAnalyzer {
+                              settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
+                              generator: [GeneratorTone]? = nil) throws -> SelectedAnalyzer {
         if choice.isDemo, let kind = choice.kind {
-            return SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
-                                    factory: kind.demoFactory(seed: demoSeed, hackRF: hackRF))
+            var analyzer = SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
+                                            factory: kind.demoFactory(seed: demoSeed, settings: settings,
+                                                                      detector: detector, generator: generator))
+            analyzer.settings = settings
+            return analyzer
         }
         let kind: AnalyzerKind
         var found: USBDeviceInfo?
@@ -79,15 +117,70 @@ public struct SelectedAnalyzer: Sendable {
                 .filter { serial == nil || $0.serialNumber == serial }
             guard let first = attached.first, let firstKind = AnalyzerKind(first) else {
                 if let serial { throw USBError.notFound(device: "analyzer with serial \(serial)") }
-                return SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
-                                        factory: AnalyzerKind.hackrf.demoFactory(seed: demoSeed, hackRF: hackRF))
+                var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
+                                                factory: AnalyzerKind.hackrf.demoFactory(
+                                                    seed: demoSeed, settings: settings, detector: detector,
+                                                    generator: generator))
+                analyzer.settings = settings
+                return analyzer
             }
             kind = firstKind
             found = first
         }
         let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
-        return SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
-                                factory: kind.hardwareFactory(serial: serial, hackRF: hackRF),
-                                serial: serial ?? found?.serialNumber)
+        var analyzer = SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
+                                        factory: kind.hardwareFactory(serial: serial, settings: settings,
+                                                                      detector: detector),
+                                        serial: serial ?? found?.serialNumber)
+        analyzer.settings = settings
+        return analyzer
+    }
+}
+
+extension SelectedAnalyzer {
+    /// What a recording stores of the settings and the calibration applied
+    /// (the capture store's and PostgreSQL's `gains` field): the HackRF's
+    /// "lna=16 vga=20 amp=0" as before, an RTL-SDR's "gain=29.7", then with
+    /// a calibration " unit=dBm calibration=2026-11-25 gain_correction_db=-8
+    /// offsets_db=100000000:-42.130,…" — the table's points as applied.
+    public func recordedSettings(unit: String) -> String? {
+        var parts: [String] = []
+        switch kind {
+        case .hackrf:
+            let gains = settings.hackRFGains
+            parts.append("lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\((settings.amplifier ?? false) ? 1 : 0)")
+            if settings.antennaPower ?? false { parts.append("antenna_power=1") }
+        case .rtlsdr:
+            parts.append(settings.fields(for: kind).map { "\($0.key == "gain_db" ? "gain" : $0.key)=\($0.value)" }
+                .joined(separator: " "))
+        case .tinysa, .rfexplorer:
+            break
+        }
+        if let calibration, unit == "dBm", calibration.isActive {
+            let offsets = calibration.table.points.map {
+                "\(Int64($0.frequencyHz.rounded())):\(String(format: "%.3f", $0.offsetDB))"
+            }
+            parts.append("unit=dBm calibration=\(calibration.table.madeOn) serial=\(calibration.table.serial) "
+                + "gain_correction_db=\(String(format: "%g", calibration.gainCorrectionDB)) "
+                + "offsets_db=\(offsets.joined(separator: ","))")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// `meter --json`'s fields for the settings and calibration, each
+    /// `,"key":value` ("lna_gain_db":16 … "calibration":"2026-11-25" or null)
+    public var jsonSettings: String {
+        var text = ""
+        for field in settings.fields(for: kind) {
+            let numeric = Double(field.value) != nil
+            text += ",\"\(field.key)\":" + (numeric ? field.value : "\"\(field.value)\"")
+        }
+        if let calibration, calibration.isActive {
+            text += ",\"calibration\":\"\(calibration.table.madeOn)\","
+                + "\"calibration_uncertainty_db\":\(String(format: "%.3f", calibration.table.worstUncertaintyDB))"
+        } else {
+            text += ",\"calibration\":null"
+        }
+        return text
     }
 }

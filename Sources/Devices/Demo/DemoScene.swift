@@ -213,6 +213,21 @@ public struct DemoScene: Sendable {
         self.pulsedCarriers = pulsedCarriers
     }
 
+    /// The int8 amplitude per I/Q component that an input of `levelDBm`
+    /// gives at the reference gain (the HackRF's LNA 16 dB, VGA 20 dB,
+    /// amplifier off), before the front end's frequency response:
+    /// 127 · 10^((L + 10) / 20), so a = 127 is −10 dBm — the mapping
+    /// `AnalyzerScene` uses for the swept analyzers' dBm.
+    public static func amplitude(levelDBm: Double) -> Double { 127 * pow(10, (levelDBm + 10) / 20) }
+
+    /// A signal generator or comb cabled to the input: the noise floor and
+    /// these steady tones, nothing from an antenna (calibration runs and their tests).
+    public static func generator(seed: UInt64, tones: [GeneratorTone]) -> DemoScene {
+        DemoScene(seed: seed, carriers: tones.map {
+            Carrier(frequencyHz: $0.frequencyHz, amplitude: amplitude(levelDBm: $0.levelDBm))
+        })
+    }
+
     /// The built-in demo, judged beside real rtl_power captures of the FM
     /// band: a flat noise floor; 12 FM stations on the 200 kHz raster at
     /// least 0.8 MHz apart, 30–50 dB above the floor in 100 kHz bins; ISM,
@@ -266,5 +281,28 @@ public struct DemoScene: Sendable {
                          packetEmitters: emitters,
                          pulsedCarriers: [PulsedCarrier(frequencyHz: 1030e6, amplitude: 12, widthSeconds: 50e-6,
                                                         periodSeconds: 2.5e-3)])
+    }
+}
+
+/// One tone of an emulated signal generator: frequency [Hz] and level at the input [dBm].
+public struct GeneratorTone: Sendable, Equatable {
+    public var frequencyHz: Double
+    public var levelDBm: Double
+
+    public init(frequencyHz: Double, levelDBm: Double) {
+        self.frequencyHz = frequencyHz
+        self.levelDBm = levelDBm
+    }
+
+    /// "433.92:-30,500:-40" (MHz:dBm, comma-separated); nil when malformed
+    public static func list(parsing text: String) -> [GeneratorTone]? {
+        var tones: [GeneratorTone] = []
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":")
+            guard parts.count == 2, let mhz = Double(parts[0]), let dbm = Double(parts[1]), mhz.isFinite, mhz > 0,
+                  dbm.isFinite, dbm <= 0 else { return nil }
+            tones.append(GeneratorTone(frequencyHz: mhz * 1e6, levelDBm: dbm))
+        }
+        return tones.isEmpty ? nil : tones
     }
 }

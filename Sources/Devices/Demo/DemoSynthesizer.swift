@@ -30,6 +30,17 @@ public final class DemoSynthesizer {
     /// only sources within this distance of the centre are synthesised [Hz]
     let halfBandwidthHz: Double
 
+    /// The receive gain relative to the one the scene's amplitudes are
+    /// given at (the HackRF's LNA 16 dB + VGA 20 dB, amplifier off) [dB]:
+    /// the whole sum (signals and noise) is scaled by it before the 8-bit
+    /// quantiser, so a gain step moves every level by exactly its size
+    /// until the ADC clips. The emulators set it from the radio's gains.
+    public var relativeGainDB: Double = 0 {
+        didSet { gainScale = Float(pow(10, relativeGainDB / 20)) }
+    }
+    /// amplitude factor of `relativeGainDB`; exactly 1 at 0 dB (the plain quantiser runs)
+    private var gainScale: Float = 1
+
     private var carrierCache: [UInt64: [Int16]] = [:]
     private let noiseTable: [Int16]
     /// per-block float I/Q for time-varying sources [int8 units]
@@ -90,7 +101,11 @@ public final class DemoSynthesizer {
                         }
                     }
                 }
-                Self.quantise(UnsafeBufferPointer(sum), into: out)
+                if gainScale == 1 {
+                    Self.quantise(UnsafeBufferPointer(sum), into: out)
+                } else {
+                    Self.quantise(UnsafeBufferPointer(sum), scale: gainScale, into: out)
+                }
             }
         }
     }
@@ -102,6 +117,25 @@ public final class DemoSynthesizer {
             out[i] = Int8(max(-127, min(127, v)))
         }
     }
+
+    /// int8 = clamp(floor((sum × scale + 64) / 128), −127, 127): the quantiser behind a gain.
+    static func quantise(_ sum: UnsafeBufferPointer<Int16>, scale: Float, into out: UnsafeMutableBufferPointer<Int8>) {
+        for i in 0..<sum.count {
+            let v = ((Float(sum[i]) * scale + 64) / 128).rounded(.down)
+            out[i] = Int8(max(-127, min(127, v)))
+        }
+    }
+
+    /// The emulated front end's frequency response [dB]: a roll-off of
+    /// 0.8 dB per GHz and a 1 dB ripple with a 700 MHz period, so that a
+    /// calibration has a shape to find between its points (a real HackRF's
+    /// response varies by several dB over its range, and from unit to unit).
+    public static func frontEndResponseDB(atHz frequencyHz: Double) -> Double {
+        -0.8 * frequencyHz / 1e9 + 1.0 * sin(2 * Double.pi * frequencyHz / 700e6)
+    }
+
+    /// the amplitude factor of `frontEndResponseDB`
+    static func response(_ frequencyHz: Double) -> Double { pow(10, frontEndResponseDB(atHz: frequencyHz) / 20) }
 
     /// Plain reference for `quantise`: floor((v + 64) / 128), clamped.
     static func quantiseReference(_ value: Int16) -> Int8 {
@@ -121,7 +155,8 @@ public final class DemoSynthesizer {
         var iq = [Float](repeating: 0, count: payloadCount)
         for (index, carrier) in visible {
             let phase = 2 * Double.pi * Double(SeededRandom.mix(scene.seed &+ UInt64(index)) >> 11) * 0x1p-53
-            Self.addCarrier(offsetHz: carrier.frequencyHz - Double(centreHz), amplitude: carrier.amplitude,
+            Self.addCarrier(offsetHz: carrier.frequencyHz - Double(centreHz),
+                            amplitude: carrier.amplitude * Self.response(carrier.frequencyHz),
                             deviationHz: carrier.deviationHz, modulationHz: carrier.modulationHz,
                             startPhase: phase, timeOffset: 0, sampleRateHz: samplesPerSecond, into: &iq)
         }
@@ -180,7 +215,8 @@ public final class DemoSynthesizer {
             let f = tone.frequencyHz(at: timeSeconds)
             guard abs(f - centreHz) < halfBandwidthHz else { continue }
             clearOnce()
-            Self.addCarrier(offsetHz: f - centreHz, amplitude: tone.amplitude, deviationHz: 0, modulationHz: 0,
+            Self.addCarrier(offsetHz: f - centreHz, amplitude: tone.amplitude * Self.response(f), deviationHz: 0,
+                            modulationHz: 0,
                             startPhase: blockPhase, timeOffset: 0, sampleRateHz: samplesPerSecond,
                             into: &dynamicScratch)
         }
@@ -189,7 +225,7 @@ public final class DemoSynthesizer {
             // outside the band a narrower radio sees it would alias in
             guard abs(f - centreHz) < halfBandwidthHz else { continue }
             clearOnce()
-            Self.addCarrier(offsetHz: f - centreHz, amplitude: burst.amplitude, deviationHz: 400_000,
+            Self.addCarrier(offsetHz: f - centreHz, amplitude: burst.amplitude * Self.response(f), deviationHz: 400_000,
                             modulationHz: 150_000, startPhase: blockPhase, timeOffset: 0,
                             sampleRateHz: samplesPerSecond, into: &dynamicScratch)
         }
@@ -199,7 +235,8 @@ public final class DemoSynthesizer {
             pulse.pulses(from: timeSeconds, to: blockEnd) { on, off in
                 if !rendered {
                     for i in pulseScratch.indices { pulseScratch[i] = 0 }
-                    Self.addCarrier(offsetHz: pulse.frequencyHz - centreHz, amplitude: pulse.amplitude, deviationHz: 0,
+                    Self.addCarrier(offsetHz: pulse.frequencyHz - centreHz,
+                                    amplitude: pulse.amplitude * Self.response(pulse.frequencyHz), deviationHz: 0,
                                     modulationHz: 0, startPhase: blockPhase, timeOffset: 0,
                                     sampleRateHz: samplesPerSecond, into: &pulseScratch)
                     rendered = true
@@ -238,7 +275,8 @@ public final class DemoSynthesizer {
             let f = centreHz - widthHz / 2 + (Double(piece) + 0.5) * pieceWidth
             guard abs(f - tunedHz) + pieceWidth / 2 < halfBandwidthHz else { continue }
             clear()
-            Self.addCarrier(offsetHz: f - tunedHz, amplitude: pieceAmplitude, deviationHz: pieceWidth * 0.4,
+            Self.addCarrier(offsetHz: f - tunedHz, amplitude: pieceAmplitude * Self.response(f),
+                            deviationHz: pieceWidth * 0.4,
                             modulationHz: pieceWidth / 20, startPhase: phase + Double(piece),
                             timeOffset: 0, sampleRateHz: samplesPerSecond, into: &dynamicScratch)
         }

@@ -118,6 +118,18 @@ public final class HackRFEmulator: FirmwareEmulator {
                                    product: "HackRF One", serialNumber: serial)
     }
 
+    /// the RF amplifier's gain [dB], as gr-osmosdr and SoapyHackRF give it
+    public static let amplifierGainDB = 14
+    /// the gains the scene's amplitudes are given at: hackrf_sweep's defaults (LNA 16 dB, VGA 20 dB, amplifier off)
+    public static let referenceGainDB = 36
+
+    /// Exact gain steps: every level moves by the change in LNA + VGA +
+    /// amplifier gain from the reference (until the 8-bit ADC clips).
+    private func applyGains() {
+        let total = Int(state.lnaGainDB) + Int(state.vgaGainDB) + (state.ampEnabled ? Self.amplifierGainDB : 0)
+        synthesizer.relativeGainDB = Double(total - Self.referenceGainDB)
+    }
+
     // MARK: control transfers
 
     public func controlOut(_ setup: ControlSetup, data: [UInt8]) throws(USBError) {
@@ -141,6 +153,7 @@ public final class HackRFEmulator: FirmwareEmulator {
             state.frequencyHz = UInt64(mhz) * 1_000_000 + UInt64(hz)
         case .ampEnable:
             state.ampEnabled = setup.value != 0
+            applyGains()
         case .antennaEnable:
             state.antennaPowerEnabled = setup.value != 0
         case .initSweep:
@@ -166,11 +179,13 @@ public final class HackRFEmulator: FirmwareEmulator {
             // firmware: max2837_set_lna_gain accepts 0…40 in steps of 8
             let ok = setup.index <= 40 && setup.index % 8 == 0
             if ok { state.lnaGainDB = setup.index }
+            applyGains()
             reply = [ok ? 1 : 0]
         case .setVGAGain:
             // firmware: max2837_set_vga_gain accepts even 0…62
             let ok = setup.index <= 62 && setup.index % 2 == 0
             if ok { state.vgaGainDB = setup.index }
+            applyGains()
             reply = [ok ? 1 : 0]
         case .boardRevisionRead:
             reply = [Self.boardRevision]

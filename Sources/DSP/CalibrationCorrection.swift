@@ -1,0 +1,98 @@
+import Signals
+import ThreadKit
+
+/// A calibration applied to frames: per bin the table's offset (linear in dB
+/// between its points, held flat beyond its ends) plus the gain correction
+/// (the table's gain minus the analyzer's now). The per-bin offsets are
+/// computed once per frame geometry and reused: applying them is one add per bin.
+public struct CalibrationCorrection: Sendable {
+    public let table: CalibrationTable
+    /// added to every bin besides the table's offsets: the gain it was made at minus the gain now [dB]
+    public let gainCorrectionDB: Double
+
+    private var geometry: (startHz: Double, binWidthHz: Double, count: Int)?
+    private var offsets: [Float] = []
+
+    /// - Parameter gainDB: the analyzer's total gain now [dB]; nil (unknown) is taken as the table's own
+    public init(table: CalibrationTable, gainDB: Double?) {
+        self.table = table
+        if let now = gainDB, let made = table.gainDB { gainCorrectionDB = made - now } else { gainCorrectionDB = 0 }
+    }
+
+    /// whether every frequency of `band` lies within the calibrated range
+    public func covers(_ band: FrequencyRange) -> Bool {
+        guard let covered = table.coveredHz else { return false }
+        return covered.contains(band.lowerHz) && covered.contains(band.upperHz)
+    }
+
+    /// The offset for a bin centred at `frequencyHz` [dB]: interpolated
+    /// inside the calibrated range, the nearest end's outside it.
+    public func offsetDB(atHz frequencyHz: Double) -> Double {
+        guard let covered = table.coveredHz else { return gainCorrectionDB }
+        let clamped = min(max(frequencyHz, covered.lowerBound), covered.upperBound)
+        return (table.offsetDB(atHz: clamped) ?? 0) + gainCorrectionDB
+    }
+
+    /// Adds each bin's offset to `frame`'s levels (NaN stays NaN).
+    public mutating func apply(to frame: inout SpectrumFrame) {
+        let count = frame.powerDB.count
+        if geometry == nil || geometry! != (frame.startHz, frame.binWidthHz, count) {
+            geometry = (frame.startHz, frame.binWidthHz, count)
+            offsets = (0..<count).map { Float(offsetDB(atHz: frame.binCenterHz($0))) }
+        }
+        offsets.withUnsafeBufferPointer { offset in
+            frame.powerDB.withUnsafeMutableBufferPointer { power in
+                for i in 0..<count { power[i] += offset[i] }
+            }
+        }
+    }
+}
+
+/// A calibration on a live analyzer: frames are corrected while the band
+/// tuned lies within the calibrated range, and left in dB outside it, so a
+/// reading is never called dBm where the calibration does not reach.
+/// `tune(to:)` is called when the band changes; `correct` on the DSP thread.
+public final class LiveCalibration: Sendable {
+    private struct State {
+        var correction: CalibrationCorrection
+        var active = false
+    }
+
+    private let state: Guarded<State>
+    public let table: CalibrationTable
+    /// the unit of uncorrected levels ("dB")
+    public let uncalibratedUnit: String
+
+    public init(table: CalibrationTable, gainDB: Double?, uncalibratedUnit: String = "dB") {
+        self.table = table
+        self.uncalibratedUnit = uncalibratedUnit
+        state = Guarded(State(correction: CalibrationCorrection(table: table, gainDB: gainDB)))
+    }
+
+    /// the gain correction in use [dB]
+    public var gainCorrectionDB: Double { state.withLock { $0.correction.gainCorrectionDB } }
+
+    /// Starts (or stops) correcting for a newly tuned band; returns the unit its levels are in.
+    @discardableResult
+    public func tune(to band: FrequencyRange) -> String {
+        state.withLock { state in
+            state.active = state.correction.covers(band)
+            return state.active ? "dBm" : uncalibratedUnit
+        }
+    }
+
+    /// whether frames are being corrected
+    public var isActive: Bool { state.withLock { $0.active } }
+
+    /// the unit levels are in now
+    public var unit: String { isActive ? "dBm" : uncalibratedUnit }
+
+    /// `frame`, corrected when the tuned band is calibrated.
+    public func correct(_ frame: SpectrumFrame) -> SpectrumFrame {
+        var frame = frame
+        state.withLock { state in
+            if state.active { state.correction.apply(to: &frame) }
+        }
+        return frame
+    }
+}

@@ -1,0 +1,136 @@
+import DSP
+import Signals
+
+/// The analyzer's own settings a command gives (`--lna-gain`, `--gain` …):
+/// each nil until given, so a setting for another kind of analyzer can be
+/// named and refused, and the kind's default used otherwise. One path sets
+/// them on every command; the status line, recordings and `meter --json`
+/// show the same `summary`.
+public struct AnalyzerSettings: Sendable, Equatable {
+    /// HackRF LNA (IF) gain [dB]: 0–40 in 8 dB steps (default 16, as hackrf_sweep)
+    public var lnaGainDB: Int?
+    /// HackRF VGA (baseband) gain [dB]: 0–62 in 2 dB steps (default 20, as hackrf_sweep)
+    public var vgaGainDB: Int?
+    /// HackRF RF amplifier (default off)
+    public var amplifier: Bool?
+    /// HackRF antenna port power (default off)
+    public var antennaPower: Bool?
+    /// RTL-SDR tuner gain (default automatic)
+    public var tunerGain: RTLSDRGain?
+
+    public init(lnaGainDB: Int? = nil, vgaGainDB: Int? = nil, amplifier: Bool? = nil, antennaPower: Bool? = nil,
+                tunerGain: RTLSDRGain? = nil) {
+        self.lnaGainDB = lnaGainDB
+        self.vgaGainDB = vgaGainDB
+        self.amplifier = amplifier
+        self.antennaPower = antennaPower
+        self.tunerGain = tunerGain
+    }
+
+    /// the HackRF's RF amplifier gain when on [dB]: nominally 14 dB, as
+    /// gr-osmosdr and SoapyHackRF give its "AMP" gain element (0 or 14)
+    public static let hackRFAmplifierDB = 14
+
+    /// whether any setting was given
+    public var isEmpty: Bool { self == AnalyzerSettings() }
+
+    /// The options given that `kind` does not have, by their option names.
+    public func foreignOptions(for kind: AnalyzerKind) -> [String] {
+        var hackRF: [String] = []
+        if lnaGainDB != nil { hackRF.append("--lna-gain") }
+        if vgaGainDB != nil { hackRF.append("--vga-gain") }
+        if amplifier != nil { hackRF.append("--amp") }
+        if antennaPower != nil { hackRF.append("--antenna-power") }
+        let rtlsdr = tunerGain != nil ? ["--gain"] : []
+        switch kind {
+        case .hackrf: return rtlsdr
+        case .rtlsdr: return hackRF
+        case .tinysa, .rfexplorer: return hackRF + rtlsdr
+        }
+    }
+
+    /// "--lna-gain is a HackRF setting: the tinySA has none of it" — nil when all fit.
+    public func problem(for kind: AnalyzerKind) -> String? {
+        let foreign = foreignOptions(for: kind)
+        guard let first = foreign.first else { return nil }
+        let owner = ["--gain"].contains(first) ? "an RTL-SDR" : "a HackRF"
+        let offered = kind.settingOptions.isEmpty ? "it has no settings of its own"
+            : "its settings are \(kind.settingOptions.joined(separator: ", "))"
+        return "\(first) is \(owner) setting; the \(kind.model) does not take it (\(offered))"
+    }
+
+    /// HackRF gains as the sweep source takes them (defaults where not given)
+    public var hackRFGains: HackRFGains {
+        (try? HackRFGains(lnaDB: lnaGainDB ?? HackRFGains.sweepDefaults.lnaDB,
+                          vgaDB: vgaGainDB ?? HackRFGains.sweepDefaults.vgaDB)) ?? .sweepDefaults
+    }
+
+    /// The HackRF source's settings with `detector`.
+    public func hackRF(detector: SpectrumDetector) -> HackRFSpectrumSource.Settings {
+        HackRFSpectrumSource.Settings(gains: hackRFGains, ampEnabled: amplifier ?? false,
+                                      antennaPower: antennaPower ?? false, detector: detector)
+    }
+
+    /// The analyzer's total gain at these settings [dB], by its nominal gain
+    /// steps; nil where it is not fixed (an RTL-SDR on automatic gain) and
+    /// 0 where levels are the analyzer's own dBm (tinySA, RF Explorer).
+    public func totalGainDB(for kind: AnalyzerKind) -> Double? {
+        switch kind {
+        case .hackrf:
+            let gains = hackRFGains
+            return Double(gains.lnaDB + gains.vgaDB + ((amplifier ?? false) ? Self.hackRFAmplifierDB : 0))
+        case .rtlsdr:
+            if case .manual(let tenths) = tunerGain ?? .automatic { return Double(tenths) / 10 }
+            return nil
+        case .tinysa, .rfexplorer:
+            return 0
+        }
+    }
+
+    /// What the analyzer runs at, for the status line, recordings and
+    /// JSON: "LNA 16 dB, VGA 20 dB, amp off" (", antenna power on" when it is),
+    /// "gain 29.7 dB", "gain auto"; "" for analyzers with no settings here.
+    public func summary(for kind: AnalyzerKind) -> String {
+        switch kind {
+        case .hackrf:
+            let gains = hackRFGains
+            return "LNA \(gains.lnaDB) dB, VGA \(gains.vgaDB) dB, amp \((amplifier ?? false) ? "on" : "off")"
+                + ((antennaPower ?? false) ? ", antenna power on" : "")
+        case .rtlsdr:
+            if case .manual(let tenths) = tunerGain ?? .automatic {
+                return "gain \(tenths / 10).\(tenths % 10) dB"
+            }
+            return "gain auto"
+        case .tinysa, .rfexplorer:
+            return ""
+        }
+    }
+
+    /// The same as `key=value` pairs for machine-readable outputs ("lna_gain_db" → "16").
+    public func fields(for kind: AnalyzerKind) -> [(key: String, value: String)] {
+        switch kind {
+        case .hackrf:
+            let gains = hackRFGains
+            return [("lna_gain_db", "\(gains.lnaDB)"), ("vga_gain_db", "\(gains.vgaDB)"),
+                    ("amp", (amplifier ?? false) ? "on" : "off"), ("antenna_power", (antennaPower ?? false) ? "on" : "off")]
+        case .rtlsdr:
+            if case .manual(let tenths) = tunerGain ?? .automatic {
+                return [("gain_db", "\(tenths / 10).\(tenths % 10)")]
+            }
+            return [("gain_db", "auto")]
+        case .tinysa, .rfexplorer:
+            return []
+        }
+    }
+}
+
+extension AnalyzerKind {
+    /// the settings options the kind takes, for messages
+    public var settingOptions: [String] {
+        switch self {
+        case .hackrf: return ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"]
+        case .rtlsdr: return ["--gain"]
+        case .tinysa, .rfexplorer: return []
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Capture
+import Foundation
+import Testing
+
+/// `tscope calibrate` and the analyzer settings on the live commands, with
+/// the demo HackRF cabled to an emulated signal generator
+/// (`--demo-generator`). The emulator has a front-end response that is not
+/// flat (−0.8 dB/GHz and a 1 dB ripple with a 700 MHz period) and exact
+/// gain steps, so the true level of every tone is the generator's setting:
+/// an independent reference our calibration code never sees.
+@Suite(.serialized) struct CalibrationCommandTests {
+    /// a comb every 50 MHz from 100 to 500 MHz at −30 dBm (what is calibrated with)
+    static let comb = stride(from: 100, through: 500, by: 50).map { (mhz: Double($0), dbm: -30.0) }
+    /// tones between the comb's teeth at other levels (what is measured afterwards)
+    static let tones: [(mhz: Double, dbm: Double)] = [(222, -30), (333, -25), (444, -35)]
+
+    static var generator: String {
+        (comb + tones).map { "\(FrequencyText.mhz($0.mhz)):\(Int($0.dbm))" }.joined(separator: ",")
+    }
+
+    static func referenceCSV(_ rows: [(mhz: Double, dbm: Double)]) -> String {
+        "frequency_hz,level_dbm\n" + rows.map { "\(Int($0.mhz * 1e6)),\($0.dbm)" }.joined(separator: "\n") + "\n"
+    }
+
+    struct Bench {
+        let directory: URL
+        var config: URL { directory.appendingPathComponent("config") }
+        var environment: [String: String] { ["XDG_CONFIG_HOME": config.path] }
+        var table: URL { config.appendingPathComponent("tscope/calibration/hackrf-one-demo.csv") }
+
+        init() throws { directory = try Paths.temporaryDirectory("calibration") }
+
+        func write(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+
+        func calibrate(_ reference: String, _ extra: [String] = []) throws -> ProcessResult {
+            try run(Paths.tscope, ["calibrate", "--device", "demo", "--demo-generator", CalibrationCommandTests.generator,
+                                   "--reference", reference, "--sweeps", "8"] + extra,
+                    environment: environment, timeoutSeconds: 120)
+        }
+
+        /// One `meter --json` reading of 400 kHz around `mhz`.
+        func meter(_ mhz: Double, _ extra: [String] = []) throws -> [String: Any] {
+            let band = "\(FrequencyText.mhz(mhz - 0.2)):\(FrequencyText.mhz(mhz + 0.2))"
+            let result = try run(Paths.tscope, ["meter", "--device", "demo", "--demo-generator",
+                                                CalibrationCommandTests.generator, "--band", band, "--count", "2",
+                                                "--interval", "0.5", "--json"] + extra,
+                                 environment: environment, timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let last = try #require(result.stdoutText.split(separator: "\n").last, "no reading: \(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The "done when": calibrated with a comb at one gain setting,
+    /// tones between the comb's frequencies read within ±1 dB of their true
+    /// level in dBm at that setting and at two others; without the
+    /// calibration the unit is dB and the readings are far off.
+    @Test func aCombCalibrationMakesTheMeterReadDBmBetweenItsTeethAtOtherGains() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let reference = try bench.write("comb.csv", Self.referenceCSV(Self.comb))
+        let made = try bench.calibrate(reference)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdoutText.contains("wrote \(bench.table.path)"), "\(made.stdoutText)")
+        let text = try String(contentsOf: bench.table, encoding: .utf8)
+        #expect(text.contains("# model: HackRF One") && text.contains("# serial: demo")
+                    && text.contains("# gain_db: 36"), "\(text)")
+        #expect(text.split(separator: "\n").filter { $0.first?.isNumber == true }.count == Self.comb.count, "\(text)")
+
+        for gains in [["--lna-gain", "16", "--vga-gain", "20"], ["--lna-gain", "24", "--vga-gain", "20"],
+                      ["--lna-gain", "16", "--vga-gain", "30", "--amp", "off"]] {
+            for tone in Self.tones {
+                let reading = try bench.meter(tone.mhz, gains)
+                #expect(reading["unit"] as? String == "dBm", "\(gains) \(reading)")
+                let power = try #require(reading["power_db"] as? Double)
+                #expect(abs(power - tone.dbm) <= 1, "\(tone.mhz) MHz at \(gains): \(power) dBm, true \(tone.dbm) dBm")
+                #expect(reading["calibration"] as? String != nil, "\(reading)")
+            }
+        }
+        let raw = try bench.meter(333, ["--calibration", "none"])
+        #expect(raw["unit"] as? String == "dB")
+        let rawPower = try #require(raw["power_db"] as? Double)
+        #expect(abs(rawPower - -25) > 3, "uncalibrated reads \(rawPower) dB: the test would not tell a calibration")
+        // outside the calibrated range the unit stays dB
+        let outside = try bench.meter(600)
+        #expect(outside["unit"] as? String == "dB", "\(outside)")
+    }
+
+    /// The settings appear in `meter --json` as they were set.
+    @Test func meterJSONNamesTheSettings() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let reading = try bench.meter(333, ["--lna-gain", "24", "--vga-gain", "14", "--amp", "on"])
+        #expect(reading["lna_gain_db"] as? Int == 24)
+        #expect(reading["vga_gain_db"] as? Int == 14)
+        #expect(reading["amp"] as? String == "on")
+        #expect(reading["antenna_power"] as? String == "off")
+        #expect(reading["unit"] as? String == "dB", "no calibration in this bench: \(reading)")
+    }
+
+    /// A gain step moves the uncalibrated reading by exactly its size.
+    @Test func gainStepsMoveTheReadingByTheirSize() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let low = try #require(try bench.meter(444, ["--lna-gain", "16"])["power_db"] as? Double)
+        let high = try #require(try bench.meter(444, ["--lna-gain", "32"])["power_db"] as? Double)
+        let amp = try #require(try bench.meter(444, ["--lna-gain", "16", "--amp", "on"])["power_db"] as? Double)
+        #expect(abs(high - low - 16) < 0.3, "LNA 16 → 32 dB moved \(high - low) dB")
+        #expect(abs(amp - low - 14) < 0.3, "the amplifier moved \(amp - low) dB")
+    }
+
+    /// Bad references end in one line naming the row and write no table.
+    @Test func badReferencesAreRefusedNamingTheRow() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let cases: [(name: String, text: String, expected: String)] = [
+            ("header.csv", "freq,level\n100000000,-30\n", "header.csv:1: expected the header 'frequency_hz,level_dbm'"),
+            ("number.csv", "frequency_hz,level_dbm\n100000000,-30\n150000000,loud\n",
+             "number.csv:3: level_dbm 'loud' is not a number"),
+            ("range.csv", "frequency_hz,level_dbm\n100000000,-30\n7000000000,-30\n", "range.csv:3: 7 GHz is outside"),
+            ("silent.csv", "frequency_hz,level_dbm\n100000000,-30\n375000000,-30\n",
+             "silent.csv:3: no reference found at 375 MHz"),
+            ("empty.csv", "", "empty.csv: empty"),
+        ]
+        for item in cases {
+            let result = try bench.calibrate(try bench.write(item.name, item.text))
+            #expect(result.status != 0, "\(item.name) accepted")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && result.stderr.contains(item.expected), "\(item.name): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: bench.table.path), "\(item.name) wrote a table")
+        }
+    }
+
+    /// Values out of range or for another analyzer are usage errors (exit 64) naming what is allowed.
+    @Test func settingsOutOfRangeOrForAnotherAnalyzerAreUsageErrors() throws {
+        let cases: [(arguments: [String], expected: String)] = [
+            (["meter", "--device", "demo", "--band", "88:108", "--lna-gain", "17"], "0, 8, 16, 24, 32 or 40 dB"),
+            (["meter", "--device", "demo", "--band", "88:108", "--vga-gain", "63"], "0–62 dB in 2 dB steps"),
+            (["meter", "--device", "demo", "--band", "88:108", "--amp", "maybe"], "on"),
+            (["meter", "--device", "demo-rtlsdr", "--band", "88:90", "--gain", "99"], "auto or 0–49.6 dB"),
+            (["meter", "--device", "demo", "--band", "88:108", "--gain", "20"], "--gain is an RTL-SDR setting"),
+            (["meter", "--device", "demo-tinysa", "--band", "88:108", "--lna-gain", "16"],
+             "--lna-gain is a HackRF setting; the tinySA does not take it"),
+            (["watch", "--device", "demo-rtlsdr", "--amp", "on"], "--amp is a HackRF setting"),
+        ]
+        for item in cases {
+            let result = try run(Paths.tscope, item.arguments, timeoutSeconds: 30)
+            #expect(result.status == 64, "\(item.arguments): exit \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(item.expected), "\(item.arguments): \(result.stderr)")
+        }
+    }
+
+    /// An RTL-SDR gain is snapped to the tuner's table and said once.
+    @Test func anRTLSDRGainIsSnappedAndSaid() throws {
+        let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--band", "88:90", "--gain", "30",
+                                            "--count", "1", "--json"], timeoutSeconds: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--gain 30: the tuner's nearest step is 29.7 dB"), "\(result.stderr)")
+        #expect(result.stdoutText.contains("\"gain_db\":29.7"), "\(result.stdoutText)")
+    }
+
+    /// A recording stores the settings, the unit and the offsets it applied.
+    @Test func aRecordingStoresTheSettingsAndTheCalibrationApplied() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let made = try bench.calibrate(try bench.write("comb.csv", Self.referenceCSV(Self.comb)))
+        #expect(made.status == 0, "\(made.stderr)")
+        let capture = bench.directory.appendingPathComponent("cal.tscope").path
+        let recorded = try run(Paths.tscope, ["record", "--device", "demo", "--demo-generator", Self.generator,
+                                              "--band", "320:340", "--duration", "1", "--lna-gain", "24",
+                                              "--output", capture], environment: bench.environment, timeoutSeconds: 60)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let reader = try CaptureStoreReader(path: capture)
+        let gains = try #require(reader.metadata.gains)
+        #expect(gains.hasPrefix("lna=24 vga=20 amp=0 unit=dBm calibration="), "\(gains)")
+        #expect(gains.contains("gain_correction_db=-8") && gains.contains("offsets_db=100000000:"), "\(gains)")
+    }
+}
+
+/// MHz as the command line takes them, without a trailing ".0".
+enum FrequencyText {
+    static func mhz(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+    }
+}
