@@ -37,6 +37,16 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         valueName: "dB|auto"))
     public var tunerGain: String?
 
+    @Option(name: .customLong("rbw"), help: ArgumentHelp(
+        "tinySA: resolution bandwidth in kHz (the unit takes the first filter at least that wide), or auto.",
+        valueName: "kHz|auto"))
+    public var rbw: String?
+
+    @Option(name: .customLong("attenuation"), help: ArgumentHelp(
+        "tinySA: input attenuation, 0–31 dB, or auto (levels stay corrected for it; the noise floor rises).",
+        valueName: "dB|auto"))
+    public var attenuation: String?
+
     @Option(name: .customLong("calibration"), help: ArgumentHelp(
         "Calibration to apply: a file from `tscope calibrate`, or none. Default: the one made for this analyzer's "
             + "model and serial in ${XDG_CONFIG_HOME:-~/.config}/tscope/calibration/, if any.",
@@ -55,6 +65,7 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
             throw ValidationError("--vga-gain \(vgaGain): the HackRF's VGA takes 0–62 dB in 2 dB steps (0, 2, 4 … 62)")
         }
         _ = try rtlsdrGain
+        _ = try tinySA
         if let demoGenerator, GeneratorTone.list(parsing: demoGenerator) == nil {
             throw ValidationError("--demo-generator \(demoGenerator): expected MHz:dBm pairs, e.g. 100:-30,150:-30")
         }
@@ -74,11 +85,38 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         }
     }
 
+    /// `--rbw` and `--attenuation` as the tinySA takes them
+    var tinySA: TinySASettings {
+        get throws {
+            var settings = TinySASettings()
+            if let rbw {
+                if rbw == "auto" {
+                    settings.rbw = .automatic
+                } else if let kHz = Double(rbw), TinySASettings.rbwRangeKHz.contains(kHz) {
+                    settings.rbw = .fixed(kHz)
+                } else {
+                    throw ValidationError("--rbw \(rbw): the tinySA takes auto or 0.2–850 kHz "
+                        + "(the basic's filters 3.1–620.7 kHz, the Ultra's 0.2, 1, 3, 10, 30, 100, 300, 600, 850)")
+                }
+            }
+            if let attenuation {
+                if attenuation == "auto" {
+                    settings.attenuation = .automatic
+                } else if let dB = Int(attenuation), TinySASettings.attenuationRange.contains(dB) {
+                    settings.attenuation = .fixed(dB)
+                } else {
+                    throw ValidationError("--attenuation \(attenuation): the tinySA takes auto or 0–31 dB in 1 dB steps")
+                }
+            }
+            return settings
+        }
+    }
+
     /// The settings given.
     public var settings: AnalyzerSettings {
         get throws {
             AnalyzerSettings(lnaGainDB: lnaGain, vgaGainDB: vgaGain, amplifier: amp?.isOn,
-                             antennaPower: antennaPower?.isOn, tunerGain: try rtlsdrGain)
+                             antennaPower: antennaPower?.isOn, tunerGain: try rtlsdrGain, tinySA: try tinySA)
         }
     }
 

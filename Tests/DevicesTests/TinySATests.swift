@@ -205,6 +205,37 @@ final class FrameCollector: @unchecked Sendable {
         #expect(lowCommands.contains("mode low input"))
     }
 
+    /// --rbw and --attenuation reach the shell once, before the first sweep,
+    /// and each frame carries the noise bandwidth of the filter chosen.
+    @Test func rbwAndAttenuationAreSentOnceBeforeTheFirstSweep() throws {
+        let emulator = TinySAEmulator(scene: toneScene(at: 100e6), options: .init(model: .ultra, secondsPerPoint: 0))
+        let collector = FrameCollector()
+        let transport = EmulatedTransport(emulator: emulator)
+        defer { transport.close() }
+        let settings = TinySASettings(rbw: .fixed(30), attenuation: .fixed(10))
+        let source = try TinySASpectrumSource(transport: transport, settings: settings, onFrame: { collector.add($0) })
+        try source.start(band: FrequencyRange(lowerHz: 99e6, upperHz: 101e6)!, binWidthHz: 20e3)
+        let frames = collector.wait(for: 3)
+        source.stop()
+        let commands = emulator.commandLog
+        let firstScan = try #require(commands.firstIndex { $0.hasPrefix("scanraw") })
+        #expect(Array(commands[..<firstScan]).suffix(3) == ["rbw 30", "attenuate 10", "mode low input"], "\(commands)")
+        #expect(commands.filter { $0.hasPrefix("rbw") || $0.hasPrefix("attenuate") }.count == 2, "\(commands)")
+        #expect(emulator.rbwKHz == 30 && emulator.attenuationDB == 10)
+        // the Ultra's 30 kHz filter: NBW = 1.0645 × 30 kHz
+        let frame = try #require(frames.last)
+        #expect(abs((frame.noiseBandwidthHz ?? 0) - ResolutionFilter.noiseBandwidth(rbwHz: 30e3)) < 1)
+        #expect(source.counters.badBlocks == 0)
+    }
+
+    /// The filter a fixed RBW selects: the first at least that wide (si4432.c / si4468.c tables).
+    @Test func aFixedRBWSelectsTheFirstFilterAtLeastThatWide() {
+        #expect(TinySAModel.ultra.rbwFilterHz(requestedHz: 30e3) == 30e3)
+        #expect(TinySAModel.ultra.rbwFilterHz(requestedHz: 31e3) == 100e3)
+        #expect(TinySAModel.basic.rbwFilterHz(requestedHz: 10e3) == 10.6e3)
+        #expect(TinySAModel.basic.rbwFilterHz(requestedHz: 900e3) == 620.7e3)
+    }
+
     @Test func emulatedInputsShowOnlyWhatTheyReceive() throws {
         // the basic on its low input sees a 550 MHz tone as floor
         let emulator = TinySAEmulator(scene: toneScene(at: 550e6), options: .init(model: .basic, secondsPerPoint: 0))

@@ -146,12 +146,39 @@ import Testing
             (["meter", "--device", "demo-tinysa", "--band", "88:108", "--lna-gain", "16"],
              "--lna-gain is a HackRF setting; the tinySA does not take it"),
             (["watch", "--device", "demo-rtlsdr", "--amp", "on"], "--amp is a HackRF setting"),
+            (["meter", "--device", "demo-tinysa", "--band", "88:108", "--rbw", "1000"], "auto or 0.2–850 kHz"),
+            (["meter", "--device", "demo-tinysa", "--band", "88:108", "--attenuation", "40"], "auto or 0–31 dB"),
+            (["record", "--device", "demo", "--band", "88:108", "--rbw", "30"], "--rbw is a tinySA setting"),
+            (["sweep", "--device", "demo", "--gain", "20"], "--gain is an RTL-SDR setting"),
+            (["sweep", "--device", "demo", "--calibration", "none"], "sweep writes hackrf_sweep's"),
         ]
         for item in cases {
             let result = try run(Paths.tscope, item.arguments, timeoutSeconds: 30)
             #expect(result.status == 64, "\(item.arguments): exit \(result.status) \(result.stderr)")
             #expect(result.stderr.contains(item.expected), "\(item.arguments): \(result.stderr)")
         }
+    }
+
+    /// The tinySA's attenuation raises the noise floor by its size while a
+    /// carrier reads the same (the firmware corrects levels for it); a fixed
+    /// RBW keeps channel power right; both are named in the JSON.
+    @Test func tinySARBWAndAttenuation() throws {
+        func reading(_ band: String, _ extra: [String]) throws -> [String: Any] {
+            let result = try run(Paths.tscope, ["meter", "--device", "demo-tinysa", "--band", band, "--count", "1",
+                                                "--json"] + extra, timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stdoutText.split(separator: "\n").last)
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let floor = try #require(try reading("435:436", [])["power_db"] as? Double)
+        let attenuated = try reading("435:436", ["--attenuation", "10"])
+        let raised = try #require(attenuated["power_db"] as? Double)
+        #expect(abs(raised - floor - 10) < 1, "floor \(floor) dBm, with 10 dB attenuation \(raised) dBm")
+        #expect(attenuated["attenuation_db"] as? Int == 10)
+        // the demo's 433.92 MHz carrier is −30.5 dBm through any filter
+        let carrier = try reading("433.5:434.5", ["--rbw", "30", "--attenuation", "10"])
+        #expect(abs((carrier["power_db"] as? Double ?? 0) - -30.49) < 0.5, "\(carrier)")
+        #expect(carrier["rbw_khz"] as? Int == 30)
     }
 
     /// An RTL-SDR gain is snapped to the tuner's table and said once.

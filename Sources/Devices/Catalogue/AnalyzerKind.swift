@@ -146,7 +146,8 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         case .hackrf:
             return try HackRFSpectrumSource(transport: transport, settings: settings.hackRF(detector: detector),
                                             onFrame: onFrame, onEnd: ended)
-        case .tinysa: return try TinySASpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
+        case .tinysa:
+            return try TinySASpectrumSource(transport: transport, settings: settings.tinySA, onFrame: onFrame, onEnd: ended)
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rtlsdr:
             return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),

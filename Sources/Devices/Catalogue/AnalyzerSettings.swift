@@ -17,9 +17,12 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public var antennaPower: Bool?
     /// RTL-SDR tuner gain (default automatic)
     public var tunerGain: RTLSDRGain?
+    /// tinySA resolution bandwidth and attenuation (default: the unit's own, automatic)
+    public var tinySA = TinySASettings()
 
     public init(lnaGainDB: Int? = nil, vgaGainDB: Int? = nil, amplifier: Bool? = nil, antennaPower: Bool? = nil,
-                tunerGain: RTLSDRGain? = nil) {
+                tunerGain: RTLSDRGain? = nil, tinySA: TinySASettings = .init()) {
+        self.tinySA = tinySA
         self.lnaGainDB = lnaGainDB
         self.vgaGainDB = vgaGainDB
         self.amplifier = amplifier
@@ -42,10 +45,14 @@ public struct AnalyzerSettings: Sendable, Equatable {
         if amplifier != nil { hackRF.append("--amp") }
         if antennaPower != nil { hackRF.append("--antenna-power") }
         let rtlsdr = tunerGain != nil ? ["--gain"] : []
+        var tinySA: [String] = []
+        if self.tinySA.rbw != nil { tinySA.append("--rbw") }
+        if self.tinySA.attenuation != nil { tinySA.append("--attenuation") }
         switch kind {
-        case .hackrf: return rtlsdr
-        case .rtlsdr: return hackRF
-        case .tinysa, .rfexplorer: return hackRF + rtlsdr
+        case .hackrf: return rtlsdr + tinySA
+        case .rtlsdr: return hackRF + tinySA
+        case .tinysa: return hackRF + rtlsdr
+        case .rfexplorer: return hackRF + rtlsdr + tinySA
         }
     }
 
@@ -53,7 +60,7 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public func problem(for kind: AnalyzerKind) -> String? {
         let foreign = foreignOptions(for: kind)
         guard let first = foreign.first else { return nil }
-        let owner = ["--gain"].contains(first) ? "an RTL-SDR" : "a HackRF"
+        let owner = first == "--gain" ? "an RTL-SDR" : ["--rbw", "--attenuation"].contains(first) ? "a tinySA" : "a HackRF"
         let offered = kind.settingOptions.isEmpty ? "it has no settings of its own"
             : "its settings are \(kind.settingOptions.joined(separator: ", "))"
         return "\(first) is \(owner) setting; the \(kind.model) does not take it (\(offered))"
@@ -101,7 +108,20 @@ public struct AnalyzerSettings: Sendable, Equatable {
                 return "gain \(tenths / 10).\(tenths % 10) dB"
             }
             return "gain auto"
-        case .tinysa, .rfexplorer:
+        case .tinysa:
+            var parts: [String] = []
+            switch tinySA.rbw {
+            case .fixed(let kHz)?: parts.append("RBW \(TinySASettings.text(kHz)) kHz")
+            case .automatic?: parts.append("RBW auto")
+            case nil: break
+            }
+            switch tinySA.attenuation {
+            case .fixed(let dB)?: parts.append("attenuation \(dB) dB")
+            case .automatic?: parts.append("attenuation auto")
+            case nil: break
+            }
+            return parts.joined(separator: ", ")
+        case .rfexplorer:
             return ""
         }
     }
@@ -118,7 +138,20 @@ public struct AnalyzerSettings: Sendable, Equatable {
                 return [("gain_db", "\(tenths / 10).\(tenths % 10)")]
             }
             return [("gain_db", "auto")]
-        case .tinysa, .rfexplorer:
+        case .tinysa:
+            var fields: [(key: String, value: String)] = []
+            switch tinySA.rbw {
+            case .fixed(let kHz)?: fields.append(("rbw_khz", TinySASettings.text(kHz)))
+            case .automatic?: fields.append(("rbw_khz", "auto"))
+            case nil: break
+            }
+            switch tinySA.attenuation {
+            case .fixed(let dB)?: fields.append(("attenuation_db", "\(dB)"))
+            case .automatic?: fields.append(("attenuation_db", "auto"))
+            case nil: break
+            }
+            return fields
+        case .rfexplorer:
             return []
         }
     }
@@ -130,7 +163,8 @@ extension AnalyzerKind {
         switch self {
         case .hackrf: return ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"]
         case .rtlsdr: return ["--gain"]
-        case .tinysa, .rfexplorer: return []
+        case .tinysa: return ["--rbw", "--attenuation"]
+        case .rfexplorer: return []
         }
     }
 }

@@ -47,6 +47,10 @@ public final class TinySAEmulator: FirmwareEmulator {
     public private(set) var input = TinySAInput.low
     /// `mode … output`: the unit generates instead of measuring
     public private(set) var generating = false
+    /// `rbw N` [kHz]; nil: automatic
+    public private(set) var rbwKHz: Double?
+    /// `attenuate N` [dB]; the firmware corrects levels for it, so it raises only the noise floor
+    public private(set) var attenuationDB = 0
     /// command lines executed, in order (tests check what the host sent)
     public private(set) var commandLog: [String] = []
     private var scene: AnalyzerScene
@@ -149,6 +153,24 @@ public final class TinySAEmulator: FirmwareEmulator {
             case "off": input = .low
             default: replies.append(Array("usage: ultra off|on|auto|start|harm {freq}\r\n".utf8))
             }
+        case "rbw":
+            // sa_cmd.c cmd_rbw: rbw {kHz}|auto; silent when taken
+            switch words.dropFirst().first {
+            case "auto": rbwKHz = nil
+            case let text?:
+                if let kHz = Double(text), kHz > 0 { rbwKHz = kHz } else { replies.append(Array("usage: rbw 0.2..850|auto\r\n".utf8)) }
+            case nil: replies.append(Array("usage: rbw 0.2..850|auto\r\n".utf8))
+            }
+        case "attenuate":
+            // sa_cmd.c cmd_attenuate: attenuate 0..31|auto (auto: 0 dB in this emulator's quiet scene)
+            switch words.dropFirst().first {
+            case "auto": attenuationDB = 0
+            case let text?:
+                if let dB = Int(text), (0...31).contains(dB) { attenuationDB = dB } else {
+                    replies.append(Array("usage: attenuate 0..31|auto\r\n".utf8))
+                }
+            case nil: replies.append(Array("usage: attenuate 0..31|auto\r\n".utf8))
+            }
         case "scanraw":
             switch scanRaw(Array(words.dropFirst())) {
             case .success(let sweep):
@@ -209,9 +231,18 @@ public final class TinySAEmulator: FirmwareEmulator {
         // a generating unit or an input that does not cover a carrier shows the floor
         let receiving = generating ? 0...0 : options.model.range(of: input)
         // the firmware's auto RBW for this step spreads each carrier over its neighbours
-        let rbw = options.model.autoRBWHz(stepHz: step)
+        let rbw = rbwKHz.map { options.model.rbwFilterHz(requestedHz: $0 * 1000) } ?? options.model.autoRBWHz(stepHz: step)
+        // the attenuator lowers everything before the mixer; the firmware adds it back, noise and all:
+        // the floor rises by the attenuation, carriers read the same
+        let floorRise = Units.power(decibels: Double(attenuationDB))
         for index in 0..<points {
-            let dBm = scene.levelDBm(at: Double(start) + step * Double(index), rbwHz: rbw, receiving: receiving)
+            let frequency = Double(start) + step * Double(index)
+            var dBm = scene.levelDBm(at: frequency, rbwHz: rbw, receiving: receiving)
+            if attenuationDB > 0 {
+                let floor = scene.noiseDensityDBmPerHz.map { $0 + 10 * log10(ResolutionFilter.noiseBandwidth(rbwHz: rbw)) }
+                    ?? scene.noiseFloorDBm
+                dBm = Units.decibels(power: Units.power(decibels: dBm) + Units.power(decibels: floor) * (floorRise - 1))
+            }
             let raw = Int16(clamping: Int(((dBm + zero) * Double(TinySAProtocol.rawUnitsPerDB)).rounded()))
             let bits = UInt16(bitPattern: raw)
             reply += [TinySAProtocol.scanPointMarker, UInt8(bits & 0xff), UInt8(bits >> 8)]

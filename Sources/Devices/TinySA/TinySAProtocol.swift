@@ -149,6 +149,15 @@ public enum TinySAModel: String, Sendable, Equatable, CaseIterable {
         return Double(filters.first { clamped <= $0 } ?? filters[filters.count - 1]) * 100
     }
 
+    /// The filter a fixed `rbw` request selects [Hz]: the first the receiver
+    /// has at least that wide (sa_core.c `update_rbw` with rbw_x10 set), the
+    /// widest beyond them.
+    public func rbwFilterHz(requestedHz: Double) -> Double {
+        let filters = self == .basic ? Self.si4432FiltersX10 : Self.si4463FiltersX10
+        let wish = Int((requestedHz / 100).rounded(.up))
+        return Double(filters.first { wish <= $0 } ?? filters[filters.count - 1]) * 100
+    }
+
     /// filter bandwidths [100 Hz] the basic's Si4432 offers (si4432.c RBW_choices)
     static let si4432FiltersX10 = [31, 32, 37, 42, 45, 49, 54, 59, 61, 72, 82, 88, 95, 106, 115, 121, 142, 162, 175,
                                    189, 210, 227, 240, 282, 322, 347, 377, 417, 452, 479, 562, 641, 692, 752, 832, 900,

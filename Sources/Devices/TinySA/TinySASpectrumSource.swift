@@ -11,6 +11,8 @@ import USBDriver
 /// labelled with a band it was not measured for.
 public final class TinySASpectrumSource: SpectrumSource, Sendable {
     public let driver: TinySADriver
+    /// RBW and attenuation sent before the first sweep
+    public let settings: TinySASettings
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (USBError?) -> Void
 
@@ -46,8 +48,10 @@ public final class TinySASpectrumSource: SpectrumSource, Sendable {
     private let commands = Atomic<Int>(0)
 
     /// Opens the port and identifies the model (see `TinySADriver.open`).
-    public init(transport: USBTransport, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+    public init(transport: USBTransport, settings: TinySASettings = .init(),
+                onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                 onEnd: @escaping @Sendable (USBError?) -> Void = { _ in }) throws(USBError) {
+        self.settings = settings
         driver = try TinySADriver(transport: transport)
         try driver.open()
         self.onFrame = onFrame
@@ -154,16 +158,26 @@ public final class TinySASpectrumSource: SpectrumSource, Sendable {
         onEnd(error)
     }
 
+    /// The RBW each point is measured with [Hz]: the settings' fixed
+    /// filter, or the firmware's automatic one for the step.
+    public func rbwHz(stepHz: Double) -> Double {
+        if case .fixed(let kHz)? = settings.rbw { return model.rbwFilterHz(requestedHz: kHz * 1000) }
+        return model.autoRBWHz(stepHz: stepHz)
+    }
+
     private func sweepLoop() {
         // the input the device is known to measure through; nil until set
         // (the first sweep always selects one: the unit may be anywhere)
         var deviceInput: TinySAInput?
+        // RBW and attenuation go with the first sweep, and again until the shell has taken them
+        var settingsTaken = settings.commands.isEmpty
         while running.load(ordering: .acquiring) {
             var setup: [String] = []
             let model = model
+            let settingLines = settingsTaken ? [] : settings.commands
             guard let (current, commandsFirst) = state.withLock({ state -> (Request, [String])? in
                 guard let request = state.request else { return nil }
-                let setup = request.input != deviceInput ? model.commands(selecting: request.input) : []
+                let setup = settingLines + (request.input != deviceInput ? model.commands(selecting: request.input) : [])
                 state.parser.expect(points: request.points, after: setup)
                 state.awaiting = true
                 state.outcome = nil
@@ -192,13 +206,17 @@ public final class TinySASpectrumSource: SpectrumSource, Sendable {
                         result == .scan ? Array(state.parser.values.prefix(current.points)) : nil)
             }
             // a setup the shell took holds even when the sweep after it was spoilt
-            if !setup.isEmpty { deviceInput = setupAnswered ? current.input : nil }
+            if !setup.isEmpty {
+                deviceInput = setupAnswered && setup.count > settingLines.count ? current.input
+                    : (setupAnswered ? deviceInput : nil)
+                if setupAnswered { settingsTaken = true }
+            }
             switch result {
             case .scan:
                 let step = Double(current.stopHz - current.startHz) / Double(current.points)
                 frames.add(1, ordering: .relaxed)
-                // the firmware measured each point through its auto RBW filter
-                let noiseBandwidth = ResolutionFilter.noiseBandwidth(rbwHz: model.autoRBWHz(stepHz: step))
+                // the firmware measured each point through its auto RBW filter, or the one --rbw chose
+                let noiseBandwidth = ResolutionFilter.noiseBandwidth(rbwHz: rbwHz(stepHz: step))
                 onFrame(SpectrumFrame(startHz: Double(current.startHz) - step / 2, binWidthHz: step,
                                       timestamp: unixTimeNow(), powerDB: measured ?? [],
                                       noiseBandwidthHz: noiseBandwidth))
