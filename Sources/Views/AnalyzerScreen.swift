@@ -94,7 +94,7 @@ public final class AnalyzerScreen {
         }
         if !layout.drawer.isEmpty {
             let drawerLayout = DrawerLayout(rect: layout.drawer, fields: model.drawerFields)
-            drawerView.render(model: model, layout: drawerLayout, into: &buffer)
+            drawerView.render(model: model, layout: drawerLayout, status: status, into: &buffer)
             geometry.drawer = drawerLayout
         }
         if let handle = layout.handle {

@@ -54,7 +54,8 @@ final class DrawerView {
                                       attributes: [.bold])
     static let noticeStyle = CellStyle(foreground: .rgb(255, 120, 120), background: .rgb(25, 25, 35))
 
-    func render(model: AnalyzerModel, layout: DrawerLayout, into buffer: inout Buffer) {
+    /// - Parameter status: the analyzer, its settings and calibration, shown in the device section
+    func render(model: AnalyzerModel, layout: DrawerLayout, status: SpectrumStatus? = nil, into buffer: inout Buffer) {
         let rect = layout.rect
         guard !rect.isEmpty else { return }
         buffer.fill(rect, with: Cell(" ", style: Self.panelStyle))
@@ -91,11 +92,36 @@ final class DrawerView {
             _ = buffer.put(notice, x: rect.x + 2, y: last.y + 2, style: Self.noticeStyle)
         }
         let hints = ["↑↓ field  ←→ adjust", "Enter, a number, Enter", "d or Esc closes"]
+        if let status {
+            // the device section: what the analyzer runs with (set on the command line), below the fields
+            var y = (layout.rows.last?.y ?? rect.y) + (model.notice == nil ? 2 : 4)
+            let lines = Self.deviceLines(status)
+            for (index, line) in lines.enumerated() where y < rect.maxY - hints.count - 1 {
+                let shown = String(line.prefix(max(0, rect.width - 3)))
+                _ = buffer.put(shown, x: rect.x + 2, y: y, style: index == 0 ? Self.thumbStyle : Self.panelStyle)
+                y += 1
+            }
+        }
         for (index, hint) in hints.enumerated() {
             let y = rect.maxY - hints.count + index
             guard y > (layout.rows.last?.y ?? rect.y) + 2 else { continue }
             _ = buffer.put(hint, x: rect.x + 2, y: y, style: Self.panelStyle)
         }
+    }
+
+    /// "device", the analyzer, one line per setting, the unit and calibration.
+    static func deviceLines(_ status: SpectrumStatus) -> [String] {
+        var lines = ["device", status.deviceName]
+        let parts = (status.settings ?? "").split(separator: "│").map { $0.trimmingCharacters(in: .whitespaces) }
+        for part in parts where !part.isEmpty {
+            if part.hasPrefix("cal") {
+                lines.append(part.hasPrefix("cal ") ? "calibrated \(part.dropFirst(4))" : part)
+            } else {
+                lines += part.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        lines.append("levels in \(status.powerUnit)")
+        return lines
     }
 
     /// A field's value as shown: MHz to 10 kHz, dB, the period.
