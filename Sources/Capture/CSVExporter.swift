@@ -6,7 +6,8 @@ import Signals
 /// - wide: `time,<centre Hz of bin 0>,<centre Hz of bin 1>,…`, one row per
 ///   frame; every frame must have the first frame's bins.
 ///   `pandas.read_csv(path, index_col="time", parse_dates=["time"])`
-/// - long: `time,frequency_hz,power_db`, one row per bin of every frame.
+/// - long: `time,frequency_hz,power_db`, one row per bin of every frame
+///   (`power_dbm` for a capture in dBm: a calibrated analyzer, a tinySA).
 ///   `pandas.read_csv(path, parse_dates=["time"])`
 ///
 /// time is ISO 8601 UTC with microseconds (`2018-11-18T03:31:45.000000Z`);
@@ -24,10 +25,14 @@ public final class CSVExporter: SpectrumFrameWriter {
     /// the formatted time of the frame being written
     private var timeField = [UInt8](repeating: 0, count: 27)
     private var framesWritten = 0
+    /// the long layout's power column: "power_db" or "power_dbm"
+    private let powerColumn: String
 
-    public init(sink: OutputSink, layout: Layout) {
+    /// - Parameter unit: the levels' unit, "dB" or "dBm" (`CaptureMetadata.levelUnit`)
+    public init(sink: OutputSink, layout: Layout, unit: String = "dB") {
         self.sink = sink
         self.layout = layout
+        powerColumn = unit == "dBm" ? "power_dbm" : "power_db"
     }
 
     public func write(_ frame: SpectrumFrame) throws {
@@ -40,7 +45,7 @@ public final class CSVExporter: SpectrumFrameWriter {
     }
 
     public func finish() throws {
-        if framesWritten == 0 && layout == .long { try sink.write("time,frequency_hz,power_db\n") }
+        if framesWritten == 0 && layout == .long { try sink.write("time,frequency_hz,\(powerColumn)\n") }
         try sink.flush()
     }
 
@@ -76,7 +81,7 @@ public final class CSVExporter: SpectrumFrameWriter {
     }
 
     private func writeLong(_ frame: SpectrumFrame) throws {
-        if framesWritten == 0 { try sink.write("time,frequency_hz,power_db\n") }
+        if framesWritten == 0 { try sink.write("time,frequency_hz,\(powerColumn)\n") }
         try frame.powerDB.withUnsafeBufferPointer { values in
             for (i, value) in values.enumerated() {
                 let out = try sink.reserve(timeField.count + 80)

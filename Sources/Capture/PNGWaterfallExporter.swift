@@ -97,6 +97,8 @@ public struct PNGWaterfallExporter {
         var topDB = -Float.infinity
         var startTime = -Double.infinity
         var endTime = Double.infinity
+        /// the levels' unit, from the capture's metadata
+        var unit = "dB"
     }
 
     /// Reads `open()` twice and writes the picture to `path`; `input` names
@@ -115,9 +117,11 @@ public struct PNGWaterfallExporter {
         let floor = survey.floorDB.isFinite ? survey.floorDB : -100
         var top = survey.topDB.isFinite ? survey.topDB : floor + 1
         if top <= floor { top = floor + 1 }
-        let axes = WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows,
+        var axes = WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows,
                                  rowHeight: (Self.minPlotHeight + rows - 1) / rows)
-        var image = RGBImage(width: Self.leftMargin + columns + WaterfallAxes.rightMargin(floorDB: floor, topDB: top),
+        axes.unit = survey.unit
+        var image = RGBImage(width: Self.leftMargin + columns
+                                + WaterfallAxes.rightMargin(floorDB: floor, topDB: top, unit: axes.unit),
                              height: Self.topMargin + axes.height + Self.bottomMargin, fill: Self.background)
         paint(grid: grid, axes: axes, floor: floor, top: top, into: &image)
         let labels = axes.draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
@@ -137,6 +141,7 @@ public struct PNGWaterfallExporter {
 
     private func surveyFrames(_ reader: SpectrumFrameReader, file: String) throws -> Survey {
         var survey = Survey()
+        survey.unit = reader.metadata.levelUnit
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var first: Double?
         while try reader.next(into: &frame) {

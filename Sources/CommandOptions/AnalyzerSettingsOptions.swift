@@ -57,6 +57,21 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     @Option(name: .customLong("demo-generator"), help: .hidden)
     public var demoGenerator: String?
 
+    /// a demo RTL-SDR's crystal error [ppm]
+    @Option(name: .customLong("demo-crystal-ppm"), help: .hidden)
+    public var demoCrystalPPM: Double?
+
+    @Option(name: .customLong("ppm"), help: ArgumentHelp(
+        "RTL-SDR: correct for a crystal this many ppm fast (rtl_sdr's -p; measure it on a known carrier).",
+        valueName: "ppm"))
+    public var ppm: Int?
+
+    @Option(name: .customLong("bias-tee"), help: ArgumentHelp(
+        "RTL-SDR: power on the antenna port (the RTL-SDR Blog V3/V4's bias tee, GPIO 0), on or off. Like rtl_sdr "
+            + "-T it stays as set until the dongle is unplugged or set off.",
+        valueName: "on|off"))
+    public var biasTee: OnOff?
+
     public func validate() throws {
         if let lnaGain, !(0...40).contains(lnaGain) || lnaGain % 8 != 0 {
             throw ValidationError("--lna-gain \(lnaGain): the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB")
@@ -66,6 +81,9 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         }
         _ = try rtlsdrGain
         _ = try tinySA
+        if let ppm, !(-1000...1000).contains(ppm) {
+            throw ValidationError("--ppm \(ppm): expected a crystal error between -1000 and 1000 ppm")
+        }
         if let demoGenerator, GeneratorTone.list(parsing: demoGenerator) == nil {
             throw ValidationError("--demo-generator \(demoGenerator): expected MHz:dBm pairs, e.g. 100:-30,150:-30")
         }
@@ -116,7 +134,8 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     public var settings: AnalyzerSettings {
         get throws {
             AnalyzerSettings(lnaGainDB: lnaGain, vgaGainDB: vgaGain, amplifier: amp?.isOn,
-                             antennaPower: antennaPower?.isOn, tunerGain: try rtlsdrGain, tinySA: try tinySA)
+                             antennaPower: antennaPower?.isOn, tunerGain: try rtlsdrGain,
+                             frequencyCorrectionPPM: ppm, biasTee: biasTee?.isOn, tinySA: try tinySA)
         }
     }
 
@@ -131,7 +150,8 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
             throw ValidationError(problem)
         }
         selection.calibration = calibration.map(CalibrationChoice.init(argument:)) ?? .automatic
-        selection.generator = demoGenerator.flatMap(GeneratorTone.list(parsing:))
+        selection.demoInput = DemoInput(generator: demoGenerator.flatMap(GeneratorTone.list(parsing:)),
+                                        crystalErrorPPM: demoCrystalPPM ?? 0)
         if let text = tunerGain, let wanted = Double(text), case .manual(let tenths)? = selection.settings.tunerGain,
            abs(wanted * 10 - Double(tenths)) > 0.05 {
             FileHandle.standardError.write(Data(

@@ -24,8 +24,9 @@ public struct DeviceSelection: Sendable {
     public var settings = AnalyzerSettings()
     /// which calibration turns its levels into dBm (`--calibration`)
     public var calibration = CalibrationChoice.automatic
-    /// a demo device's input: a signal generator's tones instead of the demo scene (tests, demonstrations)
-    public var generator: [GeneratorTone]?
+    /// a demo device's input: a signal generator's tones instead of the demo scene, a crystal error
+    /// (tests, demonstrations)
+    public var demoInput = DemoInput()
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -47,7 +48,7 @@ public struct DeviceSelection: Sendable {
         if let follow { return try follow.selectAnalyzer() }
         if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
         var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,
-                                                   detector: detector, generator: generator)
+                                                   detector: detector, demoInput: demoInput)
         if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
         if let table = try calibration.table(for: analyzer) {
             analyzer.calibration = LiveCalibration(table: table, gainDB: settings.totalGainDB(for: analyzer.kind),

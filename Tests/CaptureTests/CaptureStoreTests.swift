@@ -233,3 +233,44 @@ import Testing
         }
     }
 }
+
+/// A capture recorded in dBm (a calibrated analyzer) says so in every export:
+/// the PNG's colour bar, the long CSV's and the trace CSV's power column.
+@Suite struct DBmExportTests {
+    static func store(gains: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("dbm.tscope")
+        var metadata = CaptureStoreTests.sampleMetadata()
+        metadata.gains = gains
+        let writer = try CaptureStoreWriter(path: path, metadata: metadata, session: CaptureStoreTests.session())
+        for frame in makeFrames(count: 20, bins: 101, seed: 3) { try writer.write(frame) }
+        try writer.finish(outcome: CaptureSessionOutcome(stoppedAt: 1_763_720_105, achievedFrameRate: 4,
+                                                         droppedBlocks: 0, droppedFrames: 0))
+        return path
+    }
+
+    @Test(arguments: [("lna=16 vga=20 amp=0 unit=dBm calibration=2026-11-25 serial=demo", "dBm"),
+                      ("lna=16 vga=20 amp=0", "dB")])
+    func exportsNameTheUnit(gains: String, unit: String) throws {
+        let directory = try TemporaryDirectory("dbm")
+        defer { directory.remove() }
+        let path = try Self.store(gains: gains, in: directory)
+        #expect(try CaptureStoreReader(path: path).metadata.levelUnit == unit)
+        let summary = try PNGWaterfallExporter().export(open: { try CaptureStoreReader(path: path) },
+                                                        to: directory.path("w.png"), title: "dbm")
+        #expect(summary.labels.contains { $0.text == unit }, "\(summary.labels.map(\.text))")
+        #expect(!summary.labels.contains { $0.text == (unit == "dB" ? "dBm" : "dB") })
+        let csv = directory.path("long.csv")
+        let writer = try CaptureFormat.csv.openWriter(path: csv, csvLayout: .long,
+                                                      metadata: try CaptureStoreReader(path: path).metadata)
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        let reader = try CaptureStoreReader(path: path)
+        while try reader.next(into: &frame) { try writer.write(frame) }
+        try writer.finish()
+        let header = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first
+        #expect(header == "time,frequency_hz,\(unit == "dBm" ? "power_dbm" : "power_db")")
+        let trace = directory.path("trace.csv")
+        _ = try TraceExporter.export(try CaptureStoreReader(path: path), kind: .max, to: trace, input: path)
+        let traceHeader = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").first
+        #expect(traceHeader == "frequency_hz,\(unit == "dBm" ? "power_dbm" : "power_db")")
+    }
+}

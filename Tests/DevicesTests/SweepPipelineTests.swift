@@ -74,6 +74,23 @@ import USBDriver
         #expect(counters.frames >= 5 && counters.badBlocks == 0)
     }
 
+    /// The settings every command gives reach the firmware: gains, amplifier, antenna power.
+    @Test func liveSourceSetsTheSettingsGiven() throws {
+        let emulator = HackRFEmulator(scene: DemoScene(seed: 2), options: .init(pacing: .realTime))
+        let transport = EmulatorTestTransport(emulator: emulator)
+        let received = Received()
+        let settings = AnalyzerSettings(lnaGainDB: 32, vgaGainDB: 14, amplifier: true, antennaPower: true)
+        let source = try HackRFSpectrumSource(transport: transport, settings: settings.hackRF(detector: .average)) {
+            received.append($0)
+        }
+        try source.start(band: FrequencyRange(lowerHz: 420e6, upperHz: 440e6)!, binWidthHz: 100_000)
+        _ = received.wait(for: 1, startHz: 420e6)
+        source.stop()
+        #expect(emulator.state.lnaGainDB == 32 && emulator.state.vgaGainDB == 14)
+        #expect(emulator.state.ampEnabled && emulator.state.antennaPowerEnabled)
+        #expect(settings.totalGainDB(for: .hackrf) == 32 + 14 + 14)
+    }
+
     @Test func liveSourceCountsBadBlocks() throws {
         let transport = EmulatorTestTransport(emulator: HackRFEmulator(scene: DemoScene(seed: 2),
                                                                        options: .init(pacing: .realTime, corruptHeaderEvery: 5)))

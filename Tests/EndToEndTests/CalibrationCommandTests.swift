@@ -90,6 +90,59 @@ import Testing
         #expect(outside["unit"] as? String == "dB", "\(outside)")
     }
 
+    /// `--step`: one reference at a time, each prompted for; Enter measures
+    /// it. Input ending before the last reference writes no table.
+    @Test func stepModePromptsForEachReference() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let reference = try bench.write("three.csv", Self.referenceCSV([(150, -30), (250, -30), (350, -30)]))
+        let output = bench.directory.appendingPathComponent("stepped.csv").path
+        let arguments = ["calibrate", "--device", "demo", "--demo-generator", Self.generator, "--reference", reference,
+                         "--sweeps", "4", "--step", "--output", output]
+        let answered = try runWithInput(arguments, input: "\n\n\n", environment: bench.environment)
+        #expect(answered.status == 0, "\(answered.stderr)")
+        for mhz in [150, 250, 350] {
+            #expect(answered.stderr.contains("set the generator to \(mhz) MHz at -30 dBm, then Enter"), "\(answered.stderr)")
+        }
+        let table = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(table.contains("\n150000000,") && table.contains("\n250000000,") && table.contains("\n350000000,"))
+        #expect(!FileManager.default.fileExists(atPath: bench.table.path), "--output wrote elsewhere too")
+        try FileManager.default.removeItem(atPath: output)
+
+        let cut = try runWithInput(arguments, input: "\n", environment: bench.environment)
+        #expect(cut.status == 1, "\(cut.stderr)")
+        #expect(cut.stderr.contains("calibration stopped before \(reference) line 3; no table written"), "\(cut.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// `--calibration FILE` applies a table from anywhere; one made for
+    /// another analyzer is refused naming both serials.
+    @Test func anExplicitTableIsUsedAndAnotherAnalyzersRefused() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let table = bench.directory.appendingPathComponent("bench.csv").path
+        let made = try bench.calibrate(try bench.write("comb.csv", Self.referenceCSV(Self.comb)), ["--output", table])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bench.table.path))
+        // not found by itself (not in the calibration folder): dB; given: dBm
+        #expect(try bench.meter(222)["unit"] as? String == "dB")
+        let given = try bench.meter(222, ["--calibration", table])
+        #expect(given["unit"] as? String == "dBm" && abs((given["power_db"] as? Double ?? 0) - -30) <= 1, "\(given)")
+        let other = try String(contentsOfFile: table, encoding: .utf8)
+            .replacingOccurrences(of: "# serial: demo", with: "# serial: 0000000000000000457863c8240e2f4f")
+        let otherPath = try bench.write("other.csv", other)
+        let refused = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "222:223", "--count", "1",
+                                             "--calibration", otherPath], environment: bench.environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("was made for HackRF One serial 0000000000000000457863c8240e2f4f, not this "
+                                        + "HackRF One (serial demo)"), "\(refused.stderr)")
+        let broken = try bench.write("broken.csv", "# tscope calibration 1\nfrequency_hz,offset_db,uncertainty_db\n1e8,x,0\n")
+        let unreadable = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "222:223", "--count", "1",
+                                                "--calibration", broken], environment: bench.environment)
+        #expect(unreadable.status == 1 && unreadable.stderr.contains("broken.csv:3: expected frequency_hz"),
+                "\(unreadable.stderr)")
+    }
+
     /// The settings appear in `meter --json` as they were set.
     @Test func meterJSONNamesTheSettings() throws {
         let bench = try Bench()
@@ -99,6 +152,8 @@ import Testing
         #expect(reading["vga_gain_db"] as? Int == 14)
         #expect(reading["amp"] as? String == "on")
         #expect(reading["antenna_power"] as? String == "off")
+        let powered = try bench.meter(333, ["--antenna-power", "on"])
+        #expect(powered["antenna_power"] as? String == "on")
         #expect(reading["unit"] as? String == "dB", "no calibration in this bench: \(reading)")
     }
 
@@ -150,6 +205,9 @@ import Testing
             (["meter", "--device", "demo-tinysa", "--band", "88:108", "--attenuation", "40"], "auto or 0–31 dB"),
             (["record", "--device", "demo", "--band", "88:108", "--rbw", "30"], "--rbw is a tinySA setting"),
             (["sweep", "--device", "demo", "--gain", "20"], "--gain is an RTL-SDR setting"),
+            (["meter", "--device", "demo-rtlsdr", "--band", "88:90", "--ppm", "5000"], "between -1000 and 1000 ppm"),
+            (["meter", "--device", "demo", "--band", "88:108", "--bias-tee", "on"], "--bias-tee is an RTL-SDR setting"),
+            (["serve", "--device", "demo-tinysa", "--listen", "127.0.0.1:0", "--ppm", "10"], "--ppm is an RTL-SDR setting"),
             (["sweep", "--device", "demo", "--calibration", "none"], "sweep writes hackrf_sweep's"),
         ]
         for item in cases {
@@ -187,7 +245,7 @@ import Testing
                                             "--count", "1", "--json"], timeoutSeconds: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("--gain 30: the tuner's nearest step is 29.7 dB"), "\(result.stderr)")
-        #expect(result.stdoutText.contains("\"gain_db\":29.7"), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("\"gain_db\":29.7,\"ppm\":0"), "\(result.stdoutText)")
     }
 
     /// A recording stores the settings, the unit and the offsets it applied.
@@ -205,7 +263,31 @@ import Testing
         let gains = try #require(reader.metadata.gains)
         #expect(gains.hasPrefix("lna=24 vga=20 amp=0 unit=dBm calibration="), "\(gains)")
         #expect(gains.contains("gain_correction_db=-8") && gains.contains("offsets_db=100000000:"), "\(gains)")
+        // exported, the levels say dBm: the long CSV's and the trace's power column
+        let long = try run(Paths.tscope, ["export", "--csv", "-", "--layout", "long", capture])
+        #expect(long.status == 0 && long.stdoutText.hasPrefix("time,frequency_hz,power_dbm\n"), "\(long.stderr)")
+        let trace = try run(Paths.tscope, ["export", "--csv", "-", "--trace", "max", capture])
+        #expect(trace.status == 0 && trace.stdoutText.hasPrefix("frequency_hz,power_dbm\n"), "\(trace.stderr)")
+        // the 333 MHz tone (−25 dBm) is the trace's highest bin, read in dBm less the window's coherent gain
+        let rows = trace.stdoutText.split(separator: "\n").dropFirst().compactMap { line -> (Double, Double)? in
+            let fields = line.split(separator: ",")
+            guard fields.count == 2, let hz = Double(fields[0]), let dbm = Double(fields[1]) else { return nil }
+            return (hz, dbm)
+        }
+        let loudest = try #require(rows.max { $0.1 < $1.1 })
+        #expect(abs(loudest.0 - 333e6) < 200e3 && loudest.1 > -33 && loudest.1 < -24, "\(loudest)")
     }
+}
+
+/// Runs tscope with `input` on its stdin (a user pressing Enter at prompts).
+func runWithInput(_ arguments: [String], input: String, environment: [String: String]) throws -> ProcessResult {
+    let directory = try Paths.temporaryDirectory("stdin")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let stdin = directory.appendingPathComponent("stdin.txt")
+    try input.write(to: stdin, atomically: true, encoding: .utf8)
+    let script = "exec \"$0\" \"$@\" < \"\(stdin.path)\""
+    return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Paths.tscope.path] + arguments,
+                   environment: environment, timeoutSeconds: 120)
 }
 
 /// MHz as the command line takes them, without a trailing ".0".

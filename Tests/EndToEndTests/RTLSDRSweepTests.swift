@@ -92,3 +92,91 @@ final class ServedRTLSDR {
         #expect(result.stderr.contains("-c lots: expected a percentage (20%) or a fraction (0.2)"))
     }
 }
+
+/// `--ppm` and `--bias-tee` against librtlsdr 0.6.0 itself: Debian's
+/// `rtl_sdr -p 50` and tscope's driver set the same registers on the same
+/// emulated dongle, and a dongle whose crystal is 50 ppm fast shows the demo
+/// carrier where it is only once corrected.
+@Suite(.serialized) struct RTLSDRCorrectionTests {
+    /// what a dongle ends up tuned to: the samples' centre [Hz] and the sample-rate correction [ppm]
+    struct Tuning: Equatable { var centerHz: Double; var correctionPPM: Int }
+
+    static let scene = DemoScene(seed: 4, noiseSigma: 2, carriers: [.init(frequencyHz: 433.92e6, amplitude: 30)])
+    static var fastCrystal: RTLSDREmulator.Options {
+        var options = RTLSDREmulator.Options(realTime: false)
+        options.crystalErrorPPM = 50
+        return options
+    }
+
+    /// rtl_sdr's `-p 50` and tscope's correction on the same dongle: the
+    /// same sample-rate correction registers, and both tuned to within the
+    /// PLL's error of 433.92 MHz, where without it the dongle sits 21.7 kHz
+    /// high. (The R820T PLL fraction is computed exactly here; librtlsdr
+    /// 0.6.0 rounds the crystal to kHz for it, which puts it 100-odd Hz
+    /// further off once a correction makes the crystal a fractional kHz.)
+    @Test func ppmSetsWhatLibrtlsdrSets() throws {
+        let rtlSDR = try #require(which("rtl_sdr"), "Debian's rtl-sdr (Tools/install-deps --test)")
+        func librtlsdr(_ extra: [String]) throws -> Tuning {
+            let served = try ServedRTLSDR(scene: Self.scene, options: Self.fastCrystal)
+            let result = try run(rtlSDR, ["-f", "433920000", "-s", "2400000", "-g", "29.7", "-n", "240000"] + extra
+                                    + ["/dev/null"],
+                                 environment: try FakeUSB.environment(sockets: [served.socketPath]))
+            #expect(result.status == 0, "\(result.stderr)")
+            return Tuning(centerHz: served.emulator.centerFrequencyHz,
+                          correctionPPM: served.emulator.sampleFrequencyCorrectionPPM)
+        }
+        let uncorrected = try librtlsdr([])
+        let theirs = try librtlsdr(["-p", "50"])
+
+        // the same calls in rtl_sdr's order: rate, frequency, gain, correction
+        let emulator = RTLSDREmulator(scene: Self.scene, options: Self.fastCrystal)
+        let transport = EmulatedTransport(emulator: emulator)
+        defer { transport.close() }
+        let device = try RTLSDRDevice.open(transport: transport)
+        try device.setSampleRate(2_400_000)
+        try device.setCenterFrequency(433_920_000)
+        try device.setGain(.manual(tenthsDB: 297))
+        try device.setFrequencyCorrection(ppm: 50)
+        let ours = Tuning(centerHz: emulator.centerFrequencyHz, correctionPPM: emulator.sampleFrequencyCorrectionPPM)
+
+        // the fast crystal puts the LO (and so the centre) about 50 ppm high
+        #expect(abs(uncorrected.centerHz - (433.92e6 + 21_696)) < 500, "rtl_sdr without -p: \(uncorrected)")
+        #expect(ours.correctionPPM == theirs.correctionPPM && theirs.correctionPPM == 50, "\(ours) \(theirs)")
+        #expect(abs(theirs.centerHz - 433.92e6) < 200, "rtl_sdr -p 50: \(theirs)")
+        #expect(abs(ours.centerHz - 433.92e6) < 200, "tscope --ppm 50: \(ours)")
+    }
+
+    /// `meter --ppm` on the fast-crystal dongle: the carrier's peak moves back to 433.92 MHz.
+    @Test func meterPeaksMoveBackWithPPM() throws {
+        func peak(_ extra: [String]) throws -> Double {
+            let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--demo-crystal-ppm", "50",
+                                                "--band", "433.8:434.04", "--peaks", "1", "--count", "1", "--json"]
+                                                + extra, timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stdoutText.split(separator: "\n").last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let peaks = try #require(object["peaks"] as? [[String: Double]])
+            return try #require(peaks.first?["hz"])
+        }
+        let shifted = try peak([])
+        let corrected = try peak(["--ppm", "50"])
+        // 50 ppm of 433.92 MHz is 21.7 kHz: the LO is high, so the carrier shows low
+        #expect(abs(shifted - (433.92e6 - 21_696)) < 2_000, "uncorrected peak at \(shifted) Hz")
+        #expect(abs(corrected - 433.92e6) < 2_000, "corrected peak at \(corrected) Hz")
+    }
+
+    @Test func biasTeeDrivesGPIOZero() throws {
+        let emulator = RTLSDREmulator(scene: Self.scene, options: .init(realTime: false))
+        let transport = EmulatedTransport(emulator: emulator)
+        defer { transport.close() }
+        let device = try RTLSDRDevice.open(transport: transport)
+        #expect(!emulator.biasTeeOn)
+        try device.setBiasTee(true)
+        #expect(emulator.biasTeeOn)
+        try device.setBiasTee(false)
+        #expect(!emulator.biasTeeOn)
+        // through the source as every command opens it
+        let source = try RTLSDRSpectrumSource(device: device, settings: .init(biasTee: true), onFrame: { _ in })
+        #expect(emulator.biasTeeOn && source.settings.biasTee)
+    }
+}

@@ -498,6 +498,27 @@ int libusb_set_configuration(libusb_device_handle *h, int configuration) {
     return 0;
 }
 
+/* librtlsdr (rtl_sdr, rtl_power) asks for DMA-able buffers first and falls
+ * back to malloc when there are none: there are none here. A USB reset of an
+ * emulated device changes nothing it keeps. */
+unsigned char *libusb_dev_mem_alloc(libusb_device_handle *h, size_t length) {
+    (void)h;
+    (void)length;
+    return NULL;
+}
+
+int libusb_dev_mem_free(libusb_device_handle *h, unsigned char *buffer, size_t length) {
+    (void)h;
+    (void)buffer;
+    (void)length;
+    return LIBUSB_ERROR_NOT_SUPPORTED;
+}
+
+int libusb_reset_device(libusb_device_handle *h) {
+    if (handle_gone(h)) return LIBUSB_ERROR_NO_DEVICE;
+    return 0;
+}
+
 /* Interfaces a device has: one, except a CDC-ACM serial port at the STM32
  * virtual COM port id 0483:5740 (the tinySA), which has its communication
  * interface 0 and data interface 1 (ChibiOS usbcfg.c); both can be claimed. */

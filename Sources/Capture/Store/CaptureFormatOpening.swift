@@ -39,7 +39,7 @@ extension CaptureFormat {
         case .hackrfSweep: return HackRFSweepFrameWriter(sink: try sink(), layout: .text)
         case .hackrfSweepBinary: return HackRFSweepFrameWriter(sink: try sink(), layout: .binary)
         case .soapyPowerBin: return SoapyPowerBinWriter(sink: try sink())
-        case .csv: return CSVExporter(sink: try sink(), layout: csvLayout)
+        case .csv: return CSVExporter(sink: try sink(), layout: csvLayout, unit: metadata?.levelUnit ?? "dB")
         case .null: return DiscardingWriter()
         default:
             throw CaptureError(file: path, "tscope cannot write \(rawValue) yet; outputs: \(Self.writable)")

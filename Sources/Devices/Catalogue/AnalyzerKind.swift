@@ -113,24 +113,28 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// A fresh firmware emulator of the kind; `generator` replaces the
-    /// demo scene by a signal generator's tones (HackRF and RTL-SDR).
-    public func emulator(seed: UInt64, generator: [GeneratorTone]? = nil) -> FirmwareEmulator {
-        let scene = generator.map { DemoScene.generator(seed: seed, tones: $0) }
+    /// A fresh firmware emulator of the kind; `input` can replace the demo
+    /// scene by a signal generator's tones (HackRF and RTL-SDR) and put the
+    /// RTL-SDR's crystal off nominal.
+    public func emulator(seed: UInt64, input: DemoInput = .init()) -> FirmwareEmulator {
+        let scene = input.generator.map { DemoScene.generator(seed: seed, tones: $0) }
         switch self {
         case .hackrf: return HackRFEmulator(scene: scene, seed: seed)
         case .tinysa: return TinySAEmulator(seed: seed, options: .init(model: .ultra))
         case .rfexplorer: return RFExplorerEmulator(seed: seed)
-        case .rtlsdr: return RTLSDREmulator(scene: scene, seed: seed)
+        case .rtlsdr:
+            var options = RTLSDREmulator.Options()
+            options.crystalErrorPPM = input.crystalErrorPPM
+            return RTLSDREmulator(scene: scene, seed: seed, options: options)
         }
     }
 
     /// Opens a fresh emulator of the kind each time it is called.
     public func demoFactory(seed: UInt64, settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                            generator: [GeneratorTone]? = nil) -> SpectrumSourceFactory {
+                            input: DemoInput = .init()) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
-            let transport = EmulatedTransport(emulator: kind.emulator(seed: seed, generator: generator))
+            let transport = EmulatedTransport(emulator: kind.emulator(seed: seed, input: input))
             let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
                                              onFrame: onFrame, onEnd: onEnd)
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
@@ -151,7 +155,9 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
         case .rtlsdr:
             return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),
-                                            settings: .init(gain: settings.tunerGain ?? .automatic, detector: detector),
+                                            settings: .init(gain: settings.tunerGain ?? .automatic, detector: detector,
+                                                            frequencyCorrectionPPM: settings.frequencyCorrectionPPM ?? 0,
+                                                            biasTee: settings.biasTee ?? false),
                                             onFrame: onFrame, onEnd: { error in if let error { onEnd(error) } })
         }
     }

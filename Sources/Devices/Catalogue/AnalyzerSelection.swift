@@ -96,14 +96,14 @@ public struct SelectedAnalyzer: Sendable {
     /// - Parameters:
     ///   - settings: the analyzer's settings (the caller checks they fit its kind)
     ///   - detector: how each dwell or hop becomes one level per bin
-    ///   - generator: a demo device's signal generator tones instead of its scene
+    ///   - demoInput: a demo device's signal generator and crystal error
     public static func select(_ choice: DeviceChoice, serial: String?, demoSeed: UInt64,
                               settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                              generator: [GeneratorTone]? = nil) throws -> SelectedAnalyzer {
+                              demoInput: DemoInput = .init()) throws -> SelectedAnalyzer {
         if choice.isDemo, let kind = choice.kind {
             var analyzer = SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
                                             factory: kind.demoFactory(seed: demoSeed, settings: settings,
-                                                                      detector: detector, generator: generator))
+                                                                      detector: detector, input: demoInput))
             analyzer.settings = settings
             return analyzer
         }
@@ -120,7 +120,7 @@ public struct SelectedAnalyzer: Sendable {
                 var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
                                                 factory: AnalyzerKind.hackrf.demoFactory(
                                                     seed: demoSeed, settings: settings, detector: detector,
-                                                    generator: generator))
+                                                    input: demoInput))
                 analyzer.settings = settings
                 return analyzer
             }
@@ -141,8 +141,10 @@ extension SelectedAnalyzer {
     /// What a recording stores of the settings and the calibration applied
     /// (the capture store's and PostgreSQL's `gains` field): the HackRF's
     /// "lna=16 vga=20 amp=0" as before, an RTL-SDR's "gain=29.7", then with
-    /// a calibration " unit=dBm calibration=2026-11-25 gain_correction_db=-8
-    /// offsets_db=100000000:-42.130,…" — the table's points as applied.
+    /// levels in dBm " unit=dBm" (a tinySA, an RF Explorer), and with a
+    /// calibration applied " calibration=2026-11-25 serial=S
+    /// gain_correction_db=-8 offsets_db=100000000:-42.130,…" — the table's
+    /// points as applied.
     public func recordedSettings(unit: String) -> String? {
         var parts: [String] = []
         switch kind {
@@ -156,11 +158,12 @@ extension SelectedAnalyzer {
         case .tinysa, .rfexplorer:
             break
         }
+        if unit == "dBm" { parts.append("unit=dBm") }
         if let calibration, unit == "dBm", calibration.isActive {
             let offsets = calibration.table.points.map {
                 "\(Int64($0.frequencyHz.rounded())):\(String(format: "%.3f", $0.offsetDB))"
             }
-            parts.append("unit=dBm calibration=\(calibration.table.madeOn) serial=\(calibration.table.serial) "
+            parts.append("calibration=\(calibration.table.madeOn) serial=\(calibration.table.serial) "
                 + "gain_correction_db=\(String(format: "%g", calibration.gainCorrectionDB)) "
                 + "offsets_db=\(offsets.joined(separator: ","))")
         }

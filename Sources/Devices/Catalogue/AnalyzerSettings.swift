@@ -17,11 +17,18 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public var antennaPower: Bool?
     /// RTL-SDR tuner gain (default automatic)
     public var tunerGain: RTLSDRGain?
+    /// RTL-SDR crystal error corrected for [ppm] (default 0)
+    public var frequencyCorrectionPPM: Int?
+    /// RTL-SDR bias tee (default: left as it is)
+    public var biasTee: Bool?
     /// tinySA resolution bandwidth and attenuation (default: the unit's own, automatic)
     public var tinySA = TinySASettings()
 
     public init(lnaGainDB: Int? = nil, vgaGainDB: Int? = nil, amplifier: Bool? = nil, antennaPower: Bool? = nil,
-                tunerGain: RTLSDRGain? = nil, tinySA: TinySASettings = .init()) {
+                tunerGain: RTLSDRGain? = nil, frequencyCorrectionPPM: Int? = nil, biasTee: Bool? = nil,
+                tinySA: TinySASettings = .init()) {
+        self.frequencyCorrectionPPM = frequencyCorrectionPPM
+        self.biasTee = biasTee
         self.tinySA = tinySA
         self.lnaGainDB = lnaGainDB
         self.vgaGainDB = vgaGainDB
@@ -44,7 +51,9 @@ public struct AnalyzerSettings: Sendable, Equatable {
         if vgaGainDB != nil { hackRF.append("--vga-gain") }
         if amplifier != nil { hackRF.append("--amp") }
         if antennaPower != nil { hackRF.append("--antenna-power") }
-        let rtlsdr = tunerGain != nil ? ["--gain"] : []
+        var rtlsdr = tunerGain != nil ? ["--gain"] : []
+        if frequencyCorrectionPPM != nil { rtlsdr.append("--ppm") }
+        if biasTee != nil { rtlsdr.append("--bias-tee") }
         var tinySA: [String] = []
         if self.tinySA.rbw != nil { tinySA.append("--rbw") }
         if self.tinySA.attenuation != nil { tinySA.append("--attenuation") }
@@ -60,7 +69,7 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public func problem(for kind: AnalyzerKind) -> String? {
         let foreign = foreignOptions(for: kind)
         guard let first = foreign.first else { return nil }
-        let owner = first == "--gain" ? "an RTL-SDR" : ["--rbw", "--attenuation"].contains(first) ? "a tinySA" : "a HackRF"
+        let owner = ["--gain", "--ppm", "--bias-tee"].contains(first) ? "an RTL-SDR" : ["--rbw", "--attenuation"].contains(first) ? "a tinySA" : "a HackRF"
         let offered = kind.settingOptions.isEmpty ? "it has no settings of its own"
             : "its settings are \(kind.settingOptions.joined(separator: ", "))"
         return "\(first) is \(owner) setting; the \(kind.model) does not take it (\(offered))"
@@ -104,10 +113,11 @@ public struct AnalyzerSettings: Sendable, Equatable {
             return "LNA \(gains.lnaDB) dB, VGA \(gains.vgaDB) dB, amp \((amplifier ?? false) ? "on" : "off")"
                 + ((antennaPower ?? false) ? ", antenna power on" : "")
         case .rtlsdr:
-            if case .manual(let tenths) = tunerGain ?? .automatic {
-                return "gain \(tenths / 10).\(tenths % 10) dB"
-            }
-            return "gain auto"
+            var text = "gain auto"
+            if case .manual(let tenths) = tunerGain ?? .automatic { text = "gain \(tenths / 10).\(tenths % 10) dB" }
+            if let ppm = frequencyCorrectionPPM, ppm != 0 { text += ", \(ppm) ppm" }
+            if let biasTee { text += ", bias tee \(biasTee ? "on" : "off")" }
+            return text
         case .tinysa:
             var parts: [String] = []
             switch tinySA.rbw {
@@ -134,10 +144,11 @@ public struct AnalyzerSettings: Sendable, Equatable {
             return [("lna_gain_db", "\(gains.lnaDB)"), ("vga_gain_db", "\(gains.vgaDB)"),
                     ("amp", (amplifier ?? false) ? "on" : "off"), ("antenna_power", (antennaPower ?? false) ? "on" : "off")]
         case .rtlsdr:
-            if case .manual(let tenths) = tunerGain ?? .automatic {
-                return [("gain_db", "\(tenths / 10).\(tenths % 10)")]
-            }
-            return [("gain_db", "auto")]
+            var fields: [(key: String, value: String)] = [("gain_db", "auto")]
+            if case .manual(let tenths) = tunerGain ?? .automatic { fields = [("gain_db", "\(tenths / 10).\(tenths % 10)")] }
+            fields.append(("ppm", "\(frequencyCorrectionPPM ?? 0)"))
+            if let biasTee { fields.append(("bias_tee", biasTee ? "on" : "off")) }
+            return fields
         case .tinysa:
             var fields: [(key: String, value: String)] = []
             switch tinySA.rbw {
@@ -162,7 +173,7 @@ extension AnalyzerKind {
     public var settingOptions: [String] {
         switch self {
         case .hackrf: return ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"]
-        case .rtlsdr: return ["--gain"]
+        case .rtlsdr: return ["--gain", "--ppm", "--bias-tee"]
         case .tinysa: return ["--rbw", "--attenuation"]
         case .rfexplorer: return []
         }

@@ -284,6 +284,21 @@ public struct DemoScene: Sendable {
     }
 }
 
+/// What a demo device is given instead of its defaults (tests and
+/// demonstrations): a signal generator cabled to its input, a crystal off
+/// its nominal frequency.
+public struct DemoInput: Sendable, Equatable {
+    /// a signal generator's tones instead of the demo scene (HackRF and RTL-SDR)
+    public var generator: [GeneratorTone]?
+    /// the RTL-SDR's crystal error [ppm]
+    public var crystalErrorPPM: Double
+
+    public init(generator: [GeneratorTone]? = nil, crystalErrorPPM: Double = 0) {
+        self.generator = generator
+        self.crystalErrorPPM = crystalErrorPPM
+    }
+}
+
 /// One tone of an emulated signal generator: frequency [Hz] and level at the input [dBm].
 public struct GeneratorTone: Sendable, Equatable {
     public var frequencyHz: Double

@@ -17,6 +17,13 @@ public final class R82XXTuner {
     public let chip: Chip
     /// tuner crystal [Hz]
     public let crystalHz: UInt32
+    /// the crystal's error [ppm] the PLL settings correct for (librtlsdr's
+    /// APPLY_PPM_CORR on the tuner's crystal)
+    var frequencyCorrectionPPM = 0
+    /// the crystal frequency the PLL is computed for [Hz]
+    var correctedCrystalHz: UInt32 {
+        UInt32((Double(crystalHz) * (1 + Double(frequencyCorrectionPPM) / 1e6)).rounded(.towardZero))
+    }
     /// IF the tuner mixes down to [Hz]; set by `setBandwidth`
     public private(set) var intermediateHz: UInt32 = RTLSDRProtocol.r82xxIntermediateHz
     /// filter calibration result (register 4 bits 3:0)
@@ -192,7 +199,7 @@ public final class R82XXTuner {
         }
         try write(0x10, dividerNumber << 5, mask: 0xe0)
         let vcoHz = UInt64(loHz) * mixDivider
-        let reference = UInt64(crystalHz)
+        let reference = UInt64(correctedCrystalHz)
         let vcoDivider = (reference + 65_536 * vcoHz) / (2 * reference)
         let nint = vcoDivider / 65_536
         let sdm = UInt16(vcoDivider % 65_536)

@@ -37,6 +37,12 @@ public final class RTLSDRDevice: Sendable {
         var sampleRateHz: Double = 0
         var centerFrequencyHz: UInt32 = 0
         var gain = RTLSDRGain.automatic
+        /// crystal error corrected for [ppm]
+        var frequencyCorrectionPPM = 0
+        /// the RTL2832U's crystal as corrected [Hz]: the IF register is computed for it
+        var correctedCrystalHz: UInt32 {
+            UInt32((Double(RTLSDRProtocol.crystalHz) * (1 + Double(frequencyCorrectionPPM) / 1e6)).rounded(.towardZero))
+        }
     }
 
     private let hardware: Guarded<Hardware>
@@ -46,6 +52,8 @@ public final class RTLSDRDevice: Sendable {
     /// frequency at the centre of the samples [Hz]
     public var centerFrequencyHz: UInt32 { hardware.withLock { $0.centerFrequencyHz } }
     public var gain: RTLSDRGain { hardware.withLock { $0.gain } }
+    /// the crystal error corrected for [ppm]
+    public var frequencyCorrectionPPM: Int { hardware.withLock { $0.frequencyCorrectionPPM } }
 
     /// FIR coefficients librtlsdr loads for DAB/FM (fir_default): 8 int8 then 8 int12
     static let firCoefficients: [Int] = [-54, -36, -41, -40, -32, -14, 14, 53, 101, 156, 215, 273, 327, 372, 404, 421]
@@ -135,9 +143,11 @@ public final class RTLSDRDevice: Sendable {
         return try bus.i2cRead(address: address, length: 1)[0]
     }
 
-    /// Demod page 1 registers 0x19…0x1b: the IF the demodulator mixes down from.
-    private static func setIntermediateFrequency(_ bus: RTLSDRRegisterBus, hz: UInt32) throws(USBError) {
-        let word = RTLSDRProtocol.intermediateFrequencyWord(hz: hz)
+    /// Demod page 1 registers 0x19…0x1b: the IF the demodulator mixes down
+    /// from, for the RTL2832U's crystal as corrected.
+    private static func setIntermediateFrequency(_ bus: RTLSDRRegisterBus, hz: UInt32,
+                                                 crystalHz: UInt32 = RTLSDRProtocol.crystalHz) throws(USBError) {
+        let word = RTLSDRProtocol.intermediateFrequencyWord(hz: hz, crystalHz: crystalHz)
         try bus.demodWrite(page: 1, 0x19, value: UInt16((word >> 16) & 0x3f))
         try bus.demodWrite(page: 1, 0x1a, value: UInt16((word >> 8) & 0xff))
         try bus.demodWrite(page: 1, 0x1b, value: UInt16(word & 0xff))
@@ -157,21 +167,62 @@ public final class RTLSDRDevice: Sendable {
         let real = RTLSDRProtocol.sampleRate(resamplerRatio: ratio)
         try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
             let bus = hardware.bus, tuner = hardware.tuner, center = hardware.centerFrequencyHz
+            let crystal = hardware.correctedCrystalHz
             try bus.withRepeater { () throws(USBError) in
                 let intermediate = try tuner.setBandwidth(Int(real))
-                try Self.setIntermediateFrequency(bus, hz: intermediate)
+                try Self.setIntermediateFrequency(bus, hz: intermediate, crystalHz: crystal)
                 if center != 0 { try tuner.setFrequency(center) }
             }
             hardware.sampleRateHz = real
             try bus.demodWrite(page: 1, 0x9f, value: UInt16(ratio >> 16), length: 2)
             try bus.demodWrite(page: 1, 0xa1, value: UInt16(ratio & 0xffff), length: 2)
-            // sample frequency correction 0 ppm (registers 0x3f, 0x3e), then soft reset
-            try bus.demodWrite(page: 1, 0x3f, value: 0x00)
-            try bus.demodWrite(page: 1, 0x3e, value: 0x00)
+            // sample frequency correction (registers 0x3f, 0x3e), then soft reset
+            try Self.setSampleFrequencyCorrection(bus, ppm: hardware.frequencyCorrectionPPM)
             try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.softReset))
             try bus.demodWrite(page: 1, 0x01, value: UInt16(RTLSDRDemod.repeaterOff))
         }
         return real
+    }
+
+    /// rtlsdr_set_sample_freq_correction: −ppm·2²⁴/10⁶ into page 1 0x3f (low
+    /// byte) and 0x3e (6 high bits).
+    private static func setSampleFrequencyCorrection(_ bus: RTLSDRRegisterBus, ppm: Int) throws(USBError) {
+        let offset = Int16(truncatingIfNeeded: -ppm * (1 << 24) / 1_000_000)
+        let bits = UInt16(bitPattern: offset)
+        try bus.demodWrite(page: 1, 0x3f, value: bits & 0xff)
+        try bus.demodWrite(page: 1, 0x3e, value: (bits >> 8) & 0x3f)
+    }
+
+    /// Corrects for a crystal `ppm` parts per million fast (rtl_sdr's -p,
+    /// rtlsdr_set_freq_correction): the sample-rate correction registers and
+    /// the tuner's PLL for the corrected crystal, the current frequency tuned
+    /// again. As in librtlsdr 0.6.0 the demodulator's IF is computed for the
+    /// corrected crystal only when the sample rate is set next (a correction
+    /// set after the rate leaves the 3.57 MHz IF off by ppm × 3.57 MHz, 179 Hz
+    /// at 50 ppm): the live source sets the correction first.
+    public func setFrequencyCorrection(ppm: Int) throws(USBError) {
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            hardware.frequencyCorrectionPPM = ppm
+            let bus = hardware.bus, tuner = hardware.tuner, center = hardware.centerFrequencyHz
+            tuner.frequencyCorrectionPPM = ppm
+            try Self.setSampleFrequencyCorrection(bus, ppm: ppm)
+            if center != 0 { try bus.withRepeater { () throws(USBError) in try tuner.setFrequency(center) } }
+        }
+    }
+
+    /// The bias tee of the RTL-SDR Blog V3 and V4 (rtlsdr_set_bias_tee):
+    /// GPIO 0 made an output (GPD bit cleared, GPOE bit set) and driven
+    /// high (on) or low (off).
+    public func setBiasTee(_ on: Bool) throws(USBError) {
+        try hardware.withLock { (hardware: inout Hardware) throws(USBError) in
+            let bus = hardware.bus
+            let direction = try bus.read(.sys, RTLSDRSysRegister.gpd)
+            try bus.write(.sys, RTLSDRSysRegister.gpd, value: UInt16(direction & ~1), length: 1)
+            let enable = try bus.read(.sys, RTLSDRSysRegister.gpoe)
+            try bus.write(.sys, RTLSDRSysRegister.gpoe, value: UInt16(enable | 1), length: 1)
+            let output = try bus.read(.sys, RTLSDRSysRegister.gpo)
+            try bus.write(.sys, RTLSDRSysRegister.gpo, value: UInt16(on ? output | 1 : output & ~1), length: 1)
+        }
     }
 
     /// Tunes the centre of the samples to `hz` [Hz].

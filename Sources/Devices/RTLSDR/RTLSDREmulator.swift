@@ -28,6 +28,9 @@ public final class RTLSDREmulator: FirmwareEmulator {
         public var stallAfterBytes: Int?
         /// the vendor:product id it enumerates as (a rebadged dongle carries another of RTLSDRProtocol.knownIDs)
         public var usbID: (vendorID: UInt16, productID: UInt16) = (RTLSDRProtocol.vendorID, RTLSDRProtocol.productID)
+        /// how far the dongle's crystal is from nominal [ppm]: the tuner's LO and the demodulator's IF are
+        /// off by as much (cheap dongles: tens of ppm; a TCXO: about 1), until the host corrects for it
+        public var crystalErrorPPM: Double = 0
 
         /// - Parameter chip: the tuner fitted; nil = none answers (unsupported dongle)
         public init(realTime: Bool = true, chip: R82XXTuner.Chip? = .r820t,
@@ -73,7 +76,7 @@ public final class RTLSDREmulator: FirmwareEmulator {
         self.options = options
         if let chip = options.chip {
             let crystal = chip == .r828d ? RTLSDRProtocol.r828dCrystalHz : RTLSDRProtocol.crystalHz
-            tuner = R82XXEmulatedChip(chip: chip, crystalHz: Double(crystal))
+            tuner = R82XXEmulatedChip(chip: chip, crystalHz: Double(crystal) * (1 + options.crystalErrorPPM / 1e6))
         }
         deviceInfo = USBDeviceInfo(vendorID: options.usbID.vendorID, productID: options.usbID.productID,
                                    bcdDevice: 0x0100, manufacturer: "Realtek", product: "RTL2838UHIDIR",
@@ -98,13 +101,28 @@ public final class RTLSDREmulator: FirmwareEmulator {
         let word = UInt32(demod[1][0x19] & 0x3f) << 16 | UInt32(demod[1][0x1a]) << 8 | UInt32(demod[1][0x1b])
         // 22-bit two's complement, negative for a positive IF
         let signed = Int32(bitPattern: word << 10) >> 10
-        return -Double(signed) * Double(RTLSDRProtocol.crystalHz) / 4_194_304
+        return -Double(signed) * Double(RTLSDRProtocol.crystalHz) * (1 + options.crystalErrorPPM / 1e6) / 4_194_304
     }
 
     /// centre of the delivered samples [Hz]: tuner LO minus the demodulator's IF
     public var centerFrequencyHz: Double {
         guard let tuner else { return 0 }
         return tuner.localOscillatorHz - demodIntermediateHz
+    }
+
+    /// GPIO 0 is an output driven high: the RTL-SDR Blog's bias tee is powered
+    public var biasTeeOn: Bool {
+        let output = sysRegisters[RTLSDRSysRegister.gpo] ?? 0
+        let enabled = sysRegisters[RTLSDRSysRegister.gpoe] ?? 0
+        let input = sysRegisters[RTLSDRSysRegister.gpd] ?? 0
+        return output & 1 == 1 && enabled & 1 == 1 && input & 1 == 0
+    }
+
+    /// sample frequency correction the host set (page 1 0x3e/0x3f) [ppm], as librtlsdr computes it
+    public var sampleFrequencyCorrectionPPM: Int {
+        let raw = UInt16(demod[1][0x3e] & 0x3f) << 8 | UInt16(demod[1][0x3f])
+        let offset = Int(Int16(bitPattern: raw << 2) >> 2)
+        return Int((-Double(offset) * 1e6 / Double(1 << 24)).rounded())
     }
 
     /// tuner manual gain [tenths of dB], nil when the tuner's AGC runs

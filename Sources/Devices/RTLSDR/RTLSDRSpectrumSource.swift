@@ -32,9 +32,15 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         /// `peak`: each bin's largest FFT power over a pass (nothing seen is
         /// lost); `sample`, `average`, `rms`: the mean, as rtl_power
         public var detector: SpectrumDetector
+        /// the crystal's error corrected for [ppm] (rtl_sdr's -p)
+        public var frequencyCorrectionPPM: Int
+        /// the bias tee (RTL-SDR Blog V3/V4: GPIO 0), powered while the source runs
+        public var biasTee: Bool
 
         public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris,
-                    detector: SpectrumDetector = .peak) {
+                    detector: SpectrumDetector = .peak, frequencyCorrectionPPM: Int = 0, biasTee: Bool = false) {
+            self.frequencyCorrectionPPM = frequencyCorrectionPPM
+            self.biasTee = biasTee
             self.gain = gain
             self.crop = crop
             self.window = window
@@ -65,6 +71,8 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         self.onFrame = onFrame
         self.onEnd = onEnd
         try device.setGain(settings.gain)
+        if settings.frequencyCorrectionPPM != 0 { try device.setFrequencyCorrection(ppm: settings.frequencyCorrectionPPM) }
+        if settings.biasTee { try device.setBiasTee(true) }
     }
 
     /// Bands the R820T/R828D hop plans can cover [Hz]. The tuner's lowest RF is
