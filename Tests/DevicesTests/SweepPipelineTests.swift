@@ -88,7 +88,7 @@ import USBDriver
         source.stop()
         #expect(emulator.state.lnaGainDB == 32 && emulator.state.vgaGainDB == 14)
         #expect(emulator.state.ampEnabled && emulator.state.antennaPowerEnabled)
-        #expect(settings.totalGainDB(for: .hackrf) == 32 + 14 + 14)
+        #expect(settings.totalGainDB(for: .hackrf) == Double(32 + 14 + AnalyzerSettings.hackRFAmplifierDB))
     }
 
     @Test func liveSourceCountsBadBlocks() throws {
