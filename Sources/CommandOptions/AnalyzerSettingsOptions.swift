@@ -73,69 +73,25 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     public var biasTee: OnOff?
 
     public func validate() throws {
-        if let lnaGain, !(0...40).contains(lnaGain) || lnaGain % 8 != 0 {
-            throw ValidationError("--lna-gain \(lnaGain): the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB")
-        }
-        if let vgaGain, !(0...62).contains(vgaGain) || vgaGain % 2 != 0 {
-            throw ValidationError("--vga-gain \(vgaGain): the HackRF's VGA takes 0–62 dB in 2 dB steps (0, 2, 4 … 62)")
-        }
-        _ = try rtlsdrGain
-        _ = try tinySA
-        if let ppm, !(-1000...1000).contains(ppm) {
-            throw ValidationError("--ppm \(ppm): expected a crystal error between -1000 and 1000 ppm")
-        }
+        _ = try settings
         if let demoGenerator, GeneratorTone.list(parsing: demoGenerator) == nil {
             throw ValidationError("--demo-generator \(demoGenerator): expected MHz:dBm pairs, e.g. 100:-30,150:-30")
         }
     }
 
-    /// `--gain` as the RTL-SDR takes it: automatic, or the tuner's nearest step
-    var rtlsdrGain: RTLSDRGain? {
-        get throws {
-            guard let text = tunerGain else { return nil }
-            if text == "auto" { return .automatic }
-            let steps = R82XXTables.gainTable
-            guard let dB = Double(text), dB.isFinite, dB >= 0, dB <= Double(steps.last ?? 0) / 10 + 0.5 else {
-                throw ValidationError("--gain \(text): the RTL-SDR's tuner takes auto or 0–\(Double(steps.last ?? 0) / 10) dB "
-                    + "(steps: \(steps.map { "\(Double($0) / 10)" }.joined(separator: ", ")))")
-            }
-            return RTLSDRGain.nearest(dB: dB)
-        }
-    }
-
-    /// `--rbw` and `--attenuation` as the tinySA takes them
-    var tinySA: TinySASettings {
-        get throws {
-            var settings = TinySASettings()
-            if let rbw {
-                if rbw == "auto" {
-                    settings.rbw = .automatic
-                } else if let kHz = Double(rbw), TinySASettings.rbwRangeKHz.contains(kHz) {
-                    settings.rbw = .fixed(kHz)
-                } else {
-                    throw ValidationError("--rbw \(rbw): the tinySA takes auto or 0.2–850 kHz "
-                        + "(the basic's filters 3.1–620.7 kHz, the Ultra's 0.2, 1, 3, 10, 30, 100, 300, 600, 850)")
-                }
-            }
-            if let attenuation {
-                if attenuation == "auto" {
-                    settings.attenuation = .automatic
-                } else if let dB = Int(attenuation), TinySASettings.attenuationRange.contains(dB) {
-                    settings.attenuation = .fixed(dB)
-                } else {
-                    throw ValidationError("--attenuation \(attenuation): the tinySA takes auto or 0–31 dB in 1 dB steps")
-                }
-            }
-            return settings
-        }
-    }
-
-    /// The settings given.
+    /// The settings given, each value checked by the one parser (`AnalyzerSettings.set`).
     public var settings: AnalyzerSettings {
         get throws {
-            AnalyzerSettings(lnaGainDB: lnaGain, vgaGainDB: vgaGain, amplifier: amp?.isOn,
-                             antennaPower: antennaPower?.isOn, tunerGain: try rtlsdrGain,
-                             frequencyCorrectionPPM: ppm, biasTee: biasTee?.isOn, tinySA: try tinySA)
+            var settings = AnalyzerSettings()
+            let given: [(String, String?)] = [
+                ("lna-gain", lnaGain.map(String.init)), ("vga-gain", vgaGain.map(String.init)), ("amp", amp?.rawValue),
+                ("antenna-power", antennaPower?.rawValue), ("gain", tunerGain), ("ppm", ppm.map(String.init)),
+                ("bias-tee", biasTee?.rawValue), ("rbw", rbw), ("attenuation", attenuation),
+            ]
+            for case let (option, value?) in given {
+                do { try settings.set(option, to: value) } catch { throw ValidationError(error.description) }
+            }
+            return settings
         }
     }
 

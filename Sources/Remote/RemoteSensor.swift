@@ -20,6 +20,8 @@ public struct RemoteSensor: Sendable {
     public var fullResolution: Bool
     /// TLS, and whom to trust (nil: plaintext)
     public var trust: SensorTrust?
+    /// the analyzer's settings to change on the sensor ("lna-gain" → "24"), sent with the stream's first request
+    public var settings: [String: String] = [:]
 
     public init(endpoint: RemoteEndpoint, token: String? = nil, trust: SensorTrust? = nil, framesPerSecond: Double = 0,
                 fullResolution: Bool = true) {
@@ -41,8 +43,11 @@ public struct RemoteSensor: Sendable {
         public var sweep: FrequencyRange?
         public var binWidthHz: Double
         public var stallSeconds: Double
+        /// the sensor analyzer's settings and calibration line
+        public var settings: String
 
         init(_ message: Tscope_Remote_V1_SensorDescription) {
+            settings = message.settings
             deviceName = message.deviceName
             kind = AnalyzerKind(rawValue: message.deviceKind)
             serial = message.serial.isEmpty ? nil : message.serial
@@ -115,6 +120,9 @@ public struct RemoteSensor: Sendable {
                                         factory: factory, serial: description.serial)
         // a network hop and the sensor's own reconnects take longer than a USB stall
         analyzer.stallSecondsOverride = max(3, description.stallSeconds * 2 + 2)
+        // the sensor's settings, calibration and unit, not this machine's
+        analyzer.unitOverride = description.unit
+        analyzer.settingsOverride = description.settings
         if let range = description.tunableRange { analyzer.tunableRangeOverride = range }
         return analyzer
     }
@@ -180,6 +188,10 @@ public final class RemoteSpectrumSource: SpectrumSource {
         var controlHolder = ""
         var sweep: FrequencyRange?
         var tunable: FrequencyRange?
+        /// the sensor analyzer's settings line, as last described
+        var settings: String?
+        /// what became of the settings request, not yet taken
+        var notice: String?
     }
 
     private let state = Guarded(State())
@@ -203,11 +215,19 @@ public final class RemoteSpectrumSource: SpectrumSource {
     /// whether this viewer retunes the sensor's analyzer, and who does otherwise
     public var control: (held: Bool, holder: String) { state.withLock { ($0.controlHeld, $0.controlHolder) } }
 
+    /// the sensor analyzer's settings and calibration as it last described them
+    public var settingsLine: String? { state.withLock { $0.settings } }
+
+    /// What the sensor said of the settings asked for, once.
+    public func takeNotice() -> String? { state.withLock { $0.notice.take() } }
+
     public func start(band: FrequencyRange, binWidthHz: Double) throws {
         stop()
         let (requests, continuation) = AsyncStream.makeStream(of: Tscope_Remote_V1_ViewRequest.self,
                                                               bufferingPolicy: .bufferingNewest(4))
-        continuation.yield(request(band: band, binWidthHz: binWidthHz))
+        var first = request(band: band, binWidthHz: binWidthHz)
+        first.settings = sensor.settings
+        continuation.yield(first)
         let finished = DispatchSemaphore(value: 0)
         let task = Task(executorPreference: RemoteExecutor.shared) { [self] in
             await Self.$onStreamTask.withValue(true) { await stream(requests) }
@@ -291,6 +311,7 @@ public final class RemoteSpectrumSource: SpectrumSource {
             state.withLock { state in
                 state.sweep = FrequencyRange(lowerHz: description.sweepLowHz, upperHz: description.sweepHighHz)
                 state.tunable = FrequencyRange(lowerHz: description.tunableLowHz, upperHz: description.tunableHighHz)
+                state.settings = description.settings
             }
         case .control(let control):
             state.withLock { state in
@@ -299,6 +320,8 @@ public final class RemoteSpectrumSource: SpectrumSource {
             }
         case .outage(let text):
             return text
+        case .notice(let text):
+            state.withLock { $0.notice = text }
         case nil:
             break
         }

@@ -21,9 +21,12 @@ public final class SensorHub: Sendable {
         public var isDemo: Bool
         public var tunableRange: FrequencyRange
         public var stallSeconds: Double
+        /// its settings and calibration as the status line shows them
+        public var settings: String
 
         public init(name: String, kind: String, serial: String?, unit: String, isDemo: Bool,
-                    tunableRange: FrequencyRange, stallSeconds: Double) {
+                    tunableRange: FrequencyRange, stallSeconds: Double, settings: String = "") {
+            self.settings = settings
             self.name = name
             self.kind = kind
             self.serial = serial
@@ -36,6 +39,10 @@ public final class SensorHub: Sendable {
 
     /// Retunes the analyzer to a band with a bin width [Hz] (USB work: called outside the hub's lock).
     public typealias Retune = @Sendable (FrequencyRange, Double) throws -> Void
+    /// Changes the analyzer's settings ("lna-gain" → "24", as the command line
+    /// names them) and returns it as it runs now (its settings line and unit);
+    /// throws a message in words for a value it refuses.
+    public typealias ChangeSettings = @Sendable ([String: String]) throws -> (settings: String, unit: String)
 
     private struct State {
         var feeds: [Int: ViewerFeed] = [:]
@@ -47,18 +54,25 @@ public final class SensorHub: Sendable {
         var outage: String?
         var closed = false
         var viewersServed = 0
+        /// the analyzer's settings line and level unit, as they are now
+        var settings: String
+        var unit: String
     }
 
     private let analyzer: Analyzer
     private let retune: Retune
+    private let changeSettings: ChangeSettings?
     private let state: Guarded<State>
     /// one retune at a time, in the order viewers asked
     private let retuning = Guarded(())
 
-    public init(analyzer: Analyzer, sweep: FrequencyRange, binWidthHz: Double, retune: @escaping Retune) {
+    /// - Parameter changeSettings: how a viewer holding control changes the analyzer's settings; nil: it cannot
+    public init(analyzer: Analyzer, sweep: FrequencyRange, binWidthHz: Double, retune: @escaping Retune,
+                changeSettings: ChangeSettings? = nil) {
         self.analyzer = analyzer
         self.retune = retune
-        state = Guarded(State(sweep: sweep, binWidthHz: binWidthHz))
+        self.changeSettings = changeSettings
+        state = Guarded(State(sweep: sweep, binWidthHz: binWidthHz, settings: analyzer.settings, unit: analyzer.unit))
     }
 
     /// viewers connected now, and all that ever connected
@@ -66,16 +80,16 @@ public final class SensorHub: Sendable {
 
     /// the analyzer and its current sweep, as `Describe` answers
     var description: Tscope_Remote_V1_SensorDescription {
-        let (sweep, binWidth) = state.withLock { ($0.sweep, $0.binWidthHz) }
-        return describe(sweep: sweep, binWidthHz: binWidth)
+        state.withLock { describe(sweep: $0.sweep, binWidthHz: $0.binWidthHz, in: $0) }
     }
 
-    private func describe(sweep: FrequencyRange, binWidthHz: Double) -> Tscope_Remote_V1_SensorDescription {
+    private func describe(sweep: FrequencyRange, binWidthHz: Double, in state: State) -> Tscope_Remote_V1_SensorDescription {
         var message = Tscope_Remote_V1_SensorDescription()
         message.deviceName = analyzer.name
         message.deviceKind = analyzer.kind
         message.serial = analyzer.serial ?? ""
-        message.unit = analyzer.unit
+        message.unit = state.unit
+        message.settings = state.settings
         message.demo = analyzer.isDemo
         message.tunableLowHz = analyzer.tunableRange.lowerHz
         message.tunableHighHz = analyzer.tunableRange.upperHz
@@ -84,6 +98,34 @@ public final class SensorHub: Sendable {
         message.binWidthHz = binWidthHz
         message.stallSeconds = analyzer.stallSeconds
         return message
+    }
+
+    /// The viewer's settings request, when it holds control: applied, and
+    /// every viewer told the analyzer's new description; the viewer told in
+    /// words what became of it either way.
+    private func changeSettings(_ changes: [String: String], from feed: ViewerFeed, mayChange: Bool) {
+        guard !changes.isEmpty else { return }
+        guard mayChange else {
+            let holder = state.withLock { state in state.controller.flatMap { state.feeds[$0]?.peer } } ?? "another viewer"
+            feed.send(notice: "settings not changed: \(holder) holds control")
+            return
+        }
+        guard let changeSettings else {
+            feed.send(notice: "settings not changed: this sensor does not take them")
+            return
+        }
+        do {
+            let now = try retuning.withLock { _ in try changeSettings(changes) }
+            let (feeds, described) = state.withLock { state -> ([ViewerFeed], Tscope_Remote_V1_SensorDescription) in
+                state.settings = now.settings
+                state.unit = now.unit
+                return (Array(state.feeds.values), describe(sweep: state.sweep, binWidthHz: state.binWidthHz, in: state))
+            }
+            for viewer in feeds { viewer.send(sensor: described) }
+            feed.send(notice: "settings: \(now.settings.isEmpty ? "the analyzer's own" : now.settings)")
+        } catch {
+            feed.send(notice: "settings not changed: \(error)")
+        }
     }
 
     /// Every analyzer frame, on the analyzer's thread.
@@ -96,11 +138,12 @@ public final class SensorHub: Sendable {
             if state.sweep != range || abs(state.binWidthHz - frame.binWidthHz) > 1e-9 * frame.binWidthHz {
                 state.sweep = range
                 state.binWidthHz = frame.binWidthHz
-                changed = describe(sweep: range, binWidthHz: frame.binWidthHz)
+                changed = describe(sweep: range, binWidthHz: frame.binWidthHz, in: state)
             }
             return (Array(state.feeds.values), state.sequence, changed)
         }
-        let identity = FrameIdentity(deviceName: analyzer.name, serial: analyzer.serial ?? "", unit: analyzer.unit,
+        let unit = state.withLock { $0.unit }
+        let identity = FrameIdentity(deviceName: analyzer.name, serial: analyzer.serial ?? "", unit: unit,
                                      badBlocks: UInt64(max(0, counters.badBlocks)),
                                      droppedBlocks: UInt64(max(0, counters.droppedBlocks)))
         for feed in feeds {
@@ -129,7 +172,7 @@ public final class SensorHub: Sendable {
             state.nextID += 1
             state.viewersServed += 1
             state.feeds[feed.id] = feed
-            feed.send(sensor: describe(sweep: state.sweep, binWidthHz: state.binWidthHz))
+            feed.send(sensor: describe(sweep: state.sweep, binWidthHz: state.binWidthHz, in: state))
             feed.send(control: controlState(for: feed.id, in: state))
             if let outage = state.outage { feed.send(outage: outage) }
             return feed
@@ -163,6 +206,7 @@ public final class SensorHub: Sendable {
             if state.controller != before { announceControl(in: state) }
             return state.controller == feed.id
         }
+        changeSettings(request.settings, from: feed, mayChange: mayRetune)
         guard mayRetune, let band = subscription.band, let wanted = clamp(band) else { return }
         try retuning.withLock { _ in
             let binWidth = request.binWidthHz > 0 && request.binWidthHz.isFinite

@@ -45,6 +45,8 @@ final class ViewerFeed: Sendable {
         var sensor: Tscope_Remote_V1_SensorDescription?
         var control: Tscope_Remote_V1_ControlState?
         var outage: String?
+        /// what became of this viewer's settings request
+        var notice: String?
         var waiter: CheckedContinuation<Void, Never>?
         var closed = false
     }
@@ -119,6 +121,10 @@ final class ViewerFeed: Sendable {
         post { $0.outage = outage }
     }
 
+    func send(notice: String) {
+        post { $0.notice = notice }
+    }
+
     /// Ends `next()`: the viewer is leaving or the sensor stopping.
     func close() {
         post { $0.closed = true }
@@ -141,6 +147,7 @@ final class ViewerFeed: Sendable {
                 if let sensor = state.sensor.take() { return .sensor(sensor) }
                 if let control = state.control.take() { return .control(control) }
                 if let outage = state.outage.take() { return .outage(outage) }
+                if let notice = state.notice.take() { return .notice(notice) }
                 if let frame = state.frame.take() { return .frame(frame) }
                 return nil
             }
@@ -156,7 +163,7 @@ final class ViewerFeed: Sendable {
                     await withCheckedContinuation { continuation in
                         let resumeNow = state.withLock { state -> Bool in
                             if state.closed || state.frame != nil || state.sensor != nil || state.control != nil
-                                || state.outage != nil {
+                                || state.outage != nil || state.notice != nil {
                                 return true
                             }
                             state.waiter = continuation

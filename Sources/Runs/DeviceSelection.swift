@@ -40,11 +40,19 @@ public struct DeviceSelection: Sendable {
     /// of analyzer are a usage error naming them; the calibration that
     /// applies is loaded.
     public func selectAnalyzer(detector: SpectrumDetector = .peak) throws -> SelectedAnalyzer {
-        if remote != nil || follow != nil, !settings.isEmpty {
-            let option = settings.foreignOptions(for: .tinysa).first ?? "a setting"
-            throw UsageError("\(option): the analyzer's settings are given where it is attached (`tscope serve` on the sensor)")
+        if follow != nil, !settings.isEmpty {
+            throw UsageError("the analyzer's settings were the recorder's: replay --follow takes none")
         }
-        if let remote { return try remote.selectAnalyzer() }
+        if var remote {
+            if case .file = calibration {
+                throw UsageError("--calibration: a sensor applies its own calibration (give it to `tscope serve` there)")
+            }
+            // asked of the sensor, which applies them while this viewer holds control
+            remote.settings = settings.given
+            let analyzer = try remote.selectAnalyzer()
+            if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
+            return analyzer
+        }
         if let follow { return try follow.selectAnalyzer() }
         if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
         var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,

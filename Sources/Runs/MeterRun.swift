@@ -81,6 +81,8 @@ public enum MeterRun {
                 usleep(UInt32(min(50_000, max(1_000, (deadline - monotonicSeconds()) * 1e6))))
             }
             deadline += settings.interval
+            // a remote sensor's answer to the settings asked of it
+            if let notice = source.takeRemoteNotice() { printError(notice) }
             let counters = source.counters
             metrics?.device(droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks)
             var any = false
@@ -90,7 +92,7 @@ public enum MeterRun {
                 metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
                 print(MeterLine.format(time: unixTimeNow(), band: band, decibels: reading.decibels,
                                        unit: unit, sweeps: reading.sweeps, json: settings.json,
-                                       settings: analyzer.jsonSettings,
+                                       settings: analyzer.withLiveSettings(of: source).jsonSettings,
                                        dwell: source.dwellTiming, measurements: reading.measurements,
                                        trace: settings.trace))
             }

@@ -31,36 +31,88 @@ public struct ServeRun {
         self.detector = detector
     }
 
+    /// The analyzer being served: its source, what it is, the selection it
+    /// was opened with, and the band and bin width it sweeps now.
+    private struct Serving {
+        var source: ReconnectingSpectrumSource
+        var analyzer: SelectedAnalyzer
+        var selection: DeviceSelection
+        var band: FrequencyRange
+        var binWidthHz: Double
+    }
+
     /// Serves until a stop signal (or `stop` completes); `listening` is told the address bound.
     public func run(stop: CompletionLatch<Int32>? = nil, listening: (RemoteEndpoint, SelectedAnalyzer) -> Void) throws {
         let hub = Locked<SensorHub?>(nil)
         // the analyzer's counters, read on the run's tick (not under the source's locks per frame)
         let counters = Locked(SpectrumSourceCounters())
-        let (source, analyzer) = try selection.spectrumSource(
-            headless: false, detector: detector,
-            onFrame: { frame in hub.value?.publish(frame, counters: counters.value) })
+        let publish: @Sendable (SpectrumFrame) -> Void = { frame in hub.value?.publish(frame, counters: counters.value) }
+        let detector = detector
+        let (source, analyzer) = try selection.spectrumSource(headless: false, detector: detector, onFrame: publish)
         let sweep = try band.map { try checkedBand($0, within: analyzer.tunableRange) } ?? analyzer.tunableRange
+        let unit = analyzer.tune(to: sweep)
+        let serving = Locked(Serving(source: source, analyzer: analyzer, selection: selection, band: sweep,
+                                     binWidthHz: binWidthHz))
         let made = SensorHub(
             analyzer: .init(name: analyzer.name, kind: analyzer.kind.rawValue, serial: analyzer.serial,
-                            unit: analyzer.tune(to: sweep), isDemo: analyzer.isDemo,
-                            tunableRange: analyzer.tunableRange, stallSeconds: analyzer.stallSeconds),
+                            unit: unit, isDemo: analyzer.isDemo,
+                            tunableRange: analyzer.tunableRange, stallSeconds: analyzer.stallSeconds,
+                            settings: analyzer.settingsLine ?? ""),
             sweep: sweep, binWidthHz: binWidthHz,
             retune: { band, binWidth in
-                analyzer.tune(to: band)
-                try source.retune(to: band, binWidthHz: binWidth)
-            })
+                let now = serving.withLock { serving -> Serving in
+                    serving.band = band
+                    serving.binWidthHz = binWidth
+                    return serving
+                }
+                now.analyzer.tune(to: band)
+                try now.source.retune(to: band, binWidthHz: binWidth)
+            },
+            changeSettings: { changes in try Self.change(serving, to: changes, detector: detector, onFrame: publish) })
         hub.withLock { $0 = made }
         try source.start(band: sweep, binWidthHz: binWidthHz)
-        defer { source.stop() }
+        defer { serving.value.source.stop() }
         let server = SensorServer(hub: made, listen: listen, token: token, certificate: certificate)
         let bound = try server.start()
         defer { server.stop() }
         listening(bound, analyzer)
         let latch = stop ?? CompletionLatch<Int32>()
         _ = latch.wait(onSignal: SIGTERM, tickSeconds: 0.25) {
+            let source = serving.value.source
             counters.withLock { $0 = source.counters }
             made.publishOutage(source.statusLine)
         }
+    }
+
+    /// A viewer holding control changed the analyzer's settings: the same
+    /// analyzer is opened again with them (and its calibration's gain
+    /// correction for them) on the band it sweeps, then the old one closed.
+    /// Settings already in force change nothing.
+    private static func change(_ serving: Locked<Serving>, to changes: [String: String], detector: SpectrumDetector,
+                               onFrame: @escaping @Sendable (SpectrumFrame) -> Void) throws -> (settings: String, unit: String) {
+        let now = serving.value
+        let settings: AnalyzerSettings
+        do { settings = try now.selection.settings.updated(with: changes) } catch { throw CommandError(error.description) }
+        if let problem = settings.problem(for: now.analyzer.kind) { throw CommandError(problem) }
+        guard settings != now.selection.settings else {
+            return (now.analyzer.settingsLine ?? "", now.analyzer.powerUnit)
+        }
+        var selection = now.selection
+        selection.settings = settings
+        // the analyzer chosen, not `auto` again: another might have been plugged in since
+        selection.device = DeviceChoice(rawValue: (now.analyzer.isDemo ? "demo-" : "") + now.analyzer.kind.rawValue)
+            ?? now.selection.device
+        selection.serial = now.analyzer.serial ?? now.selection.serial
+        let (source, analyzer) = try selection.spectrumSource(headless: false, detector: detector, onFrame: onFrame)
+        let unit = analyzer.tune(to: now.band)
+        now.source.stop()
+        try source.start(band: now.band, binWidthHz: now.binWidthHz)
+        serving.withLock { serving in
+            serving.source = source
+            serving.analyzer = analyzer
+            serving.selection = selection
+        }
+        return (analyzer.settingsLine ?? "", unit)
     }
 
     private func checkedBand(_ band: FrequencyRange, within limits: FrequencyRange) throws -> FrequencyRange {

@@ -47,6 +47,7 @@ public struct LiveViewerRun {
         let mailbox = FrameMailbox()
         let failure = DeviceFailure()
         let counters = DeviceBlockCounters()
+        let notice = NoticeHold()
         var settings = recordings
         settings.metadata.writerVersion = TscopeVersion.number
         settings.metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT()
@@ -91,9 +92,11 @@ public struct LiveViewerRun {
                 let counters = source.counters
                 return SpectrumStatus(deviceName: analyzer.name, isDemo: analyzer.isDemo,
                                       droppedBlocks: counters.droppedBlocks, badBlocks: counters.badBlocks,
-                                      message: source.statusLine ?? recording.message ?? Self.following(source),
+                                      message: source.statusLine ?? recording.message ?? notice.update(source.takeRemoteNotice())
+                                          ?? Self.following(source),
                                       extra: recording.poll(), powerUnit: analyzer.powerUnit,
-                                      dwell: source.dwellTiming, settings: analyzer.settingsLine)
+                                      dwell: source.dwellTiming,
+                                      settings: analyzer.withLiveSettings(of: source).settingsLine)
             },
             failure: { failure.message },
             toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }

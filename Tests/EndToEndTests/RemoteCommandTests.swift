@@ -103,6 +103,44 @@ import Testing
         #expect(serve.stop() == 0)
     }
 
+    /// A viewer that holds control changes the sensor's analyzer settings
+    /// (`meter --remote … --lna-gain 32` reads 16 dB more than at the default
+    /// LNA 16, and names the settings); a viewer while another holds control
+    /// is told in words and changes nothing; a bad value is refused before
+    /// anything is sent.
+    @Test func aViewerHoldingControlChangesTheSensorsSettings() throws {
+        let generator = ["--demo-generator", "444:-35"]
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0", "--band", "430:450"] + generator)
+        defer { serve.stop() }
+        let remote = ["meter", "--remote", "127.0.0.1:\(serve.port)", "--band", "443.8:444.2", "--json"]
+        let plain = try run(Paths.tscope, remote + ["--count", "1"], timeoutSeconds: 60)
+        let raised = try run(Paths.tscope, remote + ["--count", "1", "--lna-gain", "32"], timeoutSeconds: 60)
+        #expect(plain.status == 0 && raised.status == 0, "\(plain.stderr) \(raised.stderr)")
+        let before = try #require(Self.readings(plain).last)
+        let after = try #require(Self.readings(raised).last)
+        let gained = (after["power_db"] as? Double ?? 0) - (before["power_db"] as? Double ?? 0)
+        #expect(abs(gained - 16) < 0.5, "LNA 16 → 32 dB on the sensor moved the reading \(gained) dB")
+        #expect(before["settings"] as? String == "LNA 16 dB, VGA 20 dB, amp off", "\(before)")
+        #expect(after["settings"] as? String == "LNA 32 dB, VGA 20 dB, amp off", "\(after)")
+        #expect(raised.stderr.contains("settings: LNA 32 dB, VGA 20 dB, amp off"), "\(raised.stderr)")
+
+        // while one viewer holds control, another's settings are refused in words
+        let holder = try BackgroundTscope(remote + ["--count", "40", "--interval", "0.25"], stderr: .discard)
+        defer { holder.stop() }
+        usleep(1_500_000)
+        let refused = try run(Paths.tscope, remote + ["--count", "2", "--interval", "0.5", "--amp", "on"],
+                              timeoutSeconds: 60)
+        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(refused.stderr.contains("settings not changed: 127.0.0.1:"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("holds control"), "\(refused.stderr)")
+        #expect(Self.readings(refused).last?["settings"] as? String == "LNA 32 dB, VGA 20 dB, amp off")
+
+        let bad = try run(Paths.tscope, remote + ["--count", "1", "--vga-gain", "63"], timeoutSeconds: 30)
+        #expect(bad.status == 64 && bad.stderr.contains("--vga-gain 63: the HackRF's VGA takes"), "\(bad.stderr)")
+        let foreign = try run(Paths.tscope, remote + ["--count", "1", "--rbw", "30"], timeoutSeconds: 30)
+        #expect(foreign.status == 64 && foreign.stderr.contains("--rbw is a tinySA setting"), "\(foreign.stderr)")
+    }
+
     /// `record --remote` stores the sensor's frames like a local analyzer's,
     /// naming the sensor in the metadata.
     @Test func recordFromASensor() throws {

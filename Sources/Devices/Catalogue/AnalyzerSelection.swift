@@ -63,10 +63,13 @@ public struct SelectedAnalyzer: Sendable {
     public var powerUnit: String { calibration?.unit ?? unitOverride ?? kind.powerUnit }
     /// set where the levels' unit is not the kind's own (a remote sensor that applies a calibration)
     public var unitOverride: String?
+    /// set where the settings are not this machine's (a remote sensor's, as it describes them)
+    public var settingsOverride: String?
 
     /// what the status line says of its settings and calibration:
-    /// "LNA 16 dB, VGA 20 dB, amp off, antenna power off │ cal 2026-11-25"
+    /// "LNA 16 dB, VGA 20 dB, amp off │ cal 2026-11-25"
     public var settingsLine: String? {
+        if let settingsOverride { return settingsOverride.isEmpty ? nil : settingsOverride }
         var parts: [String] = []
         let summary = settings.summary(for: kind)
         if !summary.isEmpty { parts.append(summary) }
@@ -146,6 +149,10 @@ extension SelectedAnalyzer {
     /// gain_correction_db=-8 offsets_db=100000000:-42.130,…" — the table's
     /// points as applied.
     public func recordedSettings(unit: String) -> String? {
+        if let settingsOverride {
+            // a remote sensor's: its settings line as it described it
+            return "sensor_settings=\"\(settingsOverride)\"" + (unit == "dBm" ? " unit=dBm" : "")
+        }
         var parts: [String] = []
         switch kind {
         case .hackrf:
@@ -173,6 +180,7 @@ extension SelectedAnalyzer {
     /// `meter --json`'s fields for the settings and calibration, each
     /// `,"key":value` ("lna_gain_db":16 … "calibration":"2026-11-25" or null)
     public var jsonSettings: String {
+        if let settingsOverride { return ",\"settings\":\"\(settingsOverride.replacingOccurrences(of: "\"", with: "'"))\"" }
         var text = ""
         for field in settings.fields(for: kind) {
             let numeric = Double(field.value) != nil

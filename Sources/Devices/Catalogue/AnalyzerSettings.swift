@@ -179,3 +179,115 @@ extension AnalyzerKind {
         }
     }
 }
+
+/// A setting's value that is out of range or of the wrong form: "--lna-gain 17: the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB".
+public struct AnalyzerSettingError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension AnalyzerSettings {
+    /// every setting by its option name (without the dashes)
+    public static let optionNames = ["lna-gain", "vga-gain", "amp", "antenna-power", "gain", "ppm", "bias-tee", "rbw",
+                                     "attenuation"]
+
+    /// Sets one setting from its option name ("lna-gain") and its value as
+    /// typed ("24"): the one parser behind the command line and a remote
+    /// viewer's request. A bad value names what is allowed.
+    public mutating func set(_ option: String, to text: String) throws(AnalyzerSettingError) {
+        func onOff() throws(AnalyzerSettingError) -> Bool {
+            switch text {
+            case "on": return true
+            case "off": return false
+            default: throw AnalyzerSettingError("--\(option) \(text): expected on or off")
+            }
+        }
+        switch option {
+        case "lna-gain":
+            guard let dB = Int(text), (0...40).contains(dB), dB % 8 == 0 else {
+                throw AnalyzerSettingError("--lna-gain \(text): the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB")
+            }
+            lnaGainDB = dB
+        case "vga-gain":
+            guard let dB = Int(text), (0...62).contains(dB), dB % 2 == 0 else {
+                throw AnalyzerSettingError("--vga-gain \(text): the HackRF's VGA takes 0–62 dB in 2 dB steps (0, 2, 4 … 62)")
+            }
+            vgaGainDB = dB
+        case "amp": amplifier = try onOff()
+        case "antenna-power": antennaPower = try onOff()
+        case "bias-tee": biasTee = try onOff()
+        case "gain":
+            if text == "auto" {
+                tunerGain = .automatic
+                return
+            }
+            let steps = R82XXTables.gainTable
+            let top = Double(steps.last ?? 0) / 10
+            guard let dB = Double(text), dB.isFinite, dB >= 0, dB <= top + 0.5 else {
+                throw AnalyzerSettingError("--gain \(text): the RTL-SDR's tuner takes auto or 0–\(top) dB "
+                    + "(steps: \(steps.map { "\(Double($0) / 10)" }.joined(separator: ", ")))")
+            }
+            tunerGain = RTLSDRGain.nearest(dB: dB)
+        case "ppm":
+            guard let ppm = Int(text), (-1000...1000).contains(ppm) else {
+                throw AnalyzerSettingError("--ppm \(text): expected a crystal error between -1000 and 1000 ppm")
+            }
+            frequencyCorrectionPPM = ppm
+        case "rbw":
+            if text == "auto" {
+                tinySA.rbw = .automatic
+            } else if let kHz = Double(text), TinySASettings.rbwRangeKHz.contains(kHz) {
+                tinySA.rbw = .fixed(kHz)
+            } else {
+                throw AnalyzerSettingError("--rbw \(text): the tinySA takes auto or 0.2–850 kHz "
+                    + "(the basic's filters 3.1–620.7 kHz, the Ultra's 0.2, 1, 3, 10, 30, 100, 300, 600, 850)")
+            }
+        case "attenuation":
+            if text == "auto" {
+                tinySA.attenuation = .automatic
+            } else if let dB = Int(text), TinySASettings.attenuationRange.contains(dB) {
+                tinySA.attenuation = .fixed(dB)
+            } else {
+                throw AnalyzerSettingError("--attenuation \(text): the tinySA takes auto or 0–31 dB in 1 dB steps")
+            }
+        default:
+            throw AnalyzerSettingError("\(option): not a setting; the settings are "
+                + Self.optionNames.map { "--\($0)" }.joined(separator: ", "))
+        }
+    }
+
+    /// The settings given, by option name and value as `set` takes them
+    /// (what a remote viewer sends the sensor).
+    public var given: [String: String] {
+        var given: [String: String] = [:]
+        if let lnaGainDB { given["lna-gain"] = "\(lnaGainDB)" }
+        if let vgaGainDB { given["vga-gain"] = "\(vgaGainDB)" }
+        if let amplifier { given["amp"] = amplifier ? "on" : "off" }
+        if let antennaPower { given["antenna-power"] = antennaPower ? "on" : "off" }
+        if let biasTee { given["bias-tee"] = biasTee ? "on" : "off" }
+        switch tunerGain {
+        case .automatic?: given["gain"] = "auto"
+        case .manual(let tenths)?: given["gain"] = "\(Double(tenths) / 10)"
+        case nil: break
+        }
+        if let frequencyCorrectionPPM { given["ppm"] = "\(frequencyCorrectionPPM)" }
+        switch tinySA.rbw {
+        case .automatic?: given["rbw"] = "auto"
+        case .fixed(let kHz)?: given["rbw"] = TinySASettings.text(kHz)
+        case nil: break
+        }
+        switch tinySA.attenuation {
+        case .automatic?: given["attenuation"] = "auto"
+        case .fixed(let dB)?: given["attenuation"] = "\(dB)"
+        case nil: break
+        }
+        return given
+    }
+
+    /// `given` applied over these settings (a viewer's change to a running sensor).
+    public func updated(with changes: [String: String]) throws(AnalyzerSettingError) -> AnalyzerSettings {
+        var settings = self
+        for option in changes.keys.sorted() { try settings.set(option, to: changes[option] ?? "") }
+        return settings
+    }
+}

@@ -72,6 +72,10 @@ public nonisolated struct Tscope_Remote_V1_SensorDescription: Sendable {
   /// how long without a frame means the analyzer stalled [s]
   public var stallSeconds: Double = 0
 
+  /// the analyzer's settings and calibration in use, as the status line
+  /// shows them ("LNA 16 dB, VGA 20 dB, amp off │ cal 2026-11-25")
+  public var settings: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -102,6 +106,11 @@ public nonisolated struct Tscope_Remote_V1_ViewRequest: Sendable {
   /// keep the analyzer's own bins (a meter or a recorder: their sums need
   /// every bin); bin_width_hz then only asks the analyzer when retuning
   public var fullResolution: Bool = false
+
+  /// the analyzer's settings to change, by their command-line names without
+  /// the dashes ("lna-gain" → "24", "amp" → "on"): applied when this viewer
+  /// holds control (or can take it), refused in words otherwise
+  public var settings: Dictionary<String,String> = [:]
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -148,6 +157,15 @@ public nonisolated struct Tscope_Remote_V1_SensorMessage: Sendable {
     set {message = .outage(newValue)}
   }
 
+  /// what became of this viewer's settings request, in words
+  public var notice: String {
+    get {
+      if case .notice(let v)? = message {return v}
+      return String()
+    }
+    set {message = .notice(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Message: Equatable, Sendable {
@@ -156,6 +174,8 @@ public nonisolated struct Tscope_Remote_V1_SensorMessage: Sendable {
     case frame(Tscope_Remote_V1_Frame)
     /// the sensor's analyzer is lost and being reconnected (status text)
     case outage(String)
+    /// what became of this viewer's settings request, in words
+    case notice(String)
 
   }
 
@@ -243,7 +263,7 @@ nonisolated extension Tscope_Remote_V1_DescribeRequest: SwiftProtobuf.Message, S
 
 nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SensorDescription"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_name\0\u{3}device_kind\0\u{1}serial\0\u{1}unit\0\u{1}demo\0\u{3}tunable_low_hz\0\u{3}tunable_high_hz\0\u{3}sweep_low_hz\0\u{3}sweep_high_hz\0\u{3}bin_width_hz\0\u{3}stall_seconds\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_name\0\u{3}device_kind\0\u{1}serial\0\u{1}unit\0\u{1}demo\0\u{3}tunable_low_hz\0\u{3}tunable_high_hz\0\u{3}sweep_low_hz\0\u{3}sweep_high_hz\0\u{3}bin_width_hz\0\u{3}stall_seconds\0\u{1}settings\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -262,6 +282,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
       case 9: try { try decoder.decodeSingularDoubleField(value: &self.sweepHighHz) }()
       case 10: try { try decoder.decodeSingularDoubleField(value: &self.binWidthHz) }()
       case 11: try { try decoder.decodeSingularDoubleField(value: &self.stallSeconds) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self.settings) }()
       default: break
       }
     }
@@ -301,6 +322,9 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
     if self.stallSeconds.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.stallSeconds, fieldNumber: 11)
     }
+    if !self.settings.isEmpty {
+      try visitor.visitSingularStringField(value: self.settings, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -316,6 +340,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
     if lhs.sweepHighHz != rhs.sweepHighHz {return false}
     if lhs.binWidthHz != rhs.binWidthHz {return false}
     if lhs.stallSeconds != rhs.stallSeconds {return false}
+    if lhs.settings != rhs.settings {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -323,7 +348,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
 
 nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ViewRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}low_hz\0\u{3}high_hz\0\u{3}bin_width_hz\0\u{3}frames_per_second\0\u{1}control\0\u{3}full_resolution\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}low_hz\0\u{3}high_hz\0\u{3}bin_width_hz\0\u{3}frames_per_second\0\u{1}control\0\u{3}full_resolution\0\u{1}settings\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -337,6 +362,7 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.framesPerSecond) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.control) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.fullResolution) }()
+      case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.settings) }()
       default: break
       }
     }
@@ -361,6 +387,9 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
     if self.fullResolution != false {
       try visitor.visitSingularBoolField(value: self.fullResolution, fieldNumber: 6)
     }
+    if !self.settings.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.settings, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -371,6 +400,7 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
     if lhs.framesPerSecond != rhs.framesPerSecond {return false}
     if lhs.control != rhs.control {return false}
     if lhs.fullResolution != rhs.fullResolution {return false}
+    if lhs.settings != rhs.settings {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -378,7 +408,7 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Tscope_Remote_V1_SensorMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SensorMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensor\0\u{1}control\0\u{1}frame\0\u{1}outage\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sensor\0\u{1}control\0\u{1}frame\0\u{1}outage\0\u{1}notice\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -433,6 +463,14 @@ nonisolated extension Tscope_Remote_V1_SensorMessage: SwiftProtobuf.Message, Swi
           self.message = .outage(v)
         }
       }()
+      case 5: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.message != nil {try decoder.handleConflictingOneOf()}
+          self.message = .notice(v)
+        }
+      }()
       default: break
       }
     }
@@ -459,6 +497,10 @@ nonisolated extension Tscope_Remote_V1_SensorMessage: SwiftProtobuf.Message, Swi
     case .outage?: try {
       guard case .outage(let v)? = self.message else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case .notice?: try {
+      guard case .notice(let v)? = self.message else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
     }()
     case nil: break
     }

@@ -1,0 +1,40 @@
+import Signals
+import ThreadKit
+import Devices
+import Remote
+
+extension ReconnectingSpectrumSource {
+    /// A remote sensor's settings line as it last described it (another
+    /// viewer holding control may have changed them); nil for a local analyzer.
+    var remoteSettingsLine: String? { (connectedSource as? RemoteSpectrumSource)?.settingsLine }
+
+    /// What a remote sensor said of this viewer's settings request, once; nil for a local analyzer.
+    func takeRemoteNotice() -> String? { (connectedSource as? RemoteSpectrumSource)?.takeNotice() }
+}
+
+extension SelectedAnalyzer {
+    /// The analyzer with a remote sensor's settings as `source` last heard them.
+    func withLiveSettings(of source: ReconnectingSpectrumSource) -> SelectedAnalyzer {
+        guard settingsOverride != nil, let line = source.remoteSettingsLine else { return self }
+        var analyzer = self
+        analyzer.settingsOverride = line
+        return analyzer
+    }
+}
+
+/// Keeps a remote sensor's notice on the status line for a while after it came.
+final class NoticeHold: Sendable {
+    /// how long a notice stays [s]
+    static let seconds = 10.0
+    private let held = Locked<(text: String, until: Double)?>(nil)
+
+    /// Takes a new notice (or nil) and returns the one to show now.
+    func update(_ new: String?) -> String? {
+        let now = monotonicSeconds()
+        return held.withLock { held in
+            if let new { held = (new, now + Self.seconds) }
+            if let current = held, current.until < now { held = nil }
+            return held?.text
+        }
+    }
+}
