@@ -12,7 +12,8 @@ import Testing
         let directory = try Paths.temporaryDirectory("pg-record")
         defer { try? FileManager.default.removeItem(at: directory) }
         let record = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "3", "--label", "roof",
-                                            "--band", "430:440", "--output", server.url])
+                                            "--band", "430:440", "--lna-gain", "24", "--vga-gain", "14",
+                                            "--output", server.url])
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stderr.contains("\(server.url)?session=1"), "\(record.stderr)")
         let stored = try #require(Int(try server.query("SELECT frames FROM sessions WHERE id = 1")))
@@ -20,6 +21,8 @@ import Testing
         #expect(try server.query("SELECT count(*) FROM frames WHERE session_id = 1") == "\(stored)")
         #expect(try server.query("SELECT stopped_at IS NOT NULL AND achieved_frame_rate > 0 FROM sessions WHERE id = 1") == "t")
         #expect(try server.query("SELECT label FROM sessions WHERE id = 1") == "roof")
+        // the analyzer's settings go with the session
+        #expect(try server.query("SELECT gains FROM sessions WHERE id = 1") == "lna=24 vga=14 amp=0")
 
         let csv = directory.appendingPathComponent("roof.csv").path
         let export = try run(Paths.tscope, ["export", "--csv", csv, server.url + "?label=roof"])
