@@ -62,10 +62,19 @@ public final class LiveCalibration: Sendable {
     public let table: CalibrationTable
     /// the unit of uncorrected levels ("dB")
     public let uncalibratedUnit: String
+    /// why the table cannot apply at all, or nil: a table made at a known
+    /// gain on an analyzer whose gain is not known now (automatic), or the
+    /// other way round, would read wrong by the difference nobody knows
+    public let unusable: String?
 
     public init(table: CalibrationTable, gainDB: Double?, uncalibratedUnit: String = "dB") {
         self.table = table
         self.uncalibratedUnit = uncalibratedUnit
+        switch (table.gainDB, gainDB) {
+        case (.some, .none): unusable = "gain auto"
+        case (.none, .some): unusable = "made at gain auto"
+        default: unusable = nil
+        }
         state = Guarded(State(correction: CalibrationCorrection(table: table, gainDB: gainDB)))
     }
 
@@ -75,8 +84,9 @@ public final class LiveCalibration: Sendable {
     /// Starts (or stops) correcting for a newly tuned band; returns the unit its levels are in.
     @discardableResult
     public func tune(to band: FrequencyRange) -> String {
-        state.withLock { state in
-            state.active = state.correction.covers(band)
+        let usable = unusable == nil
+        return state.withLock { state in
+            state.active = usable && state.correction.covers(band)
             return state.active ? "dBm" : uncalibratedUnit
         }
     }

@@ -229,7 +229,8 @@ public struct RawRecording {
         let driver: HackRFSweepDriver
         plan = try HackRFSweepPlan(band: band, binWidthHz: request.binWidthHz)
         driver = try HackRFSweepDriver(transport: opened.transport)
-        try driver.configure(plan: plan, gains: request.gains, ampEnabled: request.ampEnabled)
+        try driver.configure(plan: plan, gains: request.gains, ampEnabled: request.ampEnabled,
+                             antennaPower: request.selection.settings.antennaPower ?? false)
         let basePath = try request.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
         writer = try SigMFWriter(
@@ -269,15 +270,22 @@ public struct RawRTLSDRRecording {
         let opened = try request.selection.openRTLSDR()
         let device = opened.device
         defer { device.powerDown() }
+        // the settings given, in the order the live source sets them (correction before the rate: the IF follows it)
+        let settings = request.selection.settings
+        if let problem = settings.problem(for: .rtlsdr) { throw UsageError(problem) }
+        try device.setGain(settings.tunerGain ?? .automatic)
+        if let ppm = settings.frequencyCorrectionPPM, ppm != 0 { try device.setFrequencyCorrection(ppm: ppm) }
+        if let biasTee = settings.biasTee { try device.setBiasTee(biasTee) }
         let rate: Double
         rate = try device.setSampleRate(Self.sampleRate)
         try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
         try device.resetBuffer()
+        let described = settings.summary(for: .rtlsdr)
         let basePath = try request.rawBasePath(startedAt: unixTimeNow())
         let writer: SigMFWriter
         writer = try SigMFWriter(basePath: basePath, datatype: .cu8, sampleRate: rate,
                                  hardware: opened.isDemo ? "\(opened.name) (demo)" : opened.name,
-                                 description: "RTL-SDR at \(band.centerHz / 1e6) MHz, interleaved u8 I/Q")
+                                 description: "RTL-SDR at \(band.centerHz / 1e6) MHz, \(described), interleaved u8 I/Q")
         // the stream's chunks packed into whole transfers: a paced transport hands out small ones
         let queue = RawBlockQueue(blockSize: RTLSDRStreaming.transferSize, capacity: 256, coalesce: true)
         let waiter = RecordingWait()

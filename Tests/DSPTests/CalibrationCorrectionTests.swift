@@ -75,4 +75,17 @@ import Testing
         #expect(live.tune(to: FrequencyRange(lowerHz: 50e6, upperHz: 180e6)!) == "dB")
         #expect(live.correct(frame).powerDB[0] == -50)
     }
+
+    /// A table made at a known gain is never applied at an unknown one (an
+    /// RTL-SDR on automatic gain), nor the other way round.
+    @Test func aGainNobodyKnowsIsNeverCalibrated() {
+        let band = FrequencyRange(lowerHz: 120e6, upperHz: 180e6)!
+        let automatic = LiveCalibration(table: Self.table, gainDB: nil)
+        #expect(automatic.tune(to: band) == "dB" && automatic.unusable == "gain auto")
+        var madeAutomatic = Self.table
+        madeAutomatic.gainDB = nil
+        let fixed = LiveCalibration(table: madeAutomatic, gainDB: 29.7)
+        #expect(fixed.tune(to: band) == "dB" && fixed.unusable == "made at gain auto")
+        #expect(LiveCalibration(table: madeAutomatic, gainDB: nil).tune(to: band) == "dBm")
+    }
 }

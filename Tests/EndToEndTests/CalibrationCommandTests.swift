@@ -239,6 +239,30 @@ import Testing
         #expect(carrier["rbw_khz"] as? Int == 30)
     }
 
+    /// An RTL-SDR calibrated at a fixed gain reads dBm at that gain, and dB
+    /// on automatic gain, whose value nobody knows: never dBm falsely.
+    @Test func anRTLSDRCalibrationNeedsAKnownGain() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let generator = ["--demo-generator", "90:-30,100:-30,110:-30"]
+        let reference = try bench.write("rtl.csv", Self.referenceCSV([(90, -30), (110, -30)]))
+        let made = try run(Paths.tscope, ["calibrate", "--device", "demo-rtlsdr", "--gain", "29.7", "--reference", reference,
+                                          "--sweeps", "4"] + generator, environment: bench.environment, timeoutSeconds: 120)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdoutText.contains("at gain 29.7 dB (gain 29.7 dB)"), "\(made.stdoutText)")
+        func reading(_ extra: [String]) throws -> [String: Any] {
+            let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--band", "99.8:100.2", "--count", "1",
+                                                "--json"] + generator + extra, environment: bench.environment, timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let line = try #require(result.stdoutText.split(separator: "\n").last)
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let fixed = try reading(["--gain", "29.7"])
+        #expect(fixed["unit"] as? String == "dBm" && abs((fixed["power_db"] as? Double ?? 0) - -30) <= 1, "\(fixed)")
+        let automatic = try reading([])
+        #expect(automatic["unit"] as? String == "dB" && automatic["calibration"] is NSNull, "\(automatic)")
+    }
+
     /// An RTL-SDR gain is snapped to the tuner's table and said once.
     @Test func anRTLSDRGainIsSnappedAndSaid() throws {
         let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--band", "88:90", "--gain", "30",

@@ -197,7 +197,7 @@ import Testing
         let directory = try Paths.temporaryDirectory("record-raw-rtl")
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try run(Paths.tscope, ["record", "--device", "demo-rtlsdr", "--raw", "--duration", "1",
-                                            "-f", "95:97", "--output", directory.path + "/"])
+                                            "-f", "95:97", "--gain", "30", "--ppm", "12", "--output", directory.path + "/"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let metaPath = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let meta = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: metaPath)))
@@ -207,6 +207,9 @@ import Testing
         #expect(global["core:sample_rate"] as? Double == 2.4e6)
         let captures = try #require(meta["captures"] as? [[String: Any]])
         #expect(captures.count == 1 && captures.first?["core:frequency"] as? Double == 96e6)
+        // the settings given are the ones recorded (the gain snapped to the tuner's step)
+        let description = global["core:description"] as? String ?? ""
+        #expect(description.contains("gain 29.7 dB, 12 ppm"), "\(description)")
         let dataPath = String(metaPath.dropLast("meta".count)) + "data"
         let dataSize = try #require(try FileManager.default.attributesOfItem(atPath: dataPath)[.size] as? Int)
         #expect(dataSize > 100_000 && dataSize % 2 == 0, "\(dataSize) bytes")

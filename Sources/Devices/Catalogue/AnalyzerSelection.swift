@@ -74,7 +74,11 @@ public struct SelectedAnalyzer: Sendable {
         let summary = settings.summary(for: kind)
         if !summary.isEmpty { parts.append(summary) }
         if let calibration {
-            parts.append(calibration.isActive ? "cal \(calibration.table.madeOn)" : "cal: band outside, dB")
+            if calibration.isActive {
+                parts.append("cal \(calibration.table.madeOn)")
+            } else {
+                parts.append("cal: \(calibration.unusable ?? "band outside"), \(calibration.uncalibratedUnit)")
+            }
         }
         return parts.isEmpty ? nil : parts.joined(separator: " │ ")
     }
