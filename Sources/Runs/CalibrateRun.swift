@@ -136,7 +136,9 @@ public enum CalibrateRun {
                     + "\(FrequencyFormat.trimmed(reference.levelDBm, maxFractionDigits: 2)) dBm, then Enter"
                 guard prompt(text) else { throw CommandError("calibration stopped before \(request.referencePath) line \(reference.line); no table written") }
             }
-            let band = Self.band(around: group, channelHz: request.channelHz, limits: limits)
+            // clear of the analyzer's blind spots (an RTL-SDR hop's DC bin)
+            let band = analyzer.kind.measurementBand(holding: group.map(\.frequencyHz), margin: 3 * request.channelHz,
+                                                     binWidthHz: request.binWidthHz, limits: limits)
             collector.withLock { $0 = ([], [], request.channelHz) }
             if started {
                 try source.retune(to: band, binWidthHz: request.binWidthHz)
@@ -211,14 +213,6 @@ public enum CalibrateRun {
             state.readings[index].channel.append(Units.power(decibels: channel))
             state.readings[index].noise.append(sides.reduce(0, +) / Double(sides.count))
         }
-    }
-
-    /// The band that holds each reference with the noise channels beside it.
-    static func band(around group: [CalibrationReference], channelHz: Double, limits: FrequencyRange) -> FrequencyRange {
-        let margin = 3 * channelHz
-        let low = max(limits.lowerHz, (group.first?.frequencyHz ?? limits.lowerHz) - margin)
-        let high = min(limits.upperHz, (group.last?.frequencyHz ?? limits.upperHz) + margin)
-        return FrequencyRange(lowerHz: low, upperHz: max(high, low + channelHz)) ?? limits
     }
 
     /// Writes the table through a temporary file, so a failed write leaves no half table.

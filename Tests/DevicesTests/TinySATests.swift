@@ -372,3 +372,28 @@ private final class NanoVNALike: FirmwareEmulator {
         return data.count
     }
 }
+
+/// Calibration bands keep references off an RTL-SDR hop's DC bin.
+@Suite struct MeasurementBandTests {
+    @Test func noReferenceSitsOnAnRTLSDRHopCentre() throws {
+        let references = [100e6, 125e6, 150e6]
+        let limits = RTLSDRSpectrumSource.hardwareTunableRange
+        let band = AnalyzerKind.rtlsdr.measurementBand(holding: references, margin: 3e6, binWidthHz: 100e3, limits: limits)
+        let plan = try RTLSDRHopPlan(lowerHz: Int(band.lowerHz.rounded()), upperHz: Int(band.upperHz.rounded()),
+                                     maxBinHz: 100_000, crop: RTLSDRSpectrumSource.Settings().crop)
+        for reference in references {
+            #expect(band.lowerHz < reference - 2e6 && band.upperHz > reference + 2e6)
+            let nearest = (0..<plan.hopCount).map { abs(Double(plan.hopCenterHz($0)) - reference) }.min() ?? 0
+            #expect(nearest > 3 * plan.binWidthHz, "\(reference) Hz is \(nearest) Hz from a hop centre")
+        }
+        // the plain band put 150 MHz one bin from a hop centre, the case that read 2.9 dB high
+        let plain = try RTLSDRHopPlan(lowerHz: 97_000_000, upperHz: 153_000_000, maxBinHz: 100_000,
+                                      crop: RTLSDRSpectrumSource.Settings().crop)
+        let plainNearest = (0..<plain.hopCount).map { abs(Double(plain.hopCenterHz($0)) - 150e6) }.min() ?? 0
+        #expect(plainNearest <= 3 * plain.binWidthHz, "\(plainNearest)")
+        // other kinds: the plain band
+        let hackRF = AnalyzerKind.hackrf.measurementBand(holding: references, margin: 3e6, binWidthHz: 100e3,
+                                                         limits: AnalyzerKind.hackrf.tunableRange)
+        #expect(hackRF == FrequencyRange(lowerHz: 97e6, upperHz: 153e6))
+    }
+}

@@ -162,3 +162,34 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension AnalyzerKind {
+    /// A band holding `frequencies` with `margin` [Hz] on each side, within
+    /// `limits`, placed so that none of them falls where the kind's plan
+    /// cannot measure a tone. An RTL-SDR hop replaces the bin at its centre
+    /// (the DC spike) by the bin above it, as rtl_power does: a tone in
+    /// either is lost from one or counted twice (+2.9 dB seen). The band is
+    /// slid down in small steps, both edges, until no frequency is within
+    /// three bins of a hop centre. Other kinds: the plain band.
+    public func measurementBand(holding frequencies: [Double], margin: Double, binWidthHz: Double,
+                                limits: FrequencyRange) -> FrequencyRange {
+        let low = (frequencies.min() ?? limits.lowerHz) - margin
+        let high = (frequencies.max() ?? limits.upperHz) + margin
+        func clipped(_ shift: Double) -> FrequencyRange {
+            let lower = max(limits.lowerHz, low - shift)
+            return FrequencyRange(lowerHz: lower, upperHz: min(limits.upperHz, max(high - shift, lower + margin))) ?? limits
+        }
+        guard self == .rtlsdr else { return clipped(0) }
+        let crop = RTLSDRSpectrumSource.Settings().crop
+        for attempt in 0..<24 {
+            let band = clipped(Double(attempt) * 0.137e6)
+            guard let plan = try? RTLSDRHopPlan(lowerHz: Int(band.lowerHz.rounded()), upperHz: Int(band.upperHz.rounded()),
+                                                maxBinHz: max(1, Int(binWidthHz.rounded(.down))), crop: crop) else { continue }
+            let clear = frequencies.allSatisfy { frequency in
+                (0..<plan.hopCount).allSatisfy { abs(Double(plan.hopCenterHz($0)) - frequency) > 3 * plan.binWidthHz }
+            }
+            if clear { return band }
+        }
+        return clipped(0)
+    }
+}
