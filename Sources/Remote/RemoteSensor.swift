@@ -74,17 +74,16 @@ public struct RemoteSensor: Sendable {
     /// IP address as the server name (SNI), so the certificate is checked
     /// against the address instead.
     private var target: any ResolvableTarget {
-        if endpoint.isIPv6 { return ResolvableTargets.IPv6.ipv6(host: endpoint.host, port: endpoint.port) }
+        if endpoint.isIPv6 { return ResolvableTargets.IPv6.ipv6(address: endpoint.host, port: endpoint.port) }
         var address = in_addr()
         if inet_pton(AF_INET, endpoint.host, &address) == 1 {
-            return ResolvableTargets.IPv4.ipv4(host: endpoint.host, port: endpoint.port)
+            return ResolvableTargets.IPv4.ipv4(address: endpoint.host, port: endpoint.port)
         }
         return ResolvableTargets.DNS.dns(host: endpoint.host, port: endpoint.port)
     }
 
     /// Asks the sensor what it is (from a plain thread; at most `timeoutSeconds`).
     public func describe(timeoutSeconds: Double = 5) throws -> Description {
-        let endpoint = endpoint
         do {
             let transport = try transport()
             let metadata = metadata

@@ -101,7 +101,8 @@ public enum CalibrateRun {
     @discardableResult
     public static func run(_ request: CalibrationRequest, prompt: (String) -> Bool = CalibrateRun.promptOnTerminal)
         throws -> (table: CalibrationTable, path: String) {
-        let references = try CalibrationReference.parse(try readText(request.referencePath), file: request.referencePath)
+        let references = try CalibrationReference.parse(try InputError.readText(request.referencePath),
+                                                        file: request.referencePath)
         for (a, b) in zip(references, references.dropFirst()) where b.frequencyHz - a.frequencyHz < 2 * request.channelHz {
             throw InputError(file: request.referencePath, location: .line(b.line),
                              "\(FrequencyFormat.label(b.frequencyHz)) is within \(FrequencyFormat.label(2 * request.channelHz)) "
@@ -231,14 +232,6 @@ public enum CalibrateRun {
             unlink(temporary)
             throw CommandError("cannot write the calibration \(path): \(String(cString: strerror(errno)))")
         }
-    }
-
-    static func readText(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw InputError(file: path, "not UTF-8 text") }
-        return text
     }
 
     /// Asks on stderr and waits for a line on stdin; false at end of input.

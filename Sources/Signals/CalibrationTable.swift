@@ -150,11 +150,7 @@ public struct CalibrationTable: Sendable, Equatable {
 
     /// Reads the file at `path`.
     public static func read(path: String) throws(InputError) -> CalibrationTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw InputError(file: path, "not UTF-8 text") }
-        return try parse(text, file: path)
+        try parse(try InputError.readText(path), file: path)
     }
 
     /// "1000000", "433920000.5"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an input (a capture file, an ECG record, a device or stream) could not be
 /// read or written: always names the file and where in it (line or byte
 /// offset), so the user can find the damage. Capture calls it `CaptureError`,
@@ -20,6 +22,15 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         self.file = file
         self.location = location
         self.detail = detail
+    }
+
+    /// The whole of a small UTF-8 text file (a calibration, a reference list); unreadable or not UTF-8 is one error naming it.
+    public static func readText(_ path: String) throws(InputError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw InputError(file: path, "not UTF-8 text") }
+        return text
     }
 
     public var description: String {
