@@ -21,8 +21,9 @@ public struct CalibrationReference: Sendable, Equatable {
     public static func parse(_ text: String, file: String) throws(InputError) -> [CalibrationReference] {
         var rows: [CalibrationReference] = []
         var sawHeader = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            // a spreadsheet's byte-order mark and CRLF endings are not part of the text
+            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}")))
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             if !sawHeader {

@@ -105,7 +105,7 @@ public struct CalibrationTable: Sendable, Equatable {
         var points: [Point] = []
         var sawHeader = false
         var sawMagic = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             let number = index + 1
             if line.isEmpty { continue }

@@ -15,6 +15,9 @@ import Testing
     @Test func theFileRoundTrips() throws {
         let parsed = try CalibrationTable.parse(Self.table.fileText, file: "t.csv")
         #expect(parsed == Self.table)
+        // a table that went through an editor that writes CRLF reads the same
+        let crlf = Self.table.fileText.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try CalibrationTable.parse(crlf, file: "t.csv") == Self.table)
     }
 
     @Test func offsetsAreLinearInDBBetweenPointsAndAbsentOutside() {

@@ -115,6 +115,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    /// A reference list saved by a spreadsheet (byte-order mark, CRLF) reads as typed.
+    @Test func aSpreadsheetsReferenceListIsRead() throws {
+        let bench = try Bench()
+        defer { try? FileManager.default.removeItem(at: bench.directory) }
+        let reference = try bench.write("excel.csv", "\u{FEFF}frequency_hz,level_dbm\r\n200000000,-30\r\n300000000,-30\r\n")
+        let made = try bench.calibrate(reference)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdoutText.contains("200 MHz") && made.stdoutText.contains("300 MHz"), "\(made.stdoutText)")
+    }
+
     /// `--calibration FILE` applies a table from anywhere; one made for
     /// another analyzer is refused naming both serials.
     @Test func anExplicitTableIsUsedAndAnotherAnalyzersRefused() throws {
