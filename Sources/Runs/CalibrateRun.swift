@@ -126,9 +126,18 @@ public enum CalibrateRun {
                              "\(FrequencyFormat.label(reference.frequencyHz)) is outside what the \(analyzer.kind.model) "
                                 + "tunes (\(BandLimits.outside(limits)))")
         }
+        // the noise beside a reference is measured up to 2.5 channels away: that much must be tunable too
+        let room = 2.5 * request.channelHz
+        for reference in references
+        where reference.frequencyHz - room < limits.lowerHz || reference.frequencyHz + room > limits.upperHz {
+            throw InputError(file: request.referencePath, location: .line(reference.line),
+                             "\(FrequencyFormat.label(reference.frequencyHz, maxFractionDigits: 6)) is too close to the "
+                                + "edge of what the \(analyzer.kind.model) tunes: the noise beside it is measured "
+                                + "\(FrequencyFormat.label(room)) either side")
+        }
         // measure in groups: all at once, or one reference at a time (--step)
         let groups = request.step ? references.map { [$0] } : [references]
-        var measured: [(CalibrationReference, Readings)] = []
+        var points: [CalibrationTable.Point] = []
         var started = false
         defer { source.stop() }
         for group in groups {
@@ -162,31 +171,13 @@ public enum CalibrateRun {
                 usleep(20_000)
             }
             let readings = collector.withLock { $0.readings }
+            // each reference judged as soon as it is measured (with --step, before the next is asked for)
             for (reference, reading) in zip(group, readings) {
                 var kept = reading
                 kept.channel = Array(reading.channel.dropFirst().prefix(request.sweeps))
                 kept.noise = Array(reading.noise.dropFirst().prefix(request.sweeps))
-                measured.append((reference, kept))
+                points.append(try point(reference, kept, file: request.referencePath))
             }
-        }
-        var points: [CalibrationTable.Point] = []
-        for (reference, reading) in measured {
-            let channel = reading.channel.reduce(0, +) / Double(reading.channel.count)
-            let noise = reading.noise.reduce(0, +) / Double(reading.noise.count)
-            let aboveNoise = Units.decibels(power: channel / max(noise, .leastNormalMagnitude))
-            guard channel.isFinite, aboveNoise >= minimumSignalToNoiseDB else {
-                throw InputError(file: request.referencePath, location: .line(reference.line),
-                                 "no reference found at \(FrequencyFormat.label(reference.frequencyHz, maxFractionDigits: 6)): "
-                                    + "\(String(format: "%.1f", aboveNoise)) dB above the noise beside it, "
-                                    + "\(Int(minimumSignalToNoiseDB)) dB needed; no table written")
-            }
-            // the signal alone: the noise beside it taken out of the channel, per sweep
-            let perSweep = zip(reading.channel, reading.noise).map { Units.decibels(power: max($0 - $1, $0 * 1e-3)) }
-            let meanDB = Units.decibels(power: channel - noise)
-            let spread = (perSweep.map { ($0 - meanDB) * ($0 - meanDB) }.reduce(0, +)
-                / Double(max(1, perSweep.count - 1))).squareRoot()
-            points.append(.init(frequencyHz: reference.frequencyHz, offsetDB: reference.levelDBm - meanDB,
-                                uncertaintyDB: spread))
         }
         let serial = CalibrationFiles.serial(of: analyzer)
         let table = CalibrationTable(model: analyzer.kind.model, serial: serial, firmware: "",
@@ -196,6 +187,27 @@ public enum CalibrateRun {
         let path = request.outputPath ?? CalibrationFiles.defaultPath(model: table.model, serial: serial)
         try write(table, to: path)
         return (table, path)
+    }
+
+    /// The offset a reference's readings give, or why they give none.
+    static func point(_ reference: CalibrationReference, _ reading: Readings, file: String)
+        throws(InputError) -> CalibrationTable.Point {
+        let channel = reading.channel.reduce(0, +) / Double(max(1, reading.channel.count))
+        let noise = reading.noise.reduce(0, +) / Double(max(1, reading.noise.count))
+        let aboveNoise = Units.decibels(power: channel / max(noise, .leastNormalMagnitude))
+        guard channel.isFinite, aboveNoise >= minimumSignalToNoiseDB else {
+            throw InputError(file: file, location: .line(reference.line),
+                             "no reference found at \(FrequencyFormat.label(reference.frequencyHz, maxFractionDigits: 6)): "
+                                + "\(String(format: "%.1f", aboveNoise)) dB above the noise beside it, "
+                                + "\(Int(minimumSignalToNoiseDB)) dB needed; no table written")
+        }
+        // the signal alone: the noise beside it taken out of the channel, per sweep
+        let perSweep = zip(reading.channel, reading.noise).map { Units.decibels(power: max($0 - $1, $0 * 1e-3)) }
+        let meanDB = Units.decibels(power: channel - noise)
+        let spread = (perSweep.map { ($0 - meanDB) * ($0 - meanDB) }.reduce(0, +)
+            / Double(max(1, perSweep.count - 1))).squareRoot()
+        return CalibrationTable.Point(frequencyHz: reference.frequencyHz, offsetDB: reference.levelDBm - meanDB,
+                                      uncertaintyDB: spread)
     }
 
     /// Adds a frame's readings to the references being measured.

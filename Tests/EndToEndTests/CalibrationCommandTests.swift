@@ -189,6 +189,8 @@ import Testing
             ("range.csv", "frequency_hz,level_dbm\n100000000,-30\n7000000000,-30\n", "range.csv:3: 7 GHz is outside"),
             ("silent.csv", "frequency_hz,level_dbm\n100000000,-30\n375000000,-30\n",
              "silent.csv:3: no reference found at 375 MHz"),
+            ("edge.csv", "frequency_hz,level_dbm\n2000000,-30\n100000000,-30\n",
+             "edge.csv:2: 2 MHz is too close to the edge of what the HackRF One tunes"),
             ("empty.csv", "", "empty.csv: empty"),
         ]
         for item in cases {
