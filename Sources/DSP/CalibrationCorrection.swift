@@ -36,8 +36,9 @@ public struct CalibrationCorrection: Sendable {
     /// Adds each bin's offset to `frame`'s levels (NaN stays NaN).
     public mutating func apply(to frame: inout SpectrumFrame) {
         let count = frame.powerDB.count
-        if geometry == nil || geometry! != (frame.startHz, frame.binWidthHz, count) {
-            geometry = (frame.startHz, frame.binWidthHz, count)
+        let wanted = (startHz: frame.startHz, binWidthHz: frame.binWidthHz, count: count)
+        if geometry.map({ $0 != wanted }) ?? true {
+            geometry = wanted
             offsets = (0..<count).map { Float(offsetDB(atHz: frame.binCenterHz($0))) }
         }
         offsets.withUnsafeBufferPointer { offset in
