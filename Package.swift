@@ -1,6 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// `-O` for the hot modules in debug builds as well (release builds are optimised anyway).
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "tscope",
     products: [
@@ -39,8 +42,12 @@ let package = Package(
         .target(name: "Signals"),
         .target(name: "ThreadKit"),
         .target(name: "USBDriver", dependencies: ["Signals", "ThreadKit", "CLibUSB"]),
-        .target(name: "DSP", dependencies: ["Signals", "ThreadKit", "CFFTW"]),
-        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP"]),
+        // The per-sample loops (FFT input, detectors, the emulators' synthesis) are optimised in
+        // debug builds too: the real-time path must keep up with 20 MS/s in the tests, which run
+        // the debug build (an unoptimised loop is 10–50× slower).
+        .target(name: "DSP", dependencies: ["Signals", "ThreadKit", "CFFTW"], swiftSettings: optimisedInDebug),
+        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP"],
+                swiftSettings: optimisedInDebug),
         .target(
             name: "Capture",
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]

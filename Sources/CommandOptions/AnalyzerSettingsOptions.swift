@@ -2,6 +2,26 @@ import ArgumentParser
 import Devices
 import Foundation
 import Runs
+import Signals
+import DSP
+
+extension AnalysisMode: ExpressibleByArgument {}
+
+extension AnalyzerSettingsOptions {
+    /// `--mode realtime` on a band the analyzer cannot stream at once: the
+    /// one-line usage error naming the widest it can (for `--device auto`,
+    /// the widest any analyzer here streams; the source checks the one found).
+    public func checkMode(bands: [FrequencyRange], device: DeviceChoice) throws {
+        guard mode == .realtime else { return }
+        for band in bands {
+            if let kind = device.kind {
+                if let problem = kind.realtimeProblem(widthHz: band.spanHz) { throw ValidationError(problem) }
+            } else if let problem = AnalyzerKind.hackrf.realtimeProblem(widthHz: band.spanHz) {
+                throw ValidationError(problem)
+            }
+        }
+    }
+}
 
 /// on|off on the command line
 public enum OnOff: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -72,6 +92,13 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         valueName: "on|off"))
     public var biasTee: OnOff?
 
+    @Option(name: .customLong("mode"), help: ArgumentHelp(
+        "realtime: stream one tuning and transform every sample (overlapped FFTs), for a band the analyzer sees at "
+            + "once (HackRF ≤ 20 MHz, RTL-SDR ≤ 2 MHz); sweep: step across the band as hackrf_sweep and rtl_power do; "
+            + "auto (default): realtime where the band allows.",
+        valueName: "auto|realtime|sweep"))
+    public var mode: AnalysisMode = .auto
+
     public func validate() throws {
         _ = try settings
         if let demoGenerator, GeneratorTone.list(parsing: demoGenerator) == nil {
@@ -106,6 +133,7 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
             throw ValidationError(problem)
         }
         selection.calibration = calibration.map(CalibrationChoice.init(argument:)) ?? .automatic
+        selection.mode = mode
         selection.demoInput = DemoInput(generator: demoGenerator.flatMap(GeneratorTone.list(parsing:)),
                                         crystalErrorPPM: demoCrystalPPM ?? 0)
         if let text = tunerGain, let wanted = Double(text), case .manual(let tenths)? = selection.settings.tunerGain,

@@ -13,9 +13,19 @@ public struct DwellTiming: Sendable, Equatable {
     /// time between two looks at the same frequency: one sweep [s]
     public let revisitSeconds: Double
 
-    public init(dwellSeconds: Double, revisitSeconds: Double) {
+    /// set in real-time mode: how the stream is transformed (every sample is watched)
+    public var realtime: RealtimeAnalysis?
+
+    public init(dwellSeconds: Double, revisitSeconds: Double, realtime: RealtimeAnalysis? = nil) {
         self.dwellSeconds = dwellSeconds
         self.revisitSeconds = revisitSeconds
+        self.realtime = realtime
+    }
+
+    /// Real-time mode: every sample is inside some FFT, so each frequency is
+    /// watched all the time (dwell = revisit = one frame, duty 1).
+    public static func realtime(_ analysis: RealtimeAnalysis) -> DwellTiming {
+        DwellTiming(dwellSeconds: analysis.frameSeconds, revisitSeconds: analysis.frameSeconds, realtime: analysis)
     }
 
     /// fraction of the time each frequency is watched
@@ -42,4 +52,31 @@ public struct DwellTiming: Sendable, Equatable {
         return DwellTiming(dwellSeconds: Double(segments * fftSize) / sampleRateHz,
                            revisitSeconds: Double(max(1, steps) * samplesPerStep) / sampleRateHz)
     }
+}
+
+/// What a real-time stream's probability of intercept rests on: the FFT
+/// length, the overlap of consecutive windows and the sample rate.
+public struct RealtimeAnalysis: Sendable, Equatable {
+    /// N [samples]
+    public var fftSize: Int
+    /// fraction of each window shared with the next (0.5 = 50 %)
+    public var overlap: Double
+    public var sampleRateHz: Double
+    /// the time one frame (one trace, one meter reading) spans [s]
+    public var frameSeconds: Double
+
+    public init(fftSize: Int, overlap: Double, sampleRateHz: Double, frameSeconds: Double) {
+        self.fftSize = fftSize
+        self.overlap = overlap
+        self.sampleRateHz = sampleRateHz
+        self.frameSeconds = frameSeconds
+    }
+
+    /// new samples between windows [samples]
+    public var hop: Int { max(1, Int((Double(fftSize) * (1 - overlap)).rounded())) }
+
+    /// The shortest steady burst certain to fill one whole window whatever
+    /// its alignment, so it reads its full level (100 % probability of
+    /// intercept at full amplitude): N + hop − 1 samples [s].
+    public var fullAmplitudeBurstSeconds: Double { Double(fftSize + hop - 1) / sampleRateHz }
 }

@@ -133,6 +133,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         if let inner = current?.counters {
             total.badBlocks += inner.badBlocks
             total.droppedBlocks += inner.droppedBlocks
+            total.droppedSamples += inner.droppedSamples
         }
         total.frames = forwarded
         total.droppedBlocks += stale
@@ -234,6 +235,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
             shared.withLock {
                 $0.retired.badBlocks += final.badBlocks
                 $0.retired.droppedBlocks += final.droppedBlocks
+                $0.retired.droppedSamples += final.droppedSamples
             }
         }
     }

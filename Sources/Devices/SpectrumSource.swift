@@ -9,11 +9,15 @@ public struct SpectrumSourceCounters: Sendable, Equatable {
     public var badBlocks: Int
     /// blocks dropped because a consumer fell behind
     public var droppedBlocks: Int
+    /// samples of a real-time stream lost before they were transformed (a queue overrun, a gap in
+    /// the device's stream): every one counted, never hidden
+    public var droppedSamples: Int
 
-    public init(frames: Int = 0, badBlocks: Int = 0, droppedBlocks: Int = 0) {
+    public init(frames: Int = 0, badBlocks: Int = 0, droppedBlocks: Int = 0, droppedSamples: Int = 0) {
         self.frames = frames
         self.badBlocks = badBlocks
         self.droppedBlocks = droppedBlocks
+        self.droppedSamples = droppedSamples
     }
 }
 

@@ -27,6 +27,8 @@ public struct DeviceSelection: Sendable {
     /// a demo device's input: a signal generator's tones instead of the demo scene, a crystal error
     /// (tests, demonstrations)
     public var demoInput = DemoInput()
+    /// real time, sweep, or real time where the band allows (`--mode`)
+    public var mode = AnalysisMode.auto
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -56,7 +58,7 @@ public struct DeviceSelection: Sendable {
         if let follow { return try follow.selectAnalyzer() }
         if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
         var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,
-                                                   detector: detector, demoInput: demoInput)
+                                                   detector: detector, mode: mode, demoInput: demoInput)
         if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
         if let table = try calibration.table(for: analyzer) {
             analyzer.calibration = LiveCalibration(table: table, gainDB: settings.totalGainDB(for: analyzer.kind),

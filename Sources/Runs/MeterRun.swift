@@ -94,7 +94,7 @@ public enum MeterRun {
                                        unit: unit, sweeps: reading.sweeps, json: settings.json,
                                        settings: analyzer.withLiveSettings(of: source).jsonSettings,
                                        dwell: source.dwellTiming, measurements: reading.measurements,
-                                       trace: settings.trace))
+                                       trace: settings.trace, droppedSamples: counters.droppedSamples))
             }
             guard any else { continue }
             fflush(nil)
@@ -246,7 +246,8 @@ public enum MeterLine {
     /// - Parameter settings: the analyzer's settings and calibration as JSON fields (`SelectedAnalyzer.jsonSettings`)
     public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
                        json: Bool, settings: String = "", dwell: DwellTiming? = nil,
-                       measurements: BandMeasurements? = nil, trace: TraceMode = .live) -> String {
+                       measurements: BandMeasurements? = nil, trace: TraceMode = .live,
+                       droppedSamples: Int? = nil) -> String {
         let stamp = utcISO8601(time)
         let power = String(format: "%.2f", decibels)
         if json {
@@ -255,10 +256,17 @@ public enum MeterLine {
                 + "\"sweeps\":\(sweeps)" + settings
             if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
             if let dwell {
-                line += ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"
+                line += ",\"mode\":\"\(dwell.realtime == nil ? "sweep" : "realtime")\""
+                    + ",\"dwell_s\":\(String(format: "%.9g", dwell.dwellSeconds)),"
                     + "\"revisit_s\":\(String(format: "%.9g", dwell.revisitSeconds)),"
                     + "\"duty\":\(String(format: "%.6g", dwell.duty))"
+                if let realtime = dwell.realtime {
+                    line += ",\"fft_size\":\(realtime.fftSize),\"overlap\":\(String(format: "%.6g", realtime.overlap)),"
+                        + "\"sample_rate_hz\":\(Int64(realtime.sampleRateHz.rounded())),"
+                        + "\"min_full_burst_s\":\(String(format: "%.9g", realtime.fullAmplitudeBurstSeconds))"
+                }
             }
+            if let droppedSamples { line += ",\"dropped_samples\":\(droppedSamples)" }
             if let occupied = measurements?.occupied {
                 line += ",\"obw_hz\":\(hertz(occupied.stopHz - occupied.startHz)),"
                     + "\"obw_start_hz\":\(hertz(occupied.startHz)),\"obw_stop_hz\":\(hertz(occupied.stopHz))"

@@ -96,7 +96,8 @@ public struct LiveViewerRun {
                                           ?? Self.following(source),
                                       extra: recording.poll(), powerUnit: analyzer.powerUnit,
                                       dwell: source.dwellTiming,
-                                      settings: analyzer.withLiveSettings(of: source).settingsLine)
+                                      settings: analyzer.withLiveSettings(of: source).settingsLine,
+                                      droppedSamples: counters.droppedSamples)
             },
             failure: { failure.message },
             toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }

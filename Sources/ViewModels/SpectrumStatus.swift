@@ -14,6 +14,8 @@ public struct SpectrumStatus: Sendable, Equatable {
     public var droppedBlocks: Int
     /// blocks with a bad header, skipped
     public var badBlocks: Int
+    /// samples of a real-time stream lost before they were transformed
+    public var droppedSamples: Int
     /// a one-line problem to show (e.g. "device disconnected"), or nil
     public var message: String?
     /// what the feed adds to the status line, shown as a badge (e.g.
@@ -31,8 +33,9 @@ public struct SpectrumStatus: Sendable, Equatable {
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
                 droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil,
-                powerUnit: String = "dB", dwell: DwellTiming? = nil, settings: String? = nil) {
+                powerUnit: String = "dB", dwell: DwellTiming? = nil, settings: String? = nil, droppedSamples: Int = 0) {
         self.settings = settings
+        self.droppedSamples = droppedSamples
         self.deviceName = deviceName
         self.isDemo = isDemo
         self.binWidthHz = binWidthHz

@@ -46,7 +46,13 @@ final class StatusLine {
         var facts = " │ span \(FrequencyFormat.label(content.band.spanHz))"
         if status.binWidthHz > 0 { facts += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
         facts += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
-        facts += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
+        if status.dwell?.realtime != nil {
+            // real time: what counts is samples never transformed (a queue overrun), every one
+            facts += " │ dropped \(status.droppedSamples) samples │ bad \(status.badBlocks)"
+        } else {
+            facts += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
+            if status.droppedSamples > 0 { facts += " │ dropped \(status.droppedSamples) samples" }
+        }
         if let viewFacts = content.viewFacts { facts += " │ \(viewFacts)" }
         var text = " \(status.deviceName)" + facts
         if let message = status.message {
@@ -54,9 +60,13 @@ final class StatusLine {
             // a message (a stall, a failed write) matters more than the figures: first when the line is short
             if x - row.x + text.count > row.width { text = " \(status.deviceName) │ \(message)" + facts }
         }
-        if let dwell = status.dwell {
-            // what a short signal must overlap to be seen: "dwell 409 µs / 2.46 ms"
-            text += " │ dwell \(Self.duration(dwell.dwellSeconds)) / \(Self.duration(dwell.revisitSeconds))"
+        if let realtime = status.dwell?.realtime {
+            // what is certain to be seen: "realtime FFT 8192, 50 % overlap │ 100 % POI ≥ 615 µs"
+            text += " │ realtime FFT \(realtime.fftSize), \(Int((realtime.overlap * 100).rounded())) % overlap"
+                + " │ 100 % POI ≥ \(Self.duration(realtime.fullAmplitudeBurstSeconds))"
+        } else if let dwell = status.dwell {
+            // what a short signal must overlap to be seen: "sweep dwell 409 µs / 2.46 ms"
+            text += " │ sweep dwell \(Self.duration(dwell.dwellSeconds)) / \(Self.duration(dwell.revisitSeconds))"
         }
         // the analyzer's settings and calibration last: the figures before them change, these rarely
         if let settings = status.settings { text += " │ \(settings)" }

@@ -62,6 +62,7 @@ struct EventsCommand: ParsableCommand {
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
+        try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard conditionOptions.isGiven else {
             throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB")
         }

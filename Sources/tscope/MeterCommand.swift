@@ -65,6 +65,7 @@ struct MeterCommand: ParsableCommand {
     @OptionGroup var inputOptions: CaptureInputOptions
 
     func validate() throws {
+        try analyzerOptions.checkMode(bands: band.map(\.range), device: deviceOptions.device)
         guard !band.isEmpty else { throw ValidationError("Missing expected argument '--band <band>'") }
         guard interval.isFinite, interval >= 0.05, interval <= 86_400 else {
             throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")

@@ -58,6 +58,7 @@ struct RecordCommand: ParsableCommand {
     var amp: UInt32?
 
     func validate() throws {
+        try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard binWidth.isFinite, binWidth > 0 else { throw ValidationError("--bin-width must be a positive number of Hz") }
         guard frameRate.isFinite, frameRate >= 0 else { throw ValidationError("--frame-rate must be 0 or more") }
         if let amp, amp > 1 { throw ValidationError("-a (amp) shall be 0 or 1") }

@@ -41,6 +41,7 @@ struct ServeCommand: ParsableCommand {
     var tlsKey: String?
 
     func validate() throws {
+        try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard binWidth > 0, binWidth.isFinite else { throw ValidationError("--bin-width \(binWidth): expected Hz > 0") }
         guard deviceOptions.remote == nil else { throw ValidationError("serve uses a local analyzer, not --remote") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else {

@@ -66,6 +66,10 @@ struct WatchCommand: ParsableCommand {
     var ecg: String?
 
 
+    func validate() throws {
+        try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
+    }
+
     func run() throws {
         var run = LiveViewerRun(
             selection: try analyzerOptions.apply(to: deviceOptions.selection), detector: detectorOption.chosen(default: .peak),

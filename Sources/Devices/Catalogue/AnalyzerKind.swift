@@ -70,6 +70,26 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// the widest band the kind streams at one tuning for real-time mode
+    /// [Hz]; nil for analyzers that compute their spectra themselves
+    public var realtimeBandwidthHz: Double? {
+        switch self {
+        case .hackrf: return HackRFReceiveMode.widestBandHz
+        case .rtlsdr: return RTLSDRSpectrumSource.realtimeBandwidthHz
+        case .tinysa, .rfexplorer: return nil
+        }
+    }
+
+    /// Why `--mode realtime` cannot watch a band `widthHz` wide on this kind; nil when it can.
+    public func realtimeProblem(widthHz: Double) -> String? {
+        guard let limit = realtimeBandwidthHz else {
+            return "--mode realtime: the \(model) computes its spectra itself and only sweeps (use --mode sweep or auto)"
+        }
+        guard widthHz > limit * (1 + 1e-9) else { return nil }
+        return "--mode realtime: the band is \(FrequencyFormat.label(widthHz)) wide; the \(model) streams at most "
+            + "\(FrequencyFormat.label(limit)) at once (narrow the band, or use --mode sweep)"
+    }
+
     /// how long without a frame means the device stalled [s]: a tinySA sweep
     /// at narrow RBW can take seconds; the others deliver many frames a second
     public var stallSeconds: Double { self == .tinysa ? 5 : 1 }
@@ -98,13 +118,13 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
     /// Opens the hardware through libusb each time it is called, with `settings` and `detector`
     /// (the detector applies to HackRF dwells and RTL-SDR hops).
     public func hardwareFactory(serial: String?, settings: AnalyzerSettings = .init(),
-                                detector: SpectrumDetector = .peak) -> SpectrumSourceFactory {
+                                detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             let transport = try kind.openTransport(serial: serial)
             do {
                 let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
-                                                 onFrame: onFrame, onEnd: onEnd)
+                                                 mode: mode, onFrame: onFrame, onEnd: onEnd)
                 return ConnectedSpectrumSource(source: source, close: { transport.close() })
             } catch {
                 transport.close()
@@ -131,24 +151,26 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
 
     /// Opens a fresh emulator of the kind each time it is called.
     public func demoFactory(seed: UInt64, settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                            input: DemoInput = .init()) -> SpectrumSourceFactory {
+                            mode: AnalysisMode = .auto, input: DemoInput = .init()) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             let transport = EmulatedTransport(emulator: kind.emulator(seed: seed, input: input))
             let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
-                                             onFrame: onFrame, onEnd: onEnd)
+                                             mode: mode, onFrame: onFrame, onEnd: onEnd)
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
         }
     }
 
     /// The kind's live source on an opened transport.
     public func makeSource(transport: USBTransport, settings: AnalyzerSettings, detector: SpectrumDetector,
-                           onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+                           mode: AnalysisMode = .auto, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                            onEnd: @escaping @Sendable (any Error) -> Void) throws -> any SpectrumSource {
         let ended: @Sendable (USBError?) -> Void = { error in if let error { onEnd(error) } }
         switch self {
         case .hackrf:
-            return try HackRFSpectrumSource(transport: transport, settings: settings.hackRF(detector: detector),
+            var hackRF = settings.hackRF(detector: detector)
+            hackRF.mode = mode
+            return try HackRFSpectrumSource(transport: transport, settings: hackRF,
                                             onFrame: onFrame, onEnd: ended)
         case .tinysa:
             return try TinySASpectrumSource(transport: transport, settings: settings.tinySA, onFrame: onFrame, onEnd: ended)
@@ -157,7 +179,7 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
             return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),
                                             settings: .init(gain: settings.tunerGain ?? .automatic, detector: detector,
                                                             frequencyCorrectionPPM: settings.frequencyCorrectionPPM ?? 0,
-                                                            biasTee: settings.biasTee ?? false),
+                                                            biasTee: settings.biasTee ?? false, mode: mode),
                                             onFrame: onFrame, onEnd: { error in if let error { onEnd(error) } })
         }
     }

@@ -106,11 +106,11 @@ public struct SelectedAnalyzer: Sendable {
     ///   - demoInput: a demo device's signal generator and crystal error
     public static func select(_ choice: DeviceChoice, serial: String?, demoSeed: UInt64,
                               settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                              demoInput: DemoInput = .init()) throws -> SelectedAnalyzer {
+                              mode: AnalysisMode = .auto, demoInput: DemoInput = .init()) throws -> SelectedAnalyzer {
         if choice.isDemo, let kind = choice.kind {
             var analyzer = SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
                                             factory: kind.demoFactory(seed: demoSeed, settings: settings,
-                                                                      detector: detector, input: demoInput))
+                                                                      detector: detector, mode: mode, input: demoInput))
             analyzer.settings = settings
             return analyzer
         }
@@ -127,7 +127,7 @@ public struct SelectedAnalyzer: Sendable {
                 var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
                                                 factory: AnalyzerKind.hackrf.demoFactory(
                                                     seed: demoSeed, settings: settings, detector: detector,
-                                                    input: demoInput))
+                                                    mode: mode, input: demoInput))
                 analyzer.settings = settings
                 return analyzer
             }
@@ -137,7 +137,7 @@ public struct SelectedAnalyzer: Sendable {
         let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
         var analyzer = SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
                                         factory: kind.hardwareFactory(serial: serial, settings: settings,
-                                                                      detector: detector),
+                                                                      detector: detector, mode: mode),
                                         serial: serial ?? found?.serialNumber)
         analyzer.settings = settings
         return analyzer

@@ -41,6 +41,20 @@ public final class DemoSynthesizer {
     /// amplitude factor of `relativeGainDB`; exactly 1 at 0 dB (the plain quantiser runs)
     private var gainScale: Float = 1
 
+    /// Continuous mode (a radio streaming one tuning, not sweep blocks):
+    /// the steady carriers come from a table of `continuousPeriod` samples
+    /// that repeats seamlessly (their frequencies snapped to multiples of
+    /// fs / period, ≤ 76 Hz away at 20 MS/s), read on from where the last
+    /// block ended, and time-varying sources start at the phase their
+    /// frequency has reached at the block's time, so no block boundary puts
+    /// a phase jump (and its splatter) into an FFT that straddles it.
+    public let continuous: Bool
+    /// samples in a continuous carrier table: 2^17
+    static let continuousPeriod = 1 << 17
+    /// a constant added to every I and Q sample [int8 LSB], as the DC offset of a direct-conversion
+    /// receiver's mixer and ADC puts a spike at the tuned centre
+    public var dcOffset: (i: Double, q: Double) = (0, 0)
+
     private var carrierCache: [UInt64: [Int16]] = [:]
     private let noiseTable: [Int16]
     /// per-block float I/Q for time-varying sources [int8 units]
@@ -51,8 +65,9 @@ public final class DemoSynthesizer {
     private var sumScratch: [Int16]
 
     public init(scene: DemoScene, payloadCount: Int = HackRFProtocol.blockSize - HackRFProtocol.headerSize,
-                samplesPerSecond: Double = DemoSynthesizer.sampleRateHz) {
+                samplesPerSecond: Double = DemoSynthesizer.sampleRateHz, continuous: Bool = false) {
         self.scene = scene
+        self.continuous = continuous
         self.payloadCount = payloadCount
         self.samplesPerSecond = samplesPerSecond
         halfBandwidthHz = samplesPerSecond / 2
@@ -80,13 +95,27 @@ public final class DemoSynthesizer {
             % UInt64(Self.noiseTableCount - payloadCount)) & ~1
         let count = payloadCount
         let carriers = cachedCarriers(centreHz: centreHz)
+        // continuous mode: where in the periodic table this block starts (blocks are consecutive)
+        let tableStart = continuous ? Int((blockIndex &* UInt64(count / 2)) % UInt64(Self.continuousPeriod)) * 2 : 0
         let hasDynamic = renderDynamic(sweepFrequencyHz: sweepFrequencyHz, centreHz: Double(centreHz),
                                        blockIndex: blockIndex, timeSeconds: timeSeconds)
         let out = payload.bindMemory(to: Int8.self)
         noiseTable.withUnsafeBufferPointer { noise in
             sumScratch.withUnsafeMutableBufferPointer { sum in
                 let n = UnsafeBufferPointer(rebasing: noise[noiseStart..<(noiseStart + count)])
-                if let carriers {
+                if let carriers, continuous {
+                    carriers.withUnsafeBufferPointer { c in
+                        // the table repeats: read on from tableStart, wrapping at its end
+                        var i = 0
+                        var t = tableStart
+                        while i < count {
+                            let run = min(count - i, c.count - t)
+                            for k in 0..<run { sum[i + k] = c[t + k] &+ n[i + k] }
+                            i += run
+                            t = 0
+                        }
+                    }
+                } else if let carriers {
                     carriers.withUnsafeBufferPointer { c in
                         for i in 0..<count { sum[i] = c[i] &+ n[i] }
                     }
@@ -99,6 +128,14 @@ public final class DemoSynthesizer {
                             let v = Int32(sum[i]) + Int32((d[i] * Self.fixedScale).rounded())
                             sum[i] = Int16(max(-32_000, min(32_000, v)))
                         }
+                    }
+                }
+                if dcOffset != (0, 0) {
+                    let dc = (Int16((dcOffset.i * Double(Self.fixedScale)).rounded()),
+                              Int16((dcOffset.q * Double(Self.fixedScale)).rounded()))
+                    for i in stride(from: 0, to: count - 1, by: 2) {
+                        sum[i] = sum[i] &+ dc.0
+                        sum[i + 1] = sum[i + 1] &+ dc.1
                     }
                 }
                 if gainScale == 1 {
@@ -146,11 +183,20 @@ public final class DemoSynthesizer {
 
     private func cachedCarriers(centreHz: UInt64) -> [Int16]? {
         if let hit = carrierCache[centreHz] { return hit.isEmpty ? nil : hit }
-        if carrierCache.count >= Self.cacheLimit { carrierCache.removeAll(keepingCapacity: true) }
+        // a continuous table is 512 KB: keep 64 tunings with carriers (32 MB), not a sweep's thousand
+        if carrierCache.count >= Self.cacheLimit
+            || (continuous && carrierCache.values.lazy.filter { !$0.isEmpty }.count >= 64) {
+            carrierCache.removeAll(keepingCapacity: true)
+        }
         let visible = scene.carriers.enumerated().filter { abs($0.element.frequencyHz - Double(centreHz)) < halfBandwidthHz }
         guard !visible.isEmpty else {
             carrierCache[centreHz] = []
             return nil
+        }
+        if continuous {
+            let table = periodicCarriers(visible.map { ($0.offset, $0.element) }, centreHz: Double(centreHz))
+            carrierCache[centreHz] = table
+            return table
         }
         var iq = [Float](repeating: 0, count: payloadCount)
         for (index, carrier) in visible {
@@ -164,6 +210,40 @@ public final class DemoSynthesizer {
         let fixed = iq.map { Int16(max(-limit, min(limit, ($0 * Self.fixedScale).rounded()))) }
         carrierCache[centreHz] = fixed
         return fixed
+    }
+
+    /// The visible carriers over one period of `continuousPeriod` samples,
+    /// each sample's phase from the closed form (no recursion to drift), so
+    /// the last sample runs into the first: offset f and modulating tone fm
+    /// snapped to whole cycles per period; FM phase
+    /// φ(t) = 2πft − (Δf/fm)·cos(2π·fm·t).
+    private func periodicCarriers(_ visible: [(Int, DemoScene.Carrier)], centreHz: Double) -> [Int16] {
+        let period = Self.continuousPeriod
+        let cycle = samplesPerSecond / Double(period)  // Hz per whole cycle in the table
+        var iq = [Double](repeating: 0, count: 2 * period)
+        for (index, carrier) in visible {
+            let phase0 = 2 * Double.pi * Double(SeededRandom.mix(scene.seed &+ UInt64(index)) >> 11) * 0x1p-53
+            let offsetCycles = ((carrier.frequencyHz - centreHz) / cycle).rounded()
+            let modulationCycles = (carrier.modulationHz / cycle).rounded()
+            let modulationIndex = carrier.deviationHz > 0 && modulationCycles > 0 ? carrier.deviationHz / (modulationCycles * cycle) : 0
+            let amplitude = carrier.amplitude * Self.response(carrier.frequencyHz)
+            for k in 0..<period {
+                let x = Double(k) / Double(period)  // fraction of the period
+                let phase = phase0 + 2 * Double.pi * offsetCycles * x - modulationIndex * cos(2 * Double.pi * modulationCycles * x)
+                iq[2 * k] += amplitude * cos(phase)
+                iq[2 * k + 1] += amplitude * sin(phase)
+            }
+        }
+        let scale = Double(Self.fixedScale), limit = 127 * scale
+        return iq.map { Int16(max(-limit, min(limit, ($0 * scale).rounded()))) }
+    }
+
+    /// The phase a tone `offsetHz` from the centre has reached at `timeSeconds`
+    /// (continuous mode), else the block's random phase.
+    private func startPhase(offsetHz: Double, timeSeconds: Double, blockPhase: Double) -> Double {
+        guard continuous else { return blockPhase }
+        let cycles = offsetHz * timeSeconds
+        return 2 * Double.pi * (cycles - cycles.rounded(.down))
     }
 
     /// Adds a (possibly FM) carrier to interleaved I/Q by phasor recursion;
@@ -217,7 +297,7 @@ public final class DemoSynthesizer {
             clearOnce()
             Self.addCarrier(offsetHz: f - centreHz, amplitude: tone.amplitude * Self.response(f), deviationHz: 0,
                             modulationHz: 0,
-                            startPhase: blockPhase, timeOffset: 0, sampleRateHz: samplesPerSecond,
+                            startPhase: startPhase(offsetHz: f - centreHz, timeSeconds: timeSeconds, blockPhase: blockPhase), timeOffset: 0, sampleRateHz: samplesPerSecond,
                             into: &dynamicScratch)
         }
         for burst in bursts(sweepFrequencyHz: sweepFrequencyHz, blockIndex: blockIndex) {
@@ -237,7 +317,9 @@ public final class DemoSynthesizer {
                     for i in pulseScratch.indices { pulseScratch[i] = 0 }
                     Self.addCarrier(offsetHz: pulse.frequencyHz - centreHz,
                                     amplitude: pulse.amplitude * Self.response(pulse.frequencyHz), deviationHz: 0,
-                                    modulationHz: 0, startPhase: blockPhase, timeOffset: 0,
+                                    modulationHz: 0,
+                                    startPhase: startPhase(offsetHz: pulse.frequencyHz - centreHz,
+                                                           timeSeconds: timeSeconds, blockPhase: blockPhase), timeOffset: 0,
                                     sampleRateHz: samplesPerSecond, into: &pulseScratch)
                     rendered = true
                 }

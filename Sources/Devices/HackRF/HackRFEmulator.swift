@@ -83,6 +83,7 @@ public final class HackRFEmulator: FirmwareEmulator {
     private var pauseOver = false
 
     private let synthesizer: DemoSynthesizer
+    private let scene: DemoScene
     private let partID: (UInt32, UInt32) = (0xa000_cb3c, 0x0062_4f4f)
     private let serialWords: [UInt32]
 
@@ -100,12 +101,25 @@ public final class HackRFEmulator: FirmwareEmulator {
     private var sweepBlockIndex: UInt64 = 0
     private var sweepStartSeconds = 0.0
 
+    // RECEIVE (plain streaming at one tuning)
+    /// the scene at the receive sample rate, in continuous mode; made when the rate changes
+    private var receiveSynthesizer: DemoSynthesizer?
+    /// blocks of `receiveBlockSamples` since RECEIVE began (the scene's clock)
+    private var receiveBlockIndex: UInt64 = 0
+    private var receiveStartSeconds = 0.0
+    /// complex samples per 16384-byte block of plain I/Q
+    static let receiveBlockSamples = HackRFProtocol.blockSize / 2
+    /// the receive path's DC offset [int8 LSB]: a real HackRF's mixer and ADC put a spike at the
+    /// tuned centre some 30 dB over the floor; hackrf_sweep's offset tuning keeps it out of sweeps
+    public static let receiveDCOffset = (i: 1.5, q: -1.0)
+
     /// - Parameters:
     ///   - scene: what the antenna "sees"; the standard demo by default
     ///   - seed: seeds the scene's noise and bursts when `scene` is nil
     public init(scene: DemoScene? = nil, seed: UInt64 = 1, options: Options = Options()) {
         let scene = scene ?? DemoScene.standard(seed: seed)
         self.options = options
+        self.scene = scene
         synthesizer = DemoSynthesizer(scene: scene)
         var random = SeededRandom(seed: scene.seed ^ 0x5e71a1)
         serialWords = [0, 0, UInt32(truncatingIfNeeded: random.next()), UInt32(truncatingIfNeeded: random.next())]
@@ -128,6 +142,7 @@ public final class HackRFEmulator: FirmwareEmulator {
     private func applyGains() {
         let total = Int(state.lnaGainDB) + Int(state.vgaGainDB) + (state.ampEnabled ? Self.amplifierGainDB : 0)
         synthesizer.relativeGainDB = Double(total - Self.referenceGainDB)
+        receiveSynthesizer?.relativeGainDB = synthesizer.relativeGainDB
     }
 
     // MARK: control transfers
@@ -239,6 +254,21 @@ public final class HackRFEmulator: FirmwareEmulator {
         } else {
             stepper = nil
         }
+        if mode == .receive {
+            let rate = receiveSampleRateHz
+            guard rate >= 1e6, rate <= 20e6 else {
+                throw .unsupported("HackRF emulator: RECEIVE at \(rate) S/s (set 1–20 MS/s first)")
+            }
+            if receiveSynthesizer?.samplesPerSecond != rate {
+                let made = DemoSynthesizer(scene: scene, payloadCount: HackRFProtocol.blockSize, samplesPerSecond: rate,
+                                           continuous: true)
+                made.dcOffset = Self.receiveDCOffset
+                made.relativeGainDB = synthesizer.relativeGainDB
+                receiveSynthesizer = made
+            }
+            receiveBlockIndex = 0
+            receiveStartSeconds = monotonicSeconds()
+        }
         state.mode = mode
     }
 
@@ -252,13 +282,24 @@ public final class HackRFEmulator: FirmwareEmulator {
         return samples / DemoSynthesizer.sampleRateHz + extra
     }
 
+    /// the sample rate RECEIVE streams at [S/s]
+    private var receiveSampleRateHz: Double { Double(state.sampleRateHz) / Double(max(1, state.sampleRateDivider)) }
+    /// seconds of radio time per block of plain I/Q
+    private var receiveBlockSeconds: Double { Double(Self.receiveBlockSamples) / receiveSampleRateHz }
+
     public func bulkIn(endpoint: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(USBError) -> Int {
         guard endpoint == HackRFProtocol.bulkInEndpoint else { throw .stalled(operation: "bulk IN endpoint \(endpoint)") }
-        guard state.mode == .receiveSweep, stepper != nil else { return 0 }
+        let receiving = state.mode == .receive && receiveSynthesizer != nil
+        guard receiving || (state.mode == .receiveSweep && stepper != nil) else { return 0 }
         var blocks = buffer.count / HackRFProtocol.blockSize
         if case .realTime = options.pacing {
-            let due = Int((monotonicSeconds() - sweepStartSeconds) / blockPeriodSeconds) + 1
-            blocks = min(blocks, max(0, due - Int(sweepBlockIndex)))
+            if receiving {
+                let due = Int((monotonicSeconds() - receiveStartSeconds) / receiveBlockSeconds)
+                blocks = min(blocks, max(0, due - Int(receiveBlockIndex)))
+            } else {
+                let due = Int((monotonicSeconds() - sweepStartSeconds) / blockPeriodSeconds) + 1
+                blocks = min(blocks, max(0, due - Int(sweepBlockIndex)))
+            }
         }
         if let limit = options.disconnectAfterBlocks {
             if blocksSent >= limit { throw .disconnected(device: "HackRF One (emulated)") }
@@ -277,6 +318,9 @@ public final class HackRFEmulator: FirmwareEmulator {
                     pauseOver = true
                     // the radio's clock went on during the pause: no burst of blocks to catch up
                     sweepStartSeconds = monotonicSeconds() - Double(sweepBlockIndex) * blockPeriodSeconds
+                    if receiving {
+                        receiveStartSeconds = monotonicSeconds() - Double(receiveBlockIndex) * receiveBlockSeconds
+                    }
                     blocks = min(blocks, 1)
                 }
             }
@@ -284,7 +328,7 @@ public final class HackRFEmulator: FirmwareEmulator {
         for b in 0..<blocks {
             let block = UnsafeMutableRawBufferPointer(rebasing:
                 buffer[(b * HackRFProtocol.blockSize)..<((b + 1) * HackRFProtocol.blockSize)])
-            produceBlock(into: block)
+            if receiving { produceReceiveBlock(into: block) } else { produceBlock(into: block) }
         }
         return blocks * HackRFProtocol.blockSize
     }
@@ -311,6 +355,15 @@ public final class HackRFEmulator: FirmwareEmulator {
             state.frequencyHz = sweepFrequencyHz + sweepOffsetHz
         }
         stepper = stepping
+    }
+
+    /// One block of plain int8 I/Q at the tuned frequency (no header).
+    private func produceReceiveBlock(into block: UnsafeMutableRawBufferPointer) {
+        guard let synthesizer = receiveSynthesizer else { return }
+        blocksSent += 1
+        synthesizer.render(sweepFrequencyHz: state.frequencyHz, offsetHz: 0, blockIndex: receiveBlockIndex,
+                           timeSeconds: Double(receiveBlockIndex) * receiveBlockSeconds, into: block)
+        receiveBlockIndex += 1
     }
 
     public func bulkOut(endpoint: UInt8, data: [UInt8]) throws(USBError) -> Int {

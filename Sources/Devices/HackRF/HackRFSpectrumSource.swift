@@ -9,17 +9,26 @@ import USBDriver
 public enum HackRFSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     case plan(HackRFPlanError)
     case usb(USBError)
+    /// `--mode realtime` on a band wider than the radio streams at once [Hz]
+    case realtimeBandTooWide(widthHz: Double)
 
     public var description: String {
         switch self {
         case .plan(let e): return e.description
         case .usb(let e): return e.description
+        case .realtimeBandTooWide(let width):
+            return "--mode realtime: the band is \(FrequencyFormat.label(width)) wide; a HackRF One streams at most "
+                + "\(FrequencyFormat.label(HackRFReceiveMode.widestBandHz)) at once (narrow the band, or --mode sweep)"
         }
     }
 }
 
-/// The live HackRF pipeline for the viewer: driver → bounded block ring →
-/// DSP thread (SweepFFT, frame assembly) → `onFrame`.
+/// The live HackRF pipeline for the viewer. A band of at most 20 MHz is
+/// watched in real time (`--mode auto`, the default, or `realtime`): plain
+/// receive mode at one tuning, every sample through overlapped FFTs
+/// (`RealtimeStream`). A wider band, or `--mode sweep`, is swept as
+/// hackrf_sweep does: driver → bounded block ring → DSP thread (SweepFFT,
+/// frame assembly) → `onFrame`.
 ///
 /// The USB thread only copies good blocks into the ring (dropping the oldest
 /// when the DSP thread falls behind); the DSP thread computes each block's
@@ -36,14 +45,17 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         public var detector: SpectrumDetector
         /// blocks the ring holds between USB and DSP threads
         public var ringCapacity: Int
+        /// real time for a band the radio streams at once, or sweeping
+        public var mode: AnalysisMode
 
         public init(gains: HackRFGains = .sweepDefaults, ampEnabled: Bool = false, antennaPower: Bool = false,
-                    detector: SpectrumDetector = .peak, ringCapacity: Int = 256) {
+                    detector: SpectrumDetector = .peak, ringCapacity: Int = 256, mode: AnalysisMode = .auto) {
             self.gains = gains
             self.ampEnabled = ampEnabled
             self.antennaPower = antennaPower
             self.detector = detector
             self.ringCapacity = ringCapacity
+            self.mode = mode
         }
     }
 
@@ -62,6 +74,8 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     private let onEnd: @Sendable (USBError?) -> Void
     private let ring: BlockRing
     private let frames = Atomic<Int>(0)
+    /// the real-time path (receive mode)
+    private let stream = RealtimeStream(chunkBytes: HackRFProtocol.transferSize, capacity: 32)
 
     /// - Parameters:
     ///   - onFrame: called on the DSP thread with each completed sweep
@@ -78,7 +92,8 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
 
     /// the running plan's dwell per frequency (by the detector) and sweep time
     public var dwellTiming: DwellTiming? {
-        plan.map { DwellTiming.hackRFSweep(fftSize: $0.fftSize, detector: settings.detector,
+        if let analysis = stream.analysis { return .realtime(analysis) }
+        return plan.map { DwellTiming.hackRFSweep(fftSize: $0.fftSize, detector: settings.detector,
                                            steps: $0.stepFrequenciesHz.count,
                                            usableSamples: HackRFProtocol.samplesAfterHeader) }
     }
@@ -87,12 +102,19 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     public var tunableRange: FrequencyRange { HackRFProtocol.tunableRange }
 
     public var counters: Counters {
-        Counters(frames: frames.load(ordering: .relaxed), badBlocks: driver.badBlockCount,
-                 droppedBlocks: ring.droppedCount)
+        Counters(frames: frames.load(ordering: .relaxed) + stream.frameCount, badBlocks: driver.badBlockCount,
+                 droppedBlocks: ring.droppedCount, droppedSamples: stream.droppedSamples)
     }
 
     /// Starts sweeping `band` with bins about `binWidthHz` wide.
     public func start(band: FrequencyRange, binWidthHz: Double) throws(HackRFSourceError) {
+        if settings.mode.watchesInRealTime(widthHz: band.spanHz, realtimeLimitHz: HackRFReceiveMode.widestBandHz) {
+            guard band.spanHz <= HackRFReceiveMode.widestBandHz * (1 + 1e-9) else {
+                throw .realtimeBandTooWide(widthHz: band.spanHz)
+            }
+            try startRealtime(HackRFReceiveMode.plan(band: band, binWidthHz: binWidthHz))
+            return
+        }
         let plan: HackRFSweepPlan
         do { plan = try HackRFSweepPlan(band: band, binWidthHz: binWidthHz) } catch { throw .plan(error) }
         try start(plan: plan)
@@ -126,6 +148,31 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         }
     }
 
+    /// Streams one tuning in receive mode, every sample transformed.
+    public func startRealtime(_ plan: RealtimeBandPlan) throws(HackRFSourceError) {
+        stop()
+        let rate = UInt32(plan.sampleRateHz.rounded())
+        do {
+            try driver.configureReceive(sampleRateHz: rate,
+                                        basebandFilterHz: HackRFReceiveMode.basebandFilter(forBandwidth: plan.band.spanHz),
+                                        frequencyHz: UInt64(max(0, plan.centreHz.rounded())), gains: settings.gains,
+                                        ampEnabled: settings.ampEnabled, antennaPower: settings.antennaPower)
+        } catch { throw .usb(error) }
+        let onFrame = self.onFrame
+        guard stream.start(plan: plan, detector: settings.detector, format: .int8, onFrame: onFrame) else {
+            throw .usb(.io(operation: "HackRF DSP thread", detail: "no thread could be started"))
+        }
+        let stream = self.stream
+        let onEnd = self.onEnd
+        do {
+            try driver.startReceive(onData: { data in stream.push(data) },
+                                    onEnd: { error in if error != nil { onEnd(error) } })
+        } catch {
+            stream.stop()
+            throw .usb(error)
+        }
+    }
+
     /// Stops, reconfigures for `band` and restarts (zoom and pan).
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws(HackRFSourceError) {
         try start(band: band, binWidthHz: binWidthHz)
@@ -133,6 +180,10 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
 
     /// Stops the stream and the DSP thread. Safe to call when stopped.
     public func stop() {
+        if stream.isRunning {
+            driver.stop()
+            stream.stop()
+        }
         guard running.withLock({ $0.dsp != nil }) else { return }
         driver.stop()
         stopDSP()

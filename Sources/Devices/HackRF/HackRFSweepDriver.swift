@@ -121,13 +121,13 @@ public final class HackRFSweepDriver: Sendable {
         if good > 0 { goodBlocks.add(good, ordering: .relaxed) }
     }
 
-    private func send(_ request: HackRFRequest, value: UInt16 = 0, index: UInt16 = 0, data: [UInt8] = []) throws(USBError) {
+    func send(_ request: HackRFRequest, value: UInt16 = 0, index: UInt16 = 0, data: [UInt8] = []) throws(USBError) {
         try transport.controlOut(.hackRF(request, value: value, index: index), data: data,
                                  timeoutMS: HackRFProtocol.controlTimeoutMS)
     }
 
     /// SET_LNA_GAIN / SET_VGA_GAIN: control IN, gain in wIndex, reply 1 = accepted.
-    private func setGain(_ request: HackRFRequest, dB: Int, name: String) throws(USBError) {
+    func setGain(_ request: HackRFRequest, dB: Int, name: String) throws(USBError) {
         let reply = try transport.controlIn(.hackRF(request, deviceToHost: true, index: UInt16(dB)), length: 1,
                                             timeoutMS: HackRFProtocol.controlTimeoutMS)
         guard reply.count == 1, reply[0] == 1 else {

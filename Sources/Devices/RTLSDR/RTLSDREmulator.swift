@@ -250,7 +250,8 @@ public final class RTLSDREmulator: FirmwareEmulator {
         streamBytes = 0
         chunkOffset = chunk.count
         if synthesizer?.samplesPerSecond != rate {
-            synthesizer = DemoSynthesizer(scene: scene, payloadCount: 2 * Self.chunkSamples, samplesPerSecond: rate)
+            synthesizer = DemoSynthesizer(scene: scene, payloadCount: 2 * Self.chunkSamples, samplesPerSecond: rate,
+                                          continuous: true)
         }
     }
 

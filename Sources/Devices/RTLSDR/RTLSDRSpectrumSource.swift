@@ -9,18 +9,24 @@ import USBDriver
 public enum RTLSDRSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     case plan(RTLSDRPlanError)
     case usb(USBError)
+    /// `--mode realtime` on a band wider than one tuning covers [Hz]
+    case realtimeBandTooWide(widthHz: Double)
 
     public var description: String {
         switch self {
         case .plan(let e): return e.description
         case .usb(let e): return e.description
+        case .realtimeBandTooWide(let width):
+            return AnalyzerKind.rtlsdr.realtimeProblem(widthHz: width) ?? "--mode realtime: band too wide"
         }
     }
 }
 
-/// The live RTL-SDR for the viewer: hops across the requested band as
-/// rtl_power does (`RTLSDRHopper`) and hands one whole-band frame per pass
-/// to `onFrame` on the hop thread. The view's bin width is rtl_power's
+/// The live RTL-SDR for the viewer. A band of at most 2 MHz is watched in
+/// real time (`--mode auto`, the default, or `realtime`): one tuning at
+/// 2.4 MS/s, every sample through overlapped FFTs (`RealtimeStream`). A
+/// wider band, or `--mode sweep`, hops as rtl_power does (`RTLSDRHopper`),
+/// one whole-band frame per pass to `onFrame` on the hop thread. The view's bin width is rtl_power's
 /// maximum bin size; edges are cropped so the dongle's filter roll-off never
 /// shows.
 public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
@@ -36,9 +42,13 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         public var frequencyCorrectionPPM: Int
         /// the bias tee (RTL-SDR Blog V3/V4: GPIO 0), powered while the source runs
         public var biasTee: Bool
+        /// real time for a band one tuning covers, or hopping
+        public var mode: AnalysisMode
 
         public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris,
-                    detector: SpectrumDetector = .peak, frequencyCorrectionPPM: Int = 0, biasTee: Bool = false) {
+                    detector: SpectrumDetector = .peak, frequencyCorrectionPPM: Int = 0, biasTee: Bool = false,
+                    mode: AnalysisMode = .auto) {
+            self.mode = mode
             self.frequencyCorrectionPPM = frequencyCorrectionPPM
             self.biasTee = biasTee
             self.gain = gain
@@ -59,6 +69,8 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
     private let onEnd: @Sendable (RTLSDRHopError?) -> Void
     private let frames = Atomic<Int>(0)
     private let badBlocks = Atomic<Int>(0)
+    /// the real-time path (one tuning)
+    private let stream = RealtimeStream(chunkBytes: RTLSDRStreaming.transferSize, capacity: 64)
 
     /// - Parameters:
     ///   - onFrame: called on the hop thread with each completed pass
@@ -85,12 +97,27 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
 
     public var tunableRange: FrequencyRange { Self.hardwareTunableRange }
 
+    /// the real-time sample rate: the highest the RTL2832U delivers without dropping samples on
+    /// most hosts (rtl_sdr's and SDR#'s usual 2.4 MS/s) [S/s]
+    public static let realtimeSampleRateHz: UInt32 = 2_400_000
+    /// the widest band watched in real time: the middle 5/6 of 2.4 MS/s, clear of the
+    /// IF filter's and the resampler's roll-off at the edges [Hz]
+    public static let realtimeBandwidthHz = 2e6
+
+    public var dwellTiming: DwellTiming? { stream.analysis.map { .realtime($0) } }
+
     public var counters: SpectrumSourceCounters {
-        SpectrumSourceCounters(frames: frames.load(ordering: .relaxed), badBlocks: badBlocks.load(ordering: .relaxed),
-                               droppedBlocks: 0)
+        SpectrumSourceCounters(frames: frames.load(ordering: .relaxed) + stream.frameCount,
+                               badBlocks: badBlocks.load(ordering: .relaxed), droppedBlocks: 0,
+                               droppedSamples: stream.droppedSamples)
     }
 
     public func start(band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {
+        if settings.mode.watchesInRealTime(widthHz: band.spanHz, realtimeLimitHz: Self.realtimeBandwidthHz) {
+            guard band.spanHz <= Self.realtimeBandwidthHz * (1 + 1e-9) else { throw .realtimeBandTooWide(widthHz: band.spanHz) }
+            try startRealtime(band: band, binWidthHz: binWidthHz)
+            return
+        }
         let plan: RTLSDRHopPlan
         do {
             plan = try RTLSDRHopPlan(lowerHz: Int(band.lowerHz.rounded()), upperHz: Int(band.upperHz.rounded()),
@@ -113,6 +140,30 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         running.withLock { $0 = (plan, hopper) }
     }
 
+    /// Streams one tuning at the band's centre, every sample transformed.
+    private func startRealtime(band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {
+        stop()
+        let rate: Double
+        do {
+            rate = try device.setSampleRate(Self.realtimeSampleRateHz)
+            try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
+            try device.resetBuffer()
+        } catch { throw .usb(error) }
+        let plan = RealtimeBandPlan(band: band, centreHz: band.centerHz.rounded(), sampleRateHz: rate, binWidthHz: binWidthHz)
+        guard stream.start(plan: plan, detector: settings.detector, format: .uint8, onFrame: onFrame) else {
+            throw .usb(.io(operation: "RTL-SDR DSP thread", detail: "no thread could be started"))
+        }
+        let stream = self.stream
+        let onEnd = self.onEnd
+        do {
+            try device.startStreaming(onData: { data in stream.push(data) },
+                                      onEnd: { error in if let error { onEnd(.usb(error)) } })
+        } catch {
+            stream.stop()
+            throw .usb(error)
+        }
+    }
+
     /// One frame per pass: every hop's mean power since the last frame. The
     /// bins are a new array each pass (a few a second): the frame keeps them.
     private func emit(_ accumulator: RTLSDRHopAccumulator) {
@@ -132,6 +183,10 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
     }
 
     public func stop() {
+        if stream.isRunning {
+            device.stopStreaming()
+            stream.stop()
+        }
         running.withLock { $0.hopper.take() }?.stop()
     }
 }
