@@ -77,6 +77,10 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     @Option(name: .customLong("demo-generator"), help: .hidden)
     public var demoGenerator: String?
 
+    /// pulsed transmitters added to a demo device's scene "MHz:dBm:WIDTH_US:PERIOD_MS[:PHASE_MS],…"
+    @Option(name: .customLong("demo-pulse"), help: .hidden)
+    public var demoPulse: String?
+
     /// a demo RTL-SDR's crystal error [ppm]
     @Option(name: .customLong("demo-crystal-ppm"), help: .hidden)
     public var demoCrystalPPM: Double?
@@ -103,6 +107,9 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         _ = try settings
         if let demoGenerator, GeneratorTone.list(parsing: demoGenerator) == nil {
             throw ValidationError("--demo-generator \(demoGenerator): expected MHz:dBm pairs, e.g. 100:-30,150:-30")
+        }
+        if let demoPulse, DemoScene.PulsedCarrier.list(parsing: demoPulse) == nil {
+            throw ValidationError("--demo-pulse \(demoPulse): expected MHz:dBm:width_µs:period_ms[:phase_ms], e.g. 305:-40:200:500")
         }
     }
 
@@ -135,7 +142,8 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         selection.calibration = calibration.map(CalibrationChoice.init(argument:)) ?? .automatic
         selection.mode = mode
         selection.demoInput = DemoInput(generator: demoGenerator.flatMap(GeneratorTone.list(parsing:)),
-                                        crystalErrorPPM: demoCrystalPPM ?? 0)
+                                        crystalErrorPPM: demoCrystalPPM ?? 0,
+                                        pulses: demoPulse.flatMap(DemoScene.PulsedCarrier.list(parsing:)) ?? [])
         if let text = tunerGain, let wanted = Double(text), case .manual(let tenths)? = selection.settings.tunerGain,
            abs(wanted * 10 - Double(tenths)) > 0.05 {
             FileHandle.standardError.write(Data(

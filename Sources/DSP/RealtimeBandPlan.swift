@@ -49,6 +49,29 @@ public struct RealtimeBandPlan: Sendable, Equatable {
         keptBins = lower..<(upper + 1)
     }
 
+    /// Where to tune a radio streaming at `sampleRateHz` to watch `band`,
+    /// so that its DC offset (and the removal of it, which takes a signal
+    /// at exactly the tuned frequency with it) stays off the band's centre,
+    /// where users put the carrier they measure:
+    /// - a band of at most 0.4·fs is offset-tuned: the radio sits 0.05·fs
+    ///   below the band (above it where that would be under `lowestHz`), so
+    ///   the whole band lies clear of DC, inside 0.45·fs;
+    /// - a wider band is centred but for δ = min(0.01·fs, room left inside
+    ///   ±fs/2): DC lands δ off the centre — at the centre only when the band
+    ///   fills the whole sample rate (a 20 MHz band at 20 MS/s), where it is
+    ///   removed with whatever sits there, as gqrx's "DC remove" does.
+    public static func tunedCentre(for band: FrequencyRange, sampleRateHz fs: Double, lowestHz: Double = 0) -> Double {
+        if band.spanHz <= 0.4 * fs {
+            let below = band.lowerHz - 0.05 * fs
+            return (below >= lowestHz ? below : band.upperHz + 0.05 * fs).rounded()
+        }
+        let room = 0.5 * fs - band.spanHz / 2
+        return (band.centerHz + max(0, min(room, 0.01 * fs))).rounded()
+    }
+
+    /// true when the tuned frequency (DC) lies outside the band
+    public var isOffsetTuned: Bool { !(band.lowerHz...band.upperHz).contains(centreHz) }
+
     /// fs / N [Hz]
     public var binWidthHz: Double { sampleRateHz / Double(fftSize) }
     /// the lower edge of the first kept bin: a frame's `startHz` [Hz]

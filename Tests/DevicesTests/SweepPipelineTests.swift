@@ -62,7 +62,7 @@ import USBDriver
                                                  DemoScene.Carrier(frequencyHz: 2442e6, amplitude: 16)])
         let transport = EmulatorTestTransport(emulator: HackRFEmulator(scene: scene, options: .init(pacing: .realTime)))
         let received = Received()
-        let source = try HackRFSpectrumSource(transport: transport) { received.append($0) }
+        let source = try HackRFSpectrumSource(transport: transport, settings: .init(mode: .sweep)) { received.append($0) }
         try source.start(band: FrequencyRange(lowerHz: 420e6, upperHz: 440e6)!, binWidthHz: 100_000)
         let first = try #require(received.wait(for: 3, startHz: 420e6))
         #expect(peak(in: first, near: 433.92e6) > median(first.powerDB) + 20)

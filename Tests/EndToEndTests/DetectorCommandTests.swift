@@ -41,7 +41,7 @@ import Testing
     @Test func meterJSONSaysHowLongEachFrequencyIsWatched() throws {
         func timing(_ detector: String) throws -> (dwell: Double, revisit: Double, duty: Double) {
             let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "88:108", "-n", "1", "--json",
-                                                "--detector", detector])
+                                                "--detector", detector, "--mode", "sweep"])
             #expect(result.status == 0, "\(result.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
             let dwell = try #require(object["dwell_s"] as? Double)

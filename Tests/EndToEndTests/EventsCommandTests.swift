@@ -129,7 +129,7 @@ import Testing
         options.pauseSeconds = 3
         let served = try ServedHackRF(options: options)
         let result = try run(Paths.tscope, ["events", "--device", "hackrf", "--band", "1020:1040", "--above", "-45",
-                                            "--json", "--duration", "9"],
+                                            "--json", "--duration", "9", "--mode", "sweep"],
                              environment: try FakeUSB.environment(sockets: [served.socketPath]), timeoutSeconds: 60)
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try result.stdoutText.split(separator: "\n").map {

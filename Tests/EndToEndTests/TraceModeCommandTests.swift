@@ -63,7 +63,7 @@ import Testing
     /// the loudest live one and stay put.
     @Test func tInTheMeterMeasuresTheMaxHoldTrace() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
-        try tmux.type("\(Paths.tscope.path) watch --device demo --band 1025:1035; echo \"STAT\"\"US=$?\"")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 1025:1035 --mode sweep; echo \"STAT\"\"US=$?\"")
         #expect(tmux.waitFor("fps", timeoutSeconds: 20) != nil, "\(tmux.screen())")
         try tmux.keys("3")
         #expect(tmux.waitFor("   max ", timeoutSeconds: 10) != nil, "\(tmux.screen())")

@@ -96,12 +96,21 @@ func render(width: Int, height: Int, model: SpectrumPlotModel? = nil, frame: Spe
         var buffer = Buffer(width: 160, height: 24)
         SpectrumPlotView().render(model: fixedModel(width: 160, height: 24), frame: fixedFrame(), status: status,
                                   into: &buffer)
-        #expect(buffer.lines[0].contains("│ bad 2 │ dwell 409 µs / 2.46 ms"), "\(buffer.lines[0])")
+        #expect(buffer.lines[0].contains("│ bad 2 │ sweep dwell 409 µs / 2.46 ms"), "\(buffer.lines[0])")
         status.dwell = DwellTiming(dwellSeconds: 1e-6, revisitSeconds: 0.25)
         var other = Buffer(width: 160, height: 24)
         SpectrumPlotView().render(model: fixedModel(width: 160, height: 24), frame: fixedFrame(), status: status,
                                   into: &other)
         #expect(other.lines[0].contains("dwell 1 µs / 250 ms"), "\(other.lines[0])")
+        // real time: the FFT, the overlap and the shortest burst certain to be seen at full level
+        // (N + hop − 1 = 8192 + 4096 − 1 samples at 20 MS/s = 614.35 µs), and samples lost, not blocks
+        status.dwell = .realtime(RealtimeAnalysis(fftSize: 8192, overlap: 0.5, sampleRateHz: 20e6, frameSeconds: 1 / 30))
+        status.droppedSamples = 12
+        var streamed = Buffer(width: 200, height: 24)
+        SpectrumPlotView().render(model: fixedModel(width: 200, height: 24), frame: fixedFrame(), status: status,
+                                  into: &streamed)
+        #expect(streamed.lines[0].contains("dropped 12 samples │ bad 2"), "\(streamed.lines[0])")
+        #expect(streamed.lines[0].contains("│ realtime FFT 8192, 50 % overlap │ 100 % POI ≥ 614 µs"), "\(streamed.lines[0])")
     }
 
     @Test func redrawingTheSameFrameChangesNothing() {

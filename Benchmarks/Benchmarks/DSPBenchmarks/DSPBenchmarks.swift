@@ -136,6 +136,28 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Real-time mode (issue 33): one HackRF receive transfer (262144 bytes,
+    // 131072 samples = 6.5536 ms at 20 MS/s) through RealtimeSpectrum —
+    // int8 → float, DC estimate, Hann window, FFT at 50 % overlap, |X/N|²,
+    // the detector per bin, a frame (dB) every 30th of a second. The share
+    // of one core the path takes at 20 MS/s is 6.5536 ms × transfers/s;
+    // README "Real-time mode" gives it for N = 1024 and 8192.
+    var transfer = [Int8](repeating: 0, count: 262_144)
+    let pattern = syntheticBlock()
+    for i in transfer.indices { transfer[i] = pattern[i % pattern.count] }
+    for size in [1024, 8192] {
+        for detector in [SpectrumDetector.peak, .average] {
+            let spectrum = RealtimeSpectrum(fftSize: size, sampleRateHz: 20e6, detector: detector, format: .int8)
+            Benchmark("RealtimeSpectrum \(detector.rawValue) 20 MS/s N=\(size), one 262144-byte transfer") { benchmark in
+                transfer.withUnsafeBytes { bytes in
+                    for _ in benchmark.scaledIterations {
+                        spectrum.consume(bytes) { levels, _ in blackHole(levels[0]) }
+                    }
+                }
+            }
+        }
+    }
+
     let decimator = ColumnDecimator(detector: .peak)
     let frame = SpectrumFrame(
         startHz: 2_400_000_000, binWidthHz: 2441.4, timestamp: 0,

@@ -137,7 +137,7 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
     /// scene by a signal generator's tones (HackRF and RTL-SDR) and put the
     /// RTL-SDR's crystal off nominal.
     public func emulator(seed: UInt64, input: DemoInput = .init()) -> FirmwareEmulator {
-        let scene = input.generator.map { DemoScene.generator(seed: seed, tones: $0) }
+        let scene = input.scene(seed: seed)
         switch self {
         case .hackrf: return HackRFEmulator(scene: scene, seed: seed)
         case .tinysa: return TinySAEmulator(seed: seed, options: .init(model: .ultra))

@@ -152,21 +152,25 @@ public struct DemoScene: Sendable {
         public var periodSeconds: Double
         /// start of pulse 0 [s since the sweep began]
         public var phaseSeconds: Double
+        /// pulses sent in all (nil: for ever), so a test knows how many there were
+        public var count: Int?
 
         public init(frequencyHz: Double, amplitude: Double, widthSeconds: Double, periodSeconds: Double,
-                    phaseSeconds: Double = 0) {
+                    phaseSeconds: Double = 0, count: Int? = nil) {
             self.frequencyHz = frequencyHz
             self.amplitude = amplitude
             self.widthSeconds = widthSeconds
             self.periodSeconds = periodSeconds
             self.phaseSeconds = phaseSeconds
+            self.count = count
         }
 
         /// Calls `body` with each on-interval [s] that overlaps `start`…`end`, clipped to it.
         public func pulses(from start: Double, to end: Double, _ body: (Double, Double) -> Void) {
             guard periodSeconds > 0, widthSeconds > 0, end > start else { return }
-            var k = ((start - phaseSeconds - widthSeconds) / periodSeconds).rounded(.up)
+            var k = max(0, ((start - phaseSeconds - widthSeconds) / periodSeconds).rounded(.up))
             while true {
+                if let count, k >= Double(count) { return }
                 let on = phaseSeconds + k * periodSeconds
                 if on >= end { return }
                 let off = on + widthSeconds
@@ -292,10 +296,48 @@ public struct DemoInput: Sendable, Equatable {
     public var generator: [GeneratorTone]?
     /// the RTL-SDR's crystal error [ppm]
     public var crystalErrorPPM: Double
+    /// pulsed transmitters added to the scene (HackRF and RTL-SDR): bursts on the radio's own sample clock
+    public var pulses: [DemoScene.PulsedCarrier]
 
-    public init(generator: [GeneratorTone]? = nil, crystalErrorPPM: Double = 0) {
+    public init(generator: [GeneratorTone]? = nil, crystalErrorPPM: Double = 0, pulses: [DemoScene.PulsedCarrier] = []) {
         self.generator = generator
         self.crystalErrorPPM = crystalErrorPPM
+        self.pulses = pulses
+    }
+
+    /// The scene a demo HackRF or RTL-SDR sees with this input (nil: the standard demo).
+    public func scene(seed: UInt64) -> DemoScene? {
+        var scene = generator.map { DemoScene.generator(seed: seed, tones: $0) }
+        if !pulses.isEmpty {
+            scene = scene ?? DemoScene.standard(seed: seed)
+            scene?.pulsedCarriers += pulses
+        }
+        return scene
+    }
+}
+
+extension DemoScene.PulsedCarrier {
+    /// "305:-40:200:500", "305:-40:200:500:250" or "305:-40:200:500:250:21":
+    /// MHz, dBm at the input, pulse width [µs], period [ms], start of the
+    /// first pulse [ms], how many pulses in all (comma-separated for
+    /// several); nil when malformed
+    public static func list(parsing text: String) -> [DemoScene.PulsedCarrier]? {
+        var pulses: [DemoScene.PulsedCarrier] = []
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":").map { Double($0) }
+            guard (4...6).contains(parts.count), parts.allSatisfy({ $0?.isFinite == true }),
+                  let mhz = parts[0], let dbm = parts[1], let widthMicroseconds = parts[2], let periodMilliseconds = parts[3],
+                  mhz > 0, dbm <= 0, widthMicroseconds > 0, periodMilliseconds * 1000 > widthMicroseconds else { return nil }
+            let phase = parts.count >= 5 ? (parts[4] ?? 0) : 0
+            let count = parts.count == 6 ? parts[5].map { Int($0) } : nil
+            if phase < 0 { return nil }
+            if let count, count < 1 { return nil }
+            pulses.append(DemoScene.PulsedCarrier(frequencyHz: mhz * 1e6, amplitude: DemoScene.amplitude(levelDBm: dbm),
+                                                  widthSeconds: widthMicroseconds * 1e-6,
+                                                  periodSeconds: periodMilliseconds * 1e-3, phaseSeconds: phase * 1e-3,
+                                                  count: count))
+        }
+        return pulses.isEmpty ? nil : pulses
     }
 }
 

@@ -5,7 +5,9 @@ import USBDriver
 /// HackRF One's plain receive mode (TRANSCEIVER_MODE_RECEIVE): one tuning,
 /// interleaved int8 I/Q streamed at the sample rate set, no headers — what
 /// hackrf_transfer -r and every SDR application use, and tscope's real-time
-/// mode for a band of at most 20 MHz.
+/// mode for a band of at most 20 MHz. The DC spike at the tuned frequency is
+/// kept off the band by offset tuning (bands up to 8 MHz) and removed in DSP
+/// (`RealtimeSpectrum`) for all.
 public enum HackRFReceiveMode {
     /// the widest band streamed at once: the highest sample rate the MAX5864
     /// ADC is specified for [Hz]
@@ -19,25 +21,32 @@ public enum HackRFReceiveMode {
         9_000_000, 10_000_000, 12_000_000, 14_000_000, 15_000_000, 20_000_000, 24_000_000, 28_000_000,
     ]
 
-    /// The sample rate for a band: 1.25 × its width (room for the filter's
-    /// skirts), rounded up to 0.5 MS/s, within 8…20 MS/s [S/s].
+    /// The sample rate for a band [S/s]: a band of at most 8 MHz is
+    /// offset-tuned (`RealtimeBandPlan.tunedCentre`), which needs fs ≥ 2.5 ×
+    /// its width; a wider one is centred, with 1.25 × its width for the
+    /// filter's skirts. Rounded up to 0.5 MS/s, within 8…20 MS/s.
     public static func sampleRate(forBandwidth widthHz: Double) -> UInt32 {
-        let wanted = (widthHz * 1.25 / 500_000).rounded(.up) * 500_000
+        let factor = widthHz <= 0.4 * Double(highestSampleRateHz) ? 2.5 : 1.25
+        let wanted = (widthHz * factor / 500_000).rounded(.up) * 500_000
         return UInt32(min(Double(highestSampleRateHz), max(Double(lowestSampleRateHz), wanted)))
     }
 
-    /// The narrowest baseband filter that passes the whole band (its
-    /// bandwidth is the total, ±half around the centre) [Hz].
-    public static func basebandFilter(forBandwidth widthHz: Double) -> UInt32 {
-        basebandFilters.first { Double($0) >= widthHz } ?? basebandFilters.last!
+    /// The narrowest baseband filter that passes everything from the tuned
+    /// frequency to the band's far edge (the filter's bandwidth is the
+    /// total, ±half around the tuned frequency) [Hz].
+    public static func basebandFilter(for plan: RealtimeBandPlan) -> UInt32 {
+        let reach = 2 * max(abs(plan.band.lowerHz - plan.centreHz), abs(plan.band.upperHz - plan.centreHz))
+        return basebandFilters.first { Double($0) >= reach } ?? basebandFilters.last!
     }
 
-    /// The tuning and FFT for `band` with bins at most `binWidthHz` wide:
-    /// centred on the band (the DC offset at the centre is removed in DSP).
+    /// the lowest frequency the HackRF One tunes [Hz] (its specified 1 MHz)
+    public static let lowestTuningHz = 1e6
+
+    /// The tuning and FFT for `band` with bins at most `binWidthHz` wide.
     public static func plan(band: FrequencyRange, binWidthHz: Double) -> RealtimeBandPlan {
-        let rate = sampleRate(forBandwidth: band.spanHz)
-        let centre = band.centerHz.rounded()
-        return RealtimeBandPlan(band: band, centreHz: centre, sampleRateHz: Double(rate), binWidthHz: binWidthHz)
+        let rate = Double(sampleRate(forBandwidth: band.spanHz))
+        let centre = RealtimeBandPlan.tunedCentre(for: band, sampleRateHz: rate, lowestHz: lowestTuningHz)
+        return RealtimeBandPlan(band: band, centreHz: centre, sampleRateHz: rate, binWidthHz: binWidthHz)
     }
 }
 

@@ -154,7 +154,7 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         let rate = UInt32(plan.sampleRateHz.rounded())
         do {
             try driver.configureReceive(sampleRateHz: rate,
-                                        basebandFilterHz: HackRFReceiveMode.basebandFilter(forBandwidth: plan.band.spanHz),
+                                        basebandFilterHz: HackRFReceiveMode.basebandFilter(for: plan),
                                         frequencyHz: UInt64(max(0, plan.centreHz.rounded())), gains: settings.gains,
                                         ampEnabled: settings.ampEnabled, antennaPower: settings.antennaPower)
         } catch { throw .usb(error) }

@@ -140,16 +140,20 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         running.withLock { $0 = (plan, hopper) }
     }
 
-    /// Streams one tuning at the band's centre, every sample transformed.
+    /// Streams one tuning (offset from the band, or from its centre: `RealtimeBandPlan.tunedCentre`), every
+    /// sample transformed.
     private func startRealtime(band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {
         stop()
         let rate: Double
         do {
             rate = try device.setSampleRate(Self.realtimeSampleRateHz)
-            try device.setCenterFrequency(UInt32(band.centerHz.rounded()))
+        } catch { throw .usb(error) }
+        let centre = RealtimeBandPlan.tunedCentre(for: band, sampleRateHz: rate, lowestHz: Self.hardwareTunableRange.lowerHz)
+        do {
+            try device.setCenterFrequency(UInt32(centre))
             try device.resetBuffer()
         } catch { throw .usb(error) }
-        let plan = RealtimeBandPlan(band: band, centreHz: band.centerHz.rounded(), sampleRateHz: rate, binWidthHz: binWidthHz)
+        let plan = RealtimeBandPlan(band: band, centreHz: centre, sampleRateHz: rate, binWidthHz: binWidthHz)
         guard stream.start(plan: plan, detector: settings.detector, format: .uint8, onFrame: onFrame) else {
             throw .usb(.io(operation: "RTL-SDR DSP thread", detail: "no thread could be started"))
         }
