@@ -198,7 +198,11 @@ public final class SpectrumViewer {
 
     /// s: the shown trace (device bins) becomes the reference.
     private func storeReference() {
-        guard hasFrame else { return }
+        guard hasFrame else {
+            // before the first frame (a real-time stream's first FFTs, a slow sweep): said, not silently ignored
+            viewerMessage = "no trace to store yet: s again once the trace is drawn"
+            return
+        }
         let points = shownFrame.powerDB.indices.compactMap { i -> LevelPoint? in
             shownFrame.powerDB[i].isNaN ? nil : LevelPoint(hz: shownFrame.binCenterHz(i), decibels: shownFrame.powerDB[i])
         }

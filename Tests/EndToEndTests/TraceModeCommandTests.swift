@@ -111,6 +111,10 @@ import Testing
         try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108 --reference \(file.path) --subtract-reference"
             + "; echo \"STAT\"\"US=$?\"")
         #expect(tmux.waitFor("│ live − reference", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        // s stores the trace drawn: wait for one (braille dots below the status line)
+        let drawn = Date().addingTimeInterval(10)
+        while !tmux.screen().split(separator: "\n").dropFirst().joined().unicodeScalars.contains(where: { (0x2801...0x28FF).contains($0.value) }),
+              Date() < drawn { usleep(100_000) }
         try tmux.keys("s")
         #expect(tmux.waitFor("reference stored: ", timeoutSeconds: 5) != nil, "\(tmux.screen())")
         try tmux.keys("S")
