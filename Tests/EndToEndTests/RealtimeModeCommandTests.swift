@@ -79,6 +79,24 @@ import Testing
         #expect(sweepJSON["mode"] as? String == "sweep" && (sweepJSON["duty"] as? Double ?? 1) < 0.5)
     }
 
+    /// An RTL-SDR watching 400 kHz streams one tuning (offset from the band,
+    /// so the carrier at its centre is clear of DC) and reads a generator's
+    /// tone at the level the scene gives it: 127·10^((L + 10)/20) int8 units
+    /// through the emulated front end's response (DemoSynthesizer).
+    @Test func anRTLSDRWatchesANarrowBandInRealTimeAndReadsTheToneItsLevel() throws {
+        let result = try run(Paths.tscope, ["meter", "--device", "demo-rtlsdr", "--demo-generator", "433.5:-25",
+                                            "--band", "433.3:433.7", "--json", "-n", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdoutText.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["mode"] as? String == "realtime" && json["sample_rate_hz"] as? Double == 2_400_000, "\(json)")
+        let amplitude = 127 * pow(10, (-25.0 + 10) / 20)
+        let expected = 20 * log10(amplitude / 128) + DemoSynthesizer.frontEndResponseDB(atHz: 433.5e6)
+        let power = try #require(json["power_db"] as? Double)
+        #expect(abs(power - expected) < 0.3, "RTL-SDR real time: \(power) dB, the scene says \(expected) dB")
+        #expect(json["dropped_samples"] as? Int == 0, "\(json)")
+    }
+
     /// "2026-11-26T01:02:03.456000Z" → seconds of the day
     static func seconds(_ stamp: String) -> Double? {
         guard let t = stamp.split(separator: "T").last?.dropLast() else { return nil }
