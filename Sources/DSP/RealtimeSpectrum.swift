@@ -78,13 +78,13 @@ public final class RealtimeSpectrum {
         precondition(fftSize >= 8, "FFT size must be at least 8")
         precondition(sampleRateHz > 0, "sample rate must be positive")
         self.fftSize = fftSize
-        hop = max(1, min(fftSize / 2, Int((Double(fftSize) * (1 - min(max(overlap, 0.5), 0.9375))).rounded())))
+        hop = Self.hop(fftSize: fftSize, overlap: overlap)
         self.sampleRateHz = sampleRateHz
         self.detector = detector
         self.format = format
         let kept = keptBins.map { $0.clamped(to: 0..<fftSize) } ?? 0..<fftSize
         self.keptBins = kept.isEmpty ? 0..<fftSize : kept
-        fftsPerFrame = max(1, Int((sampleRateHz / Double(hop) / max(framesPerSecond, 0.1)).rounded()))
+        fftsPerFrame = Self.fftsPerFrame(sampleRateHz: sampleRateHz, hop: hop, framesPerSecond: framesPerSecond)
         removesDC = removeDC
         let input = fftwf_alloc_complex(fftSize)!
         let output = fftwf_alloc_complex(fftSize)!
@@ -255,6 +255,25 @@ public final class RealtimeSpectrum {
         let combined = fftsInFrame
         fftsInFrame = 0
         frame(UnsafeBufferPointer(start: frameDecibels, count: keptBins.count), combined)
+    }
+
+    /// new samples between windows for an overlap (clamped to 50 %…93.75 %)
+    static func hop(fftSize: Int, overlap: Double) -> Int {
+        max(1, min(fftSize / 2, Int((Double(fftSize) * (1 - min(max(overlap, 0.5), 0.9375))).rounded())))
+    }
+
+    /// FFTs per frame for a frame rate (at least one)
+    static func fftsPerFrame(sampleRateHz: Double, hop: Int, framesPerSecond: Double) -> Int {
+        max(1, Int((sampleRateHz / Double(hop) / max(framesPerSecond, 0.1)).rounded()))
+    }
+
+    /// What a spectrum made with these parameters will state, without making one (no plan, no buffers).
+    public static func analysis(fftSize: Int, overlap: Double = 0.5, sampleRateHz: Double,
+                                framesPerSecond: Double = 30) -> RealtimeAnalysis {
+        let hop = hop(fftSize: fftSize, overlap: overlap)
+        let perFrame = fftsPerFrame(sampleRateHz: sampleRateHz, hop: hop, framesPerSecond: framesPerSecond)
+        return RealtimeAnalysis(fftSize: fftSize, overlap: Double(fftSize - hop) / Double(fftSize),
+                                sampleRateHz: sampleRateHz, frameSeconds: Double(perFrame * hop) / sampleRateHz)
     }
 
     /// The FFT size for a wanted bin width: the smallest power of two whose

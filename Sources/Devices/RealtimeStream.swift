@@ -31,10 +31,12 @@ final class RealtimeStream: Sendable {
 
     /// - Parameters:
     ///   - chunkBytes: the largest transfer [bytes]
-    ///   - capacity: transfers the ring holds (HackRF: 32 × 262144 bytes ≈ 0.42 s at 20 MS/s)
+    ///   - capacity: transfers the ring holds (HackRF: 96 × 262144 bytes ≈ 1.26 s at 20 MS/s, time for the DSP
+    ///     thread to be scheduled again on a loaded machine)
     init(chunkBytes: Int, capacity: Int) {
         self.chunkBytes = chunkBytes
-        ring = DropOldestRing(capacity: capacity, onClose: .discard) { Chunk(bytes: [UInt8](repeating: 0, count: chunkBytes)) }
+        // slots grow to a transfer on first use, so a source that never streams holds no buffers
+        ring = DropOldestRing(capacity: capacity, onClose: .discard) { Chunk(bytes: []) }
     }
 
     /// samples lost before transformation, over every run
@@ -74,10 +76,8 @@ final class RealtimeStream: Sendable {
         ring.reopen()
         pushed.store(0, ordering: .relaxed)
         let chunkBytes = self.chunkBytes
-        let probe = RealtimeSpectrum(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz, detector: detector,
-                                     format: format, keptBins: plan.keptBins)
-        let analysis = probe.analysis
-        let noiseBandwidthHz = plan.binWidthHz * probe.noiseBandwidthInBins
+        let analysis = RealtimeSpectrum.analysis(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz)
+        let noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
         guard let thread = WorkerThread({ [self] in
             // the spectrum belongs to the DSP thread alone: made there, never shared
             let spectrum = RealtimeSpectrum(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz, detector: detector,

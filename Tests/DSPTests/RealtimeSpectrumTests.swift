@@ -74,6 +74,9 @@ import Testing
         #expect(spectrum.sampleCount == samples)
         // 1e6 / 256 / 100 = 39.06… → 39 FFTs per frame, each frame exactly that many
         #expect(spectrum.fftsPerFrame == 39)
+        // what the status line states before any spectrum exists is what the spectrum does
+        #expect(RealtimeSpectrum.analysis(fftSize: n, sampleRateHz: 1e6, framesPerSecond: 100) == spectrum.analysis)
+        #expect(abs(spectrum.frameSeconds - 39.0 * 256 / 1e6) < 1e-12)
         #expect(frames.allSatisfy { $0 == 39 } && frames.count == expectedFFTs / 39)
     }
 

@@ -75,7 +75,7 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     private let ring: BlockRing
     private let frames = Atomic<Int>(0)
     /// the real-time path (receive mode)
-    private let stream = RealtimeStream(chunkBytes: HackRFProtocol.transferSize, capacity: 32)
+    private let stream = RealtimeStream(chunkBytes: HackRFProtocol.transferSize, capacity: 96)
 
     /// - Parameters:
     ///   - onFrame: called on the DSP thread with each completed sweep

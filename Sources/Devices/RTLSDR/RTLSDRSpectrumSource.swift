@@ -70,7 +70,7 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
     private let frames = Atomic<Int>(0)
     private let badBlocks = Atomic<Int>(0)
     /// the real-time path (one tuning)
-    private let stream = RealtimeStream(chunkBytes: RTLSDRStreaming.transferSize, capacity: 64)
+    private let stream = RealtimeStream(chunkBytes: RTLSDRStreaming.transferSize, capacity: 192)
 
     /// - Parameters:
     ///   - onFrame: called on the hop thread with each completed pass
