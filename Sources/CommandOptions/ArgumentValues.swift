@@ -4,6 +4,7 @@ import DSP
 import ECG
 import Foundation
 import Runs
+import Signals
 import ViewModels
 
 extension TraceHold.Kind: ExpressibleByArgument {}
@@ -36,17 +37,23 @@ public struct CSVLayoutArgument: ExpressibleByArgument {
     public static var allValueStrings: [String] { CSVExporter.Layout.allCases.map(\.rawValue) }
 }
 
-/// The view `watch` starts in.
-public enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
-    case plot, waterfall, meter
+/// The view `watch` and `replay` start in: any AnalyzerMode by its title
+/// (plot, waterfall, meter, persistence), so a new view is offered here too.
+public struct ViewChoice: ExpressibleByArgument, Equatable, Sendable {
+    public var mode: AnalyzerMode
 
-    public var mode: AnalyzerMode {
-        switch self {
-        case .plot: return .plot
-        case .waterfall: return .waterfall
-        case .meter: return .meter
-        }
+    public init(_ mode: AnalyzerMode) { self.mode = mode }
+
+    public init?(argument: String) {
+        guard let mode = AnalyzerMode(title: argument.lowercased()) else { return nil }
+        self.mode = mode
     }
+
+    public static let plot = ViewChoice(.plot)
+    public var defaultValueDescription: String { mode.title }
+    public static var allValueStrings: [String] { AnalyzerMode.allCases.map(\.title) }
+    /// "plot, waterfall, meter, persistence" for help texts
+    public static var listed: String { allValueStrings.joined(separator: ", ") }
 }
 
 /// --from/--to as a usage error, checked before anything is read.
