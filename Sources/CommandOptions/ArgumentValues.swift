@@ -56,6 +56,26 @@ public struct ViewChoice: ExpressibleByArgument, Equatable, Sendable {
     public static var listed: String { allValueStrings.joined(separator: ", ") }
 }
 
+/// `--waterfall-rate ROWS_PER_S` on watch and replay: how many waterfall
+/// rows a second (each the max of the frames in its slot).
+public struct WaterfallRateOption: ParsableArguments {
+    @Option(name: .customLong("waterfall-rate"),
+            help: ArgumentHelp("Waterfall rows per second, 0.5 to 30 (default 2); each row holds the peak of every "
+                + "frame in its time slot, so 30 gives a ~30 frames/s source one row per frame.",
+                valueName: "ROWS_PER_S"))
+    public var rowsPerSecond: Double = WaterfallHistory.defaultRowsPerSecond
+
+    public init() {}
+
+    public func validate() throws {
+        let limits = WaterfallHistory.rowsPerSecondLimits
+        guard rowsPerSecond.isFinite, limits.contains(rowsPerSecond) else {
+            throw ValidationError("--waterfall-rate \(rowsPerSecond): expected \(FrequencyFormat.trimmed(limits.lowerBound, maxFractionDigits: 1)) "
+                + "to \(FrequencyFormat.trimmed(limits.upperBound, maxFractionDigits: 1)) rows per second")
+        }
+    }
+}
+
 /// --from/--to as a usage error, checked before anything is read.
 public func validateExcerpt(from: Double?, to: Double?) throws {
     if let problem = ECGExcerpt.problem(from: from, to: to) { throw ValidationError(problem) }

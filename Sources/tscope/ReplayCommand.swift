@@ -28,6 +28,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "View to start in: \(ViewChoice.listed).")
     var view: ViewChoice = .plot
 
+    @OptionGroup var waterfallRate: WaterfallRateOption
+
     @Option(help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
 
@@ -67,6 +69,7 @@ struct ReplayCommand: ParsableCommand {
                                      recordings: .init(directory: ".", label: nil, operatorName: nil, duration: nil,
                                                        metadata: CaptureMetadata(format: "tscope")))
             live.mode = view.mode
+            live.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
             live.trace = trace
             _ = try live.run(bands: { ($0, nil) }, configure: referenceOption.apply)
             return
@@ -75,6 +78,7 @@ struct ReplayCommand: ParsableCommand {
                                                    options: inputOptions.readOptions)
         var run = ReplayViewerRun(path: file, reader: reader, speed: speed, startOffset: try startOffset())
         run.mode = view.mode
+        run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace
         try run.run(configure: referenceOption.apply)
     }

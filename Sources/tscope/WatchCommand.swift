@@ -34,6 +34,8 @@ struct WatchCommand: ParsableCommand {
     @Option(name: .long, help: "View to start in: \(ViewChoice.listed).")
     var view: ViewChoice = .plot
 
+    @OptionGroup var waterfallRate: WaterfallRateOption
+
     @Option(name: .long, help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
 
@@ -74,6 +76,7 @@ struct WatchCommand: ParsableCommand {
                               duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
         run.ecgPane = try ecg.map(ECGPaneOpening.pane)
         run.mode = view.mode
+        run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace
         run.bell = bell
         if eventOptions.isGiven {
