@@ -4,6 +4,7 @@ import DSP
 import ECG
 import Foundation
 import Runs
+import Signals
 import ViewModels
 
 extension TraceHold.Kind: ExpressibleByArgument {}
@@ -36,15 +37,41 @@ public struct CSVLayoutArgument: ExpressibleByArgument {
     public static var allValueStrings: [String] { CSVExporter.Layout.allCases.map(\.rawValue) }
 }
 
-/// The view `watch` starts in.
-public enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
-    case plot, waterfall, meter
+/// The view `watch` and `replay` start in: any AnalyzerMode by its title
+/// (plot, waterfall, meter, persistence), so a new view is offered here too.
+public struct ViewChoice: ExpressibleByArgument, Equatable, Sendable {
+    public var mode: AnalyzerMode
 
-    public var mode: AnalyzerMode {
-        switch self {
-        case .plot: return .plot
-        case .waterfall: return .waterfall
-        case .meter: return .meter
+    public init(_ mode: AnalyzerMode) { self.mode = mode }
+
+    public init?(argument: String) {
+        guard let mode = AnalyzerMode(title: argument.lowercased()) else { return nil }
+        self.mode = mode
+    }
+
+    public static let plot = ViewChoice(.plot)
+    public var defaultValueDescription: String { mode.title }
+    public static var allValueStrings: [String] { AnalyzerMode.allCases.map(\.title) }
+    /// "plot, waterfall, meter, persistence" for help texts
+    public static var listed: String { allValueStrings.joined(separator: ", ") }
+}
+
+/// `--waterfall-rate ROWS_PER_S` on watch and replay: how many waterfall
+/// rows a second (each the max of the frames in its slot).
+public struct WaterfallRateOption: ParsableArguments {
+    @Option(name: .customLong("waterfall-rate"),
+            help: ArgumentHelp("Waterfall rows per second, 0.5 to 30 (default 2); each row holds the peak of every "
+                + "frame in its time slot, so 30 gives a ~30 frames/s source one row per frame.",
+                valueName: "ROWS_PER_S"))
+    public var rowsPerSecond: Double = WaterfallHistory.defaultRowsPerSecond
+
+    public init() {}
+
+    public func validate() throws {
+        let limits = WaterfallHistory.rowsPerSecondLimits
+        guard rowsPerSecond.isFinite, limits.contains(rowsPerSecond) else {
+            throw ValidationError("--waterfall-rate \(rowsPerSecond): expected \(FrequencyFormat.trimmed(limits.lowerBound, maxFractionDigits: 1)) "
+                + "to \(FrequencyFormat.trimmed(limits.upperBound, maxFractionDigits: 1)) rows per second")
         }
     }
 }

@@ -19,6 +19,9 @@ public struct LiveViewerRun {
     public var detector: SpectrumDetector
     public var mode: AnalyzerMode = .plot
     public var trace: TraceMode = .live
+    /// waterfall rows per second (WaterfallHistory.rowsPerSecondLimits); a
+    /// real-time source at ~30 frames/s may ask for 30, one row per frame
+    public var waterfallRowsPerSecond = WaterfallHistory.defaultRowsPerSecond
     /// where recordings started with r go (metadata filled in here)
     public var recordings: ViewerRecording.Settings
     /// the event condition's tracker, when one was given
@@ -79,6 +82,7 @@ public struct LiveViewerRun {
         let limits = analyzer.tunableRange
         let (visibleBand, measuredBand) = try bands(limits)
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: limits, visibleBand: visibleBand),
+                                  waterfall: WaterfallModel(history: WaterfallHistory(rowsPerSecond: waterfallRowsPerSecond)),
                                   meter: PowerMeterModel(band: measuredBand), mode: mode)
         model.setTraceMode(trace)
         try configure(model)
@@ -139,6 +143,8 @@ public struct ReplayViewerRun {
     public var startOffset: Double
     public var mode: AnalyzerMode = .plot
     public var trace: TraceMode = .live
+    /// waterfall rows per second (WaterfallHistory.rowsPerSecondLimits)
+    public var waterfallRowsPerSecond = WaterfallHistory.defaultRowsPerSecond
 
     public init(path: String, reader: any SeekableSpectrumFrameReader, speed: Double, startOffset: Double) {
         self.path = path
@@ -156,7 +162,9 @@ public struct ReplayViewerRun {
         let reader = reader
         let band = try Self.band(of: reader, file: path)
         let driver = try ReplayDriver(reader: reader, speed: speed, startOffset: startOffset, at: monotonicSeconds())
-        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band), mode: mode)
+        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band),
+                                  waterfall: WaterfallModel(history: WaterfallHistory(rowsPerSecond: waterfallRowsPerSecond)),
+                                  mode: mode)
         model.setTraceMode(trace)
         try configure(model)
         let name = "\((path as NSString).lastPathComponent)" + (reader.metadata.device.map { " (\($0))" } ?? "")

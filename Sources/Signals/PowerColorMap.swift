@@ -1,7 +1,15 @@
-/// The one colour map for power: dark blue → cyan → green → yellow → red →
-/// white, hue and brightness rising together so order reads at a glance (no
-/// user choice, DESIGN principle 2). Used by the waterfall, the meter bar and
-/// PNG export so a picture and the screen agree.
+/// The one colour map for power: near-black navy → dark blue → blue → cyan →
+/// green → yellow → red → white, hue and brightness rising together so order
+/// reads at a glance (no user choice, DESIGN principle 2). Used by the
+/// waterfall, the meter bar, the persistence view and PNG export so a picture
+/// and the screen agree.
+///
+/// The lower third stays dark, as gqrx's and SDR++'s default palettes do: an
+/// autoscaled noise floor, peak-held over a waterfall row's frames and a
+/// column's bins, lands a tenth to a third of the window up, and there the
+/// map is a dim navy texture (sRGB relative luminance ≤ 0.03, where the
+/// earlier equal-step map reached 0.3); anything above it stands out in
+/// blue, cyan and brighter.
 public enum PowerColorMap {
     /// An RGB triple, 0–255 per channel.
     public struct RGB: Sendable, Equatable {
@@ -16,16 +24,22 @@ public enum PowerColorMap {
         }
     }
 
-    /// Control points at equal steps of the normalised level 0…1.
-    static let stops: [(Double, Double, Double)] = [
-        (0, 0, 48),       // dark blue: the floor
-        (0, 64, 160),     // blue
-        (0, 190, 210),    // cyan
-        (30, 200, 60),    // green
-        (240, 230, 30),   // yellow
-        (250, 40, 20),    // red
-        (255, 255, 255),  // white: the strongest
+    /// Control points: (normalised level, red, green, blue), levels rising from 0 to 1.
+    static let stops: [(level: Double, red: Double, green: Double, blue: Double)] = [
+        (0, 0, 0, 10),          // near-black navy: the floor
+        (0.24, 0, 6, 76),       // dark blue: the noise's peaks
+        (blueLevel, 0, 50, 155),  // blue: just above the floor
+        (0.53, 0, 180, 215),    // cyan
+        (0.65, 30, 200, 60),    // green
+        (0.77, 240, 230, 30),   // yellow
+        (redLevel, 250, 40, 20),  // red
+        (1, 255, 255, 255),     // white: the strongest
     ]
+
+    /// where the map reaches blue, the first colour that reads as signal rather than floor
+    public static let blueLevel = 0.40
+    /// where the map reaches red, below the white top
+    public static let redLevel = 0.88
 
     /// Entries in the lookup table; enough that neighbouring entries differ by
     /// at most a few units per channel.
@@ -51,12 +65,11 @@ public enum PowerColorMap {
     /// The map evaluated directly (the reference the table is built from).
     static func interpolated(_ level: Double) -> RGB {
         let clamped = min(max(level, 0), 1)
-        let position = clamped * Double(stops.count - 1)
-        let lower = min(Int(position), stops.count - 2)
-        let fraction = position - Double(lower)
-        let (r0, g0, b0) = stops[lower]
-        let (r1, g1, b1) = stops[lower + 1]
+        var upper = 1
+        while upper < stops.count - 1 && stops[upper].level < clamped { upper += 1 }
+        let low = stops[upper - 1], high = stops[upper]
+        let fraction = high.level > low.level ? (clamped - low.level) / (high.level - low.level) : 0
         func mix(_ a: Double, _ b: Double) -> UInt8 { UInt8((a + (b - a) * fraction).rounded()) }
-        return RGB(red: mix(r0, r1), green: mix(g0, g1), blue: mix(b0, b1))
+        return RGB(red: mix(low.red, high.red), green: mix(low.green, high.green), blue: mix(low.blue, high.blue))
     }
 }

@@ -1,6 +1,8 @@
 import Signals
 
-/// The analyzer's three views of the same spectrum stream.
+/// The analyzer's views of the same spectrum stream, in Tab order; the raw
+/// value is the digit key that shows the view. A new view is a new case here
+/// (with its title): keys, Tab, the help line and `--view` follow.
 public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     /// power against frequency, now
     case plot = 1
@@ -8,17 +10,34 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     case waterfall = 2
     /// aggregate power over a band, large
     case meter = 3
+    /// how often the spectrum landed at each frequency and level (density, "DPX")
+    case persistence = 4
 
     public var title: String {
         switch self {
         case .plot: return "plot"
         case .waterfall: return "waterfall"
         case .meter: return "meter"
+        case .persistence: return "persistence"
         }
     }
 
-    /// Tab order: plot → waterfall → meter → plot.
-    public var next: AnalyzerMode { AnalyzerMode(rawValue: rawValue % 3 + 1) ?? .plot }
+    /// The view a title names (`--view`), nil for none.
+    public init?(title: String) {
+        guard let mode = Self.allCases.first(where: { $0.title == title }) else { return nil }
+        self = mode
+    }
+
+    /// Tab order: each case in turn, the last back to the first.
+    public var next: AnalyzerMode { step(1) }
+    /// Shift+Tab: the other way round.
+    public var previous: AnalyzerMode { step(-1) }
+
+    private func step(_ offset: Int) -> AnalyzerMode {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self) ?? 0
+        return all[((index + offset) % all.count + all.count) % all.count]
+    }
 }
 
 /// What the user asked the analyzer to do, independent of the key or gesture
@@ -39,6 +58,8 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case scrollToNow
     /// waterfall: longer (+) or shorter (−) history period, in list steps
     case stepPeriod(Int)
+    /// persistence: longer (+) or shorter (−) persistence time, in list steps
+    case stepPersistence(Int)
     /// meter: forget min, max and peak
     case resetMeter
     case toggleDrawer

@@ -26,7 +26,7 @@ public enum AnalyzerEffect: Sendable, Equatable {
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
-/// three views' models, the drawer and the key help. Intents from keys and
+/// views' models, the drawer and the key help. Intents from keys and
 /// gestures change it; the viewer reads `tuning` to reconfigure the device.
 public final class AnalyzerModel {
     /// frequency slider and band fields move in multiples of this [Hz]
@@ -38,6 +38,8 @@ public final class AnalyzerModel {
     public var plot: SpectrumPlotModel
     public let waterfall: WaterfallModel
     public var meter: PowerMeterModel
+    /// the persistence (density) view's histogram; its geometry is set by the view as it draws
+    public let persistence: PersistenceModel
     public private(set) var drawer = DrawerModel()
     public private(set) var showsHelp = false
     /// a one-line complaint about the last drawer entry, shown in the drawer
@@ -58,6 +60,7 @@ public final class AnalyzerModel {
     public var reference: [LevelPoint]? { referenceTrace?.points }
     /// the reference and its resampling onto the last bins it was used on
     public private(set) var referenceTrace: ReferenceTrace?
+    /// live − reference for the waterfall and the persistence, reused frame to frame
     private var waterfallScratch = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     /// show live − reference [dB] in the plot and the waterfall (--subtract-reference)
     public private(set) var subtractsReference = false
@@ -76,10 +79,18 @@ public final class AnalyzerModel {
     /// Adds a frame to the waterfall's history, as live − reference when
     /// that is shown (through a scratch frame, so no allocation per frame).
     public func addToWaterfall(_ frame: SpectrumFrame) {
-        guard subtractsReference, referenceTrace != nil else {
-            waterfall.add(frame)
-            return
-        }
+        waterfall.add(shown(frame))
+    }
+
+    /// Adds a frame to the persistence histogram, as live − reference when
+    /// that is shown, as the waterfall does.
+    public func addToPersistence(_ frame: SpectrumFrame) {
+        persistence.add(shown(frame))
+    }
+
+    /// `frame`, or live − reference in the scratch frame when that is shown.
+    private func shown(_ frame: SpectrumFrame) -> SpectrumFrame {
+        guard subtractsReference, referenceTrace != nil else { return frame }
         waterfallScratch.startHz = frame.startHz
         waterfallScratch.binWidthHz = frame.binWidthHz
         waterfallScratch.timestamp = frame.timestamp
@@ -90,7 +101,7 @@ public final class AnalyzerModel {
             waterfallScratch.powerDB = frame.powerDB
         }
         referenceTrace?.subtract(from: &waterfallScratch)
-        waterfall.add(waterfallScratch)
+        return waterfallScratch
     }
 
     /// With --subtract-reference (or after s with it on): live − reference
@@ -108,10 +119,12 @@ public final class AnalyzerModel {
     public private(set) var timeEntryNotice: String?
 
     public init(plot: SpectrumPlotModel, waterfall: WaterfallModel = WaterfallModel(),
-                meter: PowerMeterModel = PowerMeterModel(), mode: AnalyzerMode = .plot) {
+                meter: PowerMeterModel = PowerMeterModel(), persistence: PersistenceModel = PersistenceModel(),
+                mode: AnalyzerMode = .plot) {
         self.plot = plot
         self.waterfall = waterfall
         self.meter = meter
+        self.persistence = persistence
         self.mode = mode
     }
 
@@ -153,13 +166,14 @@ public final class AnalyzerModel {
     /// The drawer's fields in the current view.
     public var drawerFields: [DrawerField] { DrawerField.fields(for: mode) }
 
-    /// The value a drawer field shows, in its unit (MHz, dB, s).
+    /// The value a drawer field shows, in its unit (MHz, dB, s; the persistence time may be ∞).
     public func value(of field: DrawerField) -> Double {
         switch field {
         case .rangeStart: return plot.visibleBand.lowerHz / 1e6
         case .rangeStop: return plot.visibleBand.upperHz / 1e6
         case .displaySpan: return plot.displaySpanDB
         case .period: return waterfall.periodSeconds
+        case .persistence: return persistence.persistenceSeconds
         case .bandStart: return meterBand.lowerHz / 1e6
         case .bandStop: return meterBand.upperHz / 1e6
         case .autoLevels: return autoLevels ? 1 : 0
@@ -206,6 +220,7 @@ public final class AnalyzerModel {
         case .scrollTime(let seconds): waterfall.scroll(bySeconds: seconds, now: now)
         case .scrollToNow: waterfall.scrollToNow()
         case .stepPeriod(let steps): waterfall.stepPeriod(by: steps)
+        case .stepPersistence(let steps): persistence.stepPersistence(by: steps)
         case .resetMeter: meter.resetExtremes()
         case .toggleDrawer:
             drawer.toggle()
@@ -306,12 +321,13 @@ public final class AnalyzerModel {
             let periods = WaterfallModel.periods
             let nearest = periods.indices.min { abs(periods[$0] - value) < abs(periods[$1] - value) } ?? 0
             waterfall.stepPeriod(by: nearest - waterfall.periodIndex)
+        case .persistence: persistence.setPersistence(seconds: value)
         case .bandStart, .bandStop: setMeterEdge(field, hz: value * 1e6)
         }
     }
 
     /// Nudges a field: frequencies by 1 % of the span in 10 kHz steps, the dB
-    /// span by 1 dB, the period through its list.
+    /// span by 1 dB, the period and the persistence time through their lists.
     @discardableResult
     private func adjust(_ field: DrawerField, steps: Int) -> AnalyzerEffect {
         switch field {
@@ -330,6 +346,7 @@ public final class AnalyzerModel {
             waterfallDetector = waterfallDetector == .peak ? .mean : .peak
             waterfall.history.combineByMean = waterfallDetector == .mean
         case .period: waterfall.stepPeriod(by: steps)
+        case .persistence: persistence.stepPersistence(by: steps)
         case .bandStart, .bandStop:
             let step = Self.frequencyStep(span: meterBand.spanHz)
             setMeterEdge(field, hz: value(of: field) * 1e6 + Double(steps) * step)

@@ -18,6 +18,8 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     case detector
     /// plot: the trace mode (live, max hold, min hold, average), as t cycles it
     case trace
+    /// persistence: how long a hit takes to fade (the decay time) [s]
+    case persistence
 
     public var label: String {
         switch self {
@@ -30,6 +32,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .autoLevels: return "auto levels"
         case .detector: return "detector"
         case .trace: return "trace"
+        case .persistence: return "persistence"
         }
     }
 
@@ -40,6 +43,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace]
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
+        case .persistence: return [.rangeStart, .rangeStop, .displaySpan, .persistence, .autoLevels]
         }
     }
 

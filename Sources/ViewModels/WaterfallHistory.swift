@@ -2,7 +2,8 @@ import Signals
 
 /// Where and when one waterfall row was measured.
 public struct WaterfallRowInfo: Sendable, Equatable {
-    /// start of the row's half second [s since the Unix epoch, UTC, or a replay's timeline]
+    /// start of the row's time slot (a half second at the default rate) [s since the Unix epoch, UTC, or a
+    /// replay's timeline]
     public var timestamp: Double
     /// lower edge of bin 0 [Hz]
     public var startHz: Double
@@ -12,9 +13,6 @@ public struct WaterfallRowInfo: Sendable, Equatable {
     public var binCount: Int
     /// bumped on every write to the row, so a cache of derived columns knows when to refresh
     public var version: Int
-
-    /// centre of the row's time slot [s]
-    public var centerTime: Double { timestamp + WaterfallHistory.rowSeconds / 2 }
 }
 
 /// The waterfall's memory: a preallocated ring of timestamped rows of power
@@ -23,19 +21,47 @@ public struct WaterfallRowInfo: Sendable, Equatable {
 ///
 /// Rows are addressed by a sequence number that only grows: sequence `s` lives
 /// in slot `s % capacity`; the oldest kept row is `endSequence - count`. A row
-/// collects every frame that arrives in its half second with a per-bin max, so
-/// a burst seen in one frame is never lost. Frames with more bins than a row
-/// holds are reduced by an integer factor with max.
+/// collects every frame that arrives in its time slot (1 / `rowsPerSecond`)
+/// with a per-bin max, so a burst seen in one frame is never lost. Frames with
+/// more bins than a row holds are reduced by an integer factor with max.
+///
+/// The row rate is set at creation: 2 rows/s by default (DESIGN: the
+/// waterfall asks for no more), up to 30 so a real-time source delivering
+/// about 30 frames/s gets one row per frame.
 public final class WaterfallHistory {
-    /// rows per second of history (the time resolution)
-    public static let rowsPerSecond = 2.0
-    /// seconds one row covers
-    public static let rowSeconds = 1 / rowsPerSecond
+    /// rows per second by default (the time resolution)
+    public static let defaultRowsPerSecond = 2.0
+    /// row rates accepted [rows/s]: a row at most every 2 s, at most one per drawn frame (30/s)
+    public static let rowsPerSecondLimits = 0.5...30.0
     /// default capacity: 12.8 minutes at 2 rows/s
     public static let defaultCapacity = 1536
+    /// seconds of history a default capacity holds at any row rate, memory allowing (12.8 min)
+    public static let historySeconds = Double(defaultCapacity) / defaultRowsPerSecond
+    /// most values the ring may hold (rows × bins): 4 × the default ring's 1536 × 2048, i.e. 48 MiB
+    /// of Float, so a fast row rate keeps a few minutes (30 rows/s: 6144 rows, 3.4 min) and memory
+    /// stays bounded whatever the rate
+    public static let maxStoredValues = 4 * defaultCapacity * 2048
     /// default bins kept per row: more than any terminal has pixel columns
     public static let defaultMaxBinsPerRow = 2048
 
+    /// The capacity a history at `rowsPerSecond` gets by default: `historySeconds` of rows (never
+    /// fewer than `defaultCapacity`), within `maxStoredValues` at `maxBinsPerRow` bins a row.
+    public static func capacity(rowsPerSecond: Double, maxBinsPerRow: Int = defaultMaxBinsPerRow) -> Int {
+        let rate = clampedRate(rowsPerSecond)
+        let wanted = max(defaultCapacity, Int((rate * historySeconds).rounded(.up)))
+        return max(1, min(wanted, maxStoredValues / max(1, maxBinsPerRow)))
+    }
+
+    /// `rowsPerSecond` within `rowsPerSecondLimits` (NaN: the default).
+    public static func clampedRate(_ rowsPerSecond: Double) -> Double {
+        guard !rowsPerSecond.isNaN else { return defaultRowsPerSecond }
+        return min(max(rowsPerSecond, rowsPerSecondLimits.lowerBound), rowsPerSecondLimits.upperBound)
+    }
+
+    /// rows per second of history [rows/s]
+    public let rowsPerSecond: Double
+    /// seconds one row covers [s]
+    public let rowSeconds: Double
     public let capacity: Int
     public let maxBinsPerRow: Int
     /// rows held (≤ capacity)
@@ -52,14 +78,19 @@ public final class WaterfallHistory {
     private var nextVersion = 1
     /// frames merged into each slot's row (for the average)
     private var frameCounts: [Int]
-    /// the average detector: frames arriving in a row's half second are
+    /// the average detector: frames arriving in a row's time slot are
     /// averaged in linear power instead of max-held (bins reduced by `factor`
     /// still keep their peak); applies to rows written from now on
     public var combineByMean = false
 
-    public init(capacity: Int = WaterfallHistory.defaultCapacity,
+    /// - Parameters:
+    ///   - rowsPerSecond: the row rate [rows/s], clamped to `rowsPerSecondLimits`
+    ///   - capacity: rows kept; nil: `capacity(rowsPerSecond:maxBinsPerRow:)`
+    public init(rowsPerSecond: Double = WaterfallHistory.defaultRowsPerSecond, capacity: Int? = nil,
                 maxBinsPerRow: Int = WaterfallHistory.defaultMaxBinsPerRow) {
-        self.capacity = max(1, capacity)
+        self.rowsPerSecond = Self.clampedRate(rowsPerSecond)
+        rowSeconds = 1 / self.rowsPerSecond
+        self.capacity = max(1, capacity ?? Self.capacity(rowsPerSecond: self.rowsPerSecond, maxBinsPerRow: maxBinsPerRow))
         self.maxBinsPerRow = max(1, maxBinsPerRow)
         storage = .allocate(capacity: self.capacity * self.maxBinsPerRow)
         storage.initialize(repeating: .nan, count: self.capacity * self.maxBinsPerRow)
@@ -94,14 +125,16 @@ public final class WaterfallHistory {
     }
 
     /// Adds a frame: merged by max into the newest row when it falls in the
-    /// same half second with the same geometry, else a new row (overwriting
-    /// the oldest when full). A frame older than the newest row's half second
+    /// same time slot with the same geometry, else a new row (overwriting
+    /// the oldest when full). A frame older than the newest row's slot
     /// merges into it (clocks may jitter); one more than a row older means the
     /// timeline jumped back, and the history starts again.
     public func add(_ frame: SpectrumFrame) {
         guard frame.timestamp.isFinite, frame.binWidthHz.isFinite, frame.binWidthHz > 0,
               frame.startHz.isFinite, !frame.powerDB.isEmpty else { return }
-        var slot = Int64((frame.timestamp * Self.rowsPerSecond).rounded(.down))
+        // a frame stamped exactly on a slot edge (a source at the row rate) belongs to the slot it
+        // opens, whatever the rounding of timestamp × rate: a millionth of a slot of tolerance
+        var slot = Int64((frame.timestamp * rowsPerSecond + 1e-6).rounded(.down))
         if let open = openSlot {
             if slot < open - 1 { clear() } else { slot = max(slot, open) }
         }
@@ -121,7 +154,7 @@ public final class WaterfallHistory {
         count = min(count + 1, capacity)
         openSlot = slot
         infos[sequence % capacity] = WaterfallRowInfo(
-            timestamp: Double(slot) / Self.rowsPerSecond, startHz: frame.startHz, binWidthHz: binWidth,
+            timestamp: Double(slot) / rowsPerSecond, startHz: frame.startHz, binWidthHz: binWidth,
             binCount: binCount, version: 0)
         let row = storage + (sequence % capacity) * maxBinsPerRow
         row.update(repeating: .nan, count: binCount)
@@ -175,15 +208,15 @@ public final class WaterfallHistory {
         return low
     }
 
-    /// The row whose half second contains `time`, or that holds it (a slow
+    /// The row whose time slot contains `time`, or that holds it (a slow
     /// source, below), if any.
     public func sequence(covering time: Double) -> Int? {
-        let after = firstSequence(startingAtOrAfter: time + Self.rowSeconds * 1e-9)
+        let after = firstSequence(startingAtOrAfter: time + rowSeconds * 1e-9)
         let candidate = after - 1
         guard candidate >= startSequence else { return nil }
         let start = infos[candidate % capacity].timestamp
-        guard time >= start + Self.rowSeconds else { return candidate }
-        // A source slower than 2 rows/s (rtl_power at -i 1, a slow tinySA
+        guard time >= start + rowSeconds else { return candidate }
+        // A source slower than the row rate (rtl_power at -i 1, a slow tinySA
         // sweep) fills the time to its next row: its row is held for up to
         // 1.5 of its own cadence (the spacing from the row before), so a
         // stall or an outage still shows as a gap soon after. The oldest row

@@ -86,14 +86,14 @@ public final class WaterfallModel {
 
     /// For each pixel row (0 = top, newest) the history rows it shows: those
     /// whose centre time falls inside the pixel's time interval (rows thinner
-    /// than a pixel share it and are combined by max), else the row whose half
-    /// second covers the pixel's centre (rows thicker than a pixel), else none.
+    /// than a pixel share it and are combined by max), else the row whose time
+    /// slot covers the pixel's centre (rows thicker than a pixel), else none.
     public func mapRows(now: Double, into spans: UnsafeMutableBufferPointer<WaterfallRowSpan>) {
         let rows = spans.count
         guard rows > 0 else { return }
         let step = secondsPerPixel(pixelRows: rows)
         let top = topTime(now: now, pixelRows: rows)
-        let half = WaterfallHistory.rowSeconds / 2
+        let half = history.rowSeconds / 2
         // Row starts at or after this time have their centre at or after the pixel's upper edge.
         var end = history.firstSequence(startingAtOrAfter: top - half)
         for y in 0..<rows {

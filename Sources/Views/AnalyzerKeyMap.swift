@@ -2,9 +2,10 @@ import Terminal
 import ViewModels
 
 /// Keys of the analyzer: the plot's keys (PlotKeyMap) in every view, plus
-/// 1/2/3 and Tab for the views, PgUp/PgDn (plot: dB offset; waterfall:
-/// back in time / towards now), Home/End (now), [ ] (period), r (record in
-/// plot and waterfall, reset min/max in the meter), R (record in every view),
+/// the digits 1… (AnalyzerMode's raw values) and Tab for the views, PgUp/PgDn
+/// (plot, persistence: dB offset; waterfall: back in time / towards now),
+/// Home/End (now), [ ] (waterfall period; in the persistence view its
+/// persistence time), r (record in plot and waterfall, reset min/max in the meter), R (record in every view),
 /// d (drawer), ? (help). With the drawer open, arrows move between and
 /// nudge its fields, Enter starts typing a number (or switches a choice),
 /// Esc closes it; every other key keeps its meaning, and digits type only
@@ -32,17 +33,19 @@ public enum AnalyzerKeyMap {
         }
         switch key.code {
         case .tab: return .nextMode
-        case .backtab: return .show(model.mode.next.next)
+        case .backtab: return .show(model.mode.previous)
         case .pageUp: return pageIntent(model: model, towardsPast: true)
         case .pageDown: return pageIntent(model: model, towardsPast: false)
         case .home, .end: return .scrollToNow
         case .character(let c) where !key.modifiers.contains(.ctrl):
+            // a digit shows the view it numbers (AnalyzerMode's raw value)
+            if ("0"..."9").contains(c), let wanted = AnalyzerMode(rawValue: Int(c.value) - 48) {
+                return .show(wanted)
+            }
             switch c {
-            case "1": return .show(.plot)
-            case "2": return .show(.waterfall)
-            case "3": return .show(.meter)
-            case "[": return .stepPeriod(-1)
-            case "]": return .stepPeriod(1)
+            // the persistence view's time depth is its persistence time, the waterfall's its period
+            case "[": return model.mode == .persistence ? .stepPersistence(-1) : .stepPeriod(-1)
+            case "]": return model.mode == .persistence ? .stepPersistence(1) : .stepPeriod(1)
             case "r": return model.mode == .meter ? .resetMeter : .toggleRecording
             case "R": return .toggleRecording
             case "t", "T": return .cycleTrace

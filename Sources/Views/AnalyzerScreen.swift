@@ -4,7 +4,7 @@ import Terminal
 import ViewModels
 
 /// Composes the analyzer screen: status line, the current view (plot,
-/// waterfall or meter), the key help, the drawer and its handle, and the `?`
+/// waterfall, meter or persistence), the key help, the drawer and its handle, and the `?`
 /// overlay. Remembers the geometry it drew for the mouse.
 ///
 /// The screen is cleared and every part redrawn when the layout changes
@@ -19,6 +19,7 @@ public final class AnalyzerScreen {
     private let plotView = SpectrumPlotView()
     private let waterfallView = WaterfallView()
     private let meterView = PowerMeterView()
+    private let persistenceView = PersistenceView()
     private let drawerView = DrawerView()
     private let statusLine = StatusLine()
     private var drawnKey: LayoutKey?
@@ -34,12 +35,17 @@ public final class AnalyzerScreen {
 
     /// The key help row for a view.
     static func helpText(_ mode: AnalyzerMode) -> String {
+        let views = viewKeys + " view"
         switch mode {
-        case .plot: return "1/2/3 view  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
-        case .waterfall: return "1/2/3 view  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
-        case .meter: return "1/2/3 view  r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
+        case .plot: return "\(views)  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
+        case .waterfall: return "\(views)  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
+        case .meter: return "\(views)  r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
+        case .persistence: return "\(views)  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  [/] persistence  d drawer  ? keys  q quit"
         }
     }
+
+    /// "1/2/3/4": the digit of every view
+    static let viewKeys = AnalyzerMode.allCases.map { "\($0.rawValue)" }.joined(separator: "/")
 
     /// Draws everything for `model` at `now` [s, the feed's timeline].
     /// - Parameter reference: a stored trace to draw dimmed behind the plot's (on the frame's bins)
@@ -54,6 +60,7 @@ public final class AnalyzerScreen {
             buffer.clear()
             plotView.invalidate()
             waterfallView.invalidate()
+            persistenceView.invalidate()
             statusLine.invalidate()
             _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
             drawnKey = key
@@ -91,6 +98,11 @@ public final class AnalyzerScreen {
             meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit,
                              trace: model.traceMode == .live ? nil : "\(model.traceMode)", in: layout.main, into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
+        case .persistence:
+            persistenceView.render(persistence: model.persistence, plot: plot, unit: status.powerUnit, in: layout.main,
+                                   into: &buffer)
+            geometry.data = PersistenceView.dataRect(in: layout.main)
+            geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         }
         if !layout.drawer.isEmpty {
             let drawerLayout = DrawerLayout(rect: layout.drawer, fields: model.drawerFields)
@@ -116,6 +128,7 @@ public final class AnalyzerScreen {
 
     private func cachedViewFacts(_ model: AnalyzerModel) -> String? {
         let key = FactsKey(mode: model.mode, periodIndex: model.waterfall.periodIndex,
+                           persistenceIndex: model.persistence.timeIndex,
                            offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode,
                            reference: model.reference == nil ? 0 : (model.subtractsReference ? 2 : 1),
                            events: model.events.summary)
@@ -147,6 +160,9 @@ public final class AnalyzerScreen {
         case .meter:
             let trace = model.traceMode == .live ? "" : " │ trace \(model.traceMode)"
             return "meter band \(model.meterBand)" + trace
+        case .persistence:
+            let note = referenceNote == "live − reference" ? " │ live − reference" : ""
+            return "persistence \(DrawerView.text(.persistence, model)) │ colour: % of time at each level" + note
         }
     }
 }
@@ -154,6 +170,7 @@ public final class AnalyzerScreen {
 private struct FactsKey: Equatable {
     var mode: AnalyzerMode
     var periodIndex: Int
+    var persistenceIndex: Int
     var offset: Double
     var meterBand: FrequencyRange
     var trace: TraceMode

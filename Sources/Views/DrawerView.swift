@@ -131,6 +131,9 @@ final class DrawerView {
         case .rangeStart, .rangeStop, .bandStart, .bandStop: return String(format2: value)
         case .displaySpan: return FrequencyFormat.trimmed(value, maxFractionDigits: 1) + " dB"
         case .period: return value < 60 ? "\(Int(value)) s" : "\(Int(value / 60)) min"
+        case .persistence:
+            guard value.isFinite else { return "∞" }
+            return FrequencyFormat.trimmed(value, maxFractionDigits: 1) + " s"
         case .autoLevels: return model.autoLevels ? "on" : "off"
         case .detector: return model.waterfallDetector == .peak ? "peak" : "average"
         case .trace: return "\(model.traceMode)"
@@ -152,7 +155,7 @@ enum HelpOverlay {
     static let style = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
     static let lines = [
         " keys                             mouse",
-        " 1 2 3, Tab  plot/waterfall/meter",
+        viewsLine,
         " ←/→         pan                  drag sideways",
         " +/-         zoom                 wheel (waterfall: shift+wheel)",
         " ↑/↓         plot gain            ctrl or shift+wheel",
@@ -160,6 +163,7 @@ enum HelpOverlay {
         " PgUp/PgDn   waterfall: back/now  wheel, drag up/down",
         " Home/End    waterfall: now",
         " [ / ]       waterfall period     ctrl+wheel",
+        " [ / ]       persistence: shorter / longer persistence time",
         " space       pause / resume       click plot or meter",
         " a           autoscale (floor near the bottom, peak near the top)",
         " r           plot, waterfall: record; meter: reset min/max",
@@ -168,11 +172,18 @@ enum HelpOverlay {
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta/noise",
         " s / S       store the shown trace as the reference (dimmed) / drop it",
         " d           control drawer       click ◀ at the right edge",
-        "             (band, dB span, auto levels, detector; Enter types)",
+        "             (band, dB span, auto levels, detector, persistence; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",
         " ?           this help",
         " q           quit",
     ]
+
+    /// " 1-4, Tab    plot/waterfall/meter/persistence": every view, in key order
+    static var viewsLine: String {
+        let modes = AnalyzerMode.allCases
+        let keys = "\(modes.first?.rawValue ?? 1)-\(modes.last?.rawValue ?? 1), Tab"
+        return " " + keys + String(repeating: " ", count: max(1, 12 - keys.count)) + modes.map(\.title).joined(separator: "/")
+    }
 
     static func draw(in area: Rect, into buffer: inout Buffer) {
         let width = min(area.width, (lines.map { $0.unicodeScalars.count }.max() ?? 0) + 2)

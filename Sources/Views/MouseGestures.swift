@@ -9,7 +9,7 @@ public struct ScreenGeometry {
     /// braille trace, waterfall image or meter
     var data = Rect(x: 0, y: 0, width: 0, height: 0)
     var band = FrequencyRange(lowerHz: 0, upperHz: 1)!
-    /// plot: dB per cell row
+    /// plot, persistence: dB per cell row
     var decibelsPerCell = 1.0
     /// waterfall: seconds per cell row
     var secondsPerCell = 1.0
@@ -27,11 +27,11 @@ public struct ScreenGeometry {
 }
 
 /// Turns SGR mouse reports into intents. Horizontal drag pans; the wheel
-/// zooms around the pointer (plot), or scrolls time (waterfall; ctrl+wheel
-/// changes the period, shift+wheel zooms); plot: vertical drag moves the dB
-/// window, ctrl/shift+wheel changes gain; waterfall: vertical drag scrolls
-/// time; a click (press and release without moving) in the plot or meter
-/// pauses or resumes; the handle opens and closes the drawer; in the drawer a
+/// zooms around the pointer (plot, persistence), or scrolls time (waterfall;
+/// ctrl+wheel changes the period, shift+wheel zooms); plot and persistence:
+/// vertical drag moves the dB window, ctrl/shift+wheel changes gain; waterfall: vertical drag scrolls
+/// time; a click (press and release without moving) in the plot, meter or
+/// persistence view pauses or resumes; the handle opens and closes the drawer; in the drawer a
 /// click picks a field and the slider's thumbs follow the pointer.
 public struct MouseGestures {
     /// zoom per wheel notch (in; out is the inverse)
@@ -82,7 +82,8 @@ public struct MouseGestures {
             }
             if dy != 0 {
                 switch geometry.mode {
-                case .plot: result.append(.shiftLevels(decibels: Double(dy) * geometry.decibelsPerCell))
+                case .plot, .persistence:
+                    result.append(.shiftLevels(decibels: Double(dy) * geometry.decibelsPerCell))
                 // dragging down pulls newer rows into view: towards now
                 case .waterfall: result.append(.scrollTime(seconds: -Double(dy) * geometry.secondsPerCell))
                 case .meter: break
@@ -111,7 +112,7 @@ public struct MouseGestures {
     private func wheel(up: Bool, modifiers: KeyModifiers, x: Int, geometry: ScreenGeometry) -> [AnalyzerIntent] {
         let zoom = AnalyzerIntent.zoom(factor: up ? Self.wheelZoom : 1 / Self.wheelZoom, anchorHz: geometry.hz(atColumn: x))
         switch geometry.mode {
-        case .plot:
+        case .plot, .persistence:
             if modifiers.contains(.ctrl) || modifiers.contains(.shift) {
                 return [.plot(up ? .increaseDisplayGain : .decreaseDisplayGain)]
             }

@@ -16,9 +16,9 @@ public final class PowerMeterView {
     static let trackStyle = CellStyle(foreground: .rgb(70, 70, 70))
     static let peakStyle = CellStyle(foreground: .rgb(255, 255, 255), attributes: [.bold])
     static let extremeStyle = CellStyle(foreground: .rgb(200, 200, 200))
-    /// the colour map from blue (1/6) to red (5/6): higher is brighter,
+    /// the colour map from its blue to its red: higher is brighter,
     /// more saturated and nearer red; the map's white top would read as less saturated
-    static let colorRange: ClosedRange<Float> = (1.0 / 6)...(5.0 / 6)
+    static let colorRange: ClosedRange<Float> = Float(PowerColorMap.blueLevel)...Float(PowerColorMap.redLevel)
     /// the reading the digits are sized for, so they keep their size; a
     /// wider one (−100 dB and below) is drawn a step smaller
     static let typicalReading = "-88.8"

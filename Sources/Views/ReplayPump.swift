@@ -3,9 +3,10 @@ import Signals
 import ViewModels
 
 /// How the viewer feeds a replay into its models: every frame played goes
-/// into the waterfall's history (none lost to peak hold at ×64) and into the
-/// mailbox for the plot and meter; after a jump the history is read again
-/// from the file for the visible period.
+/// into the waterfall's history and the persistence (none lost to peak hold
+/// at ×64) and into the mailbox for the plot and meter; after a jump the
+/// history is read again from the file for the visible period, and the
+/// persistence from the frames of its persistence time.
 enum ReplayPump {
     /// Plays the frames the playhead reached by `wallClock` [s, monotonic].
     static func advance(_ replay: ReplayControl, model: AnalyzerModel, mailbox: FrameMailbox,
@@ -14,6 +15,7 @@ enum ReplayPump {
         measure(model, mailbox)
         try replay.advance(to: wallClock) { frame in
             model.addToWaterfall(frame)
+            model.addToPersistence(frame)
             mailbox.post(frame)
         }
     }
@@ -34,12 +36,18 @@ enum ReplayPump {
     static func refill(_ replay: ReplayControl, model: AnalyzerModel, mailbox: FrameMailbox,
                        at wallClock: Double) throws {
         model.waterfall.history.clear()
+        model.persistence.reset()
         model.waterfall.scrollToNow()
         model.meter = PowerMeterModel(band: model.meter.band)
         mailbox.clear()
         measure(model, mailbox)
+        // the persistence sees the frames of its last few persistence times (older ones weigh
+        // less than e⁻³ = 5 %); frames before that are not read for it
+        let playhead = replay.playhead(at: wallClock)
+        let persistenceSpan = min(model.waterfall.periodSeconds, 3 * model.persistence.persistenceSeconds)
         try replay.refill(seconds: model.waterfall.periodSeconds, at: wallClock) { frame in
             model.addToWaterfall(frame)
+            if frame.timestamp >= playhead - persistenceSpan { model.addToPersistence(frame) }
             // only the newest: the plot shows the frame at the playhead, not a peak over the period
             mailbox.clear()
             mailbox.post(frame)

@@ -135,15 +135,19 @@ public final class SpectrumPlotView {
     }
 
     private func drawLevelAxis(model: SpectrumPlotModel, into buffer: inout Buffer) {
-        let area = layout.levelAxis
+        Self.drawLevelAxis(bottomDB: model.bottomLevelDB, topDB: model.referenceLevelDB, in: layout.levelAxis,
+                           into: &buffer)
+    }
+
+    /// The dB axis left of a plot's data rect: a line with ticks and labels
+    /// over `bottomDB`…`topDB` (shared with the persistence view).
+    static func drawLevelAxis(bottomDB: Double, topDB: Double, in area: Rect, into buffer: inout Buffer) {
         let lineX = area.x + area.width - 1
         for y in area.y..<(area.y + area.height) {
             buffer.set(x: lineX, y: y, Cell("│", style: Self.axisStyle))
         }
-        guard let scale = PowerScale(bottomDB: Float(model.bottomLevelDB), topDB: Float(model.referenceLevelDB),
-                                     rows: area.height) else { return }
-        let ticks = AxisTicks.ticks(lower: model.bottomLevelDB, upper: model.referenceLevelDB,
-                                    targetCount: max(2, area.height / 3))
+        guard let scale = PowerScale(bottomDB: Float(bottomDB), topDB: Float(topDB), rows: area.height) else { return }
+        let ticks = AxisTicks.ticks(lower: bottomDB, upper: topDB, targetCount: max(2, area.height / 3))
         for value in ticks {
             guard let row = scale.row(for: Float(value)) else { continue }
             let label = FrequencyFormat.trimmed(value, maxFractionDigits: 1)

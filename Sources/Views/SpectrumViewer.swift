@@ -59,7 +59,8 @@ public enum ViewerExit: Equatable {
 /// intents to the model, retunes the device when the wanted band changes,
 /// and draws at most `maxFramesPerSecond` frames, each the peak hold of what
 /// arrived since the last one. Every frame taken also goes into the
-/// waterfall's history and the meter, whichever view is showing.
+/// waterfall's history, the persistence and the meter, whichever view is
+/// showing (the persistence once its view has been drawn: it sets the geometry).
 public final class SpectrumViewer {
     /// frame-rate limit [frames/s]
     public static let maxFramesPerSecond = 30.0
@@ -163,12 +164,14 @@ public final class SpectrumViewer {
         }
     }
 
-    /// A new peak-held frame: into the history always; on screen and into
-    /// the meter unless paused.
+    /// A new peak-held frame: into the history always; on screen, into the
+    /// persistence and into the meter unless paused.
     private func accept(now: Double) {
-        // a replay put every frame into the history as it played
+        // a replay put every frame into the history and the persistence as it played
         if feed.replay == nil { model.addToWaterfall(incomingFrame) }
         guard !model.plot.isPaused else { return }
+        // the live frame (not the held trace), as the waterfall takes it
+        if feed.replay == nil { model.addToPersistence(incomingFrame) }
         swap(&shownFrame, &incomingFrame)
         // every sweep since the last drawn frame, averaged in linear power
         let swept = feed.mailbox.takeBandPower()

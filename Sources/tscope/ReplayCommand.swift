@@ -10,11 +10,11 @@ import ViewModels
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a capture file in the plot, waterfall and meter views.",
+        abstract: "Replay a capture file in the plot, waterfall, meter and persistence views.",
         discussion: """
             Plays at the recorded speed. Keys: space pause/resume, < > (or , .) halve/double the speed \
             (×0.25…×64), shift+←/→ back/forward 10 s, g then a time (seconds, m:ss or h:mm:ss) and Enter to go \
-            there, Home start, End end. The views' keys work as in watch (1/2/3, ←/→ pan, +/- zoom: the stored \
+            there, Home start, End end. The views' keys work as in watch (1/2/3/4, ←/→ pan, +/- zoom: the stored \
             frames are re-decimated, ? all keys), q quit. Formats: \(CaptureFormat.readable).
             """
     )
@@ -25,8 +25,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Playing speed, 0.25 to 64 times the recorded speed.")
     var speed: Double = 1
 
-    @Option(help: "View to start in: plot, waterfall, meter.")
+    @Option(help: "View to start in: \(ViewChoice.listed).")
     var view: ViewChoice = .plot
+
+    @OptionGroup var waterfallRate: WaterfallRateOption
 
     @Option(help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
@@ -67,6 +69,7 @@ struct ReplayCommand: ParsableCommand {
                                      recordings: .init(directory: ".", label: nil, operatorName: nil, duration: nil,
                                                        metadata: CaptureMetadata(format: "tscope")))
             live.mode = view.mode
+            live.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
             live.trace = trace
             _ = try live.run(bands: { ($0, nil) }, configure: referenceOption.apply)
             return
@@ -75,6 +78,7 @@ struct ReplayCommand: ParsableCommand {
                                                    options: inputOptions.readOptions)
         var run = ReplayViewerRun(path: file, reader: reader, speed: speed, startOffset: try startOffset())
         run.mode = view.mode
+        run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace
         try run.run(configure: referenceOption.apply)
     }

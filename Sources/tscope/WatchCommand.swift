@@ -10,9 +10,10 @@ import ViewModels
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch the live spectrum: plot, waterfall and power meter.",
+        abstract: "Watch the live spectrum: plot, waterfall, power meter and persistence.",
         discussion: """
-            Views: 1 plot, 2 waterfall, 3 meter (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
+            Views: 1 plot, 2 waterfall, 3 meter, 4 persistence (how often the spectrum was at each level; \
+            [ ] its persistence time) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
             a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
             [ ] waterfall period, r record (meter: reset min/max), R record in any view, d control drawer, \
             ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \
@@ -30,8 +31,10 @@ struct WatchCommand: ParsableCommand {
     @Option(name: [.customShort("f"), .long], help: "Band to show first, start:stop in MHz (default 88:108).", transform: Band.init(parsing:))
     var band: Band = Band(defaultMHz: 88, 108)
 
-    @Option(name: .long, help: "View to start in: plot, waterfall, meter.")
+    @Option(name: .long, help: "View to start in: \(ViewChoice.listed).")
     var view: ViewChoice = .plot
+
+    @OptionGroup var waterfallRate: WaterfallRateOption
 
     @Option(name: .long, help: "Plot trace: live, max (hold), min (hold), avg (16 sweeps) or avg:N; t cycles.")
     var trace: TraceMode = .live
@@ -77,6 +80,7 @@ struct WatchCommand: ParsableCommand {
                               duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
         run.ecgPane = try ecg.map(ECGPaneOpening.pane)
         run.mode = view.mode
+        run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace
         run.bell = bell
         if eventOptions.isGiven {

@@ -5,6 +5,7 @@ import Foundation
 import Remote
 import Runs
 import Signals
+import ViewModels
 import Testing
 
 /// The options commands share, parsed in-process as ArgumentParser parses a
@@ -104,5 +105,22 @@ struct CommandOptionsTests {
         let options = try CaptureInputOptions.parse(["--rate", "2.4M", "--center", "100.1M", "--utc-offset", "9"])
         #expect(options.readOptions.iq.sampleRateHz == 2.4e6)
         #expect(options.readOptions.iq.centerHz == 100.1e6)
+    }
+}
+
+@Suite struct ViewAndWaterfallRateOptionTests {
+    @Test func waterfallRateIsRowsPerSecondWithinItsLimits() throws {
+        #expect(try WaterfallRateOption.parse([]).rowsPerSecond == 2)
+        #expect(try WaterfallRateOption.parse(["--waterfall-rate", "30"]).rowsPerSecond == 30)
+        #expect(try WaterfallRateOption.parse(["--waterfall-rate", "0.5"]).rowsPerSecond == 0.5)
+        for refused in ["31", "0.2", "nan", "-2"] {
+            #expect(throws: (any Error).self, "\(refused)") { _ = try WaterfallRateOption.parse(["--waterfall-rate", refused]) }
+        }
+    }
+
+    @Test func everyViewIsAChoiceByItsTitle() {
+        #expect(ViewChoice.allValueStrings == ["plot", "waterfall", "meter", "persistence"])
+        #expect(ViewChoice(argument: "persistence")?.mode == .persistence)
+        #expect(ViewChoice(argument: "dpx") == nil)
     }
 }

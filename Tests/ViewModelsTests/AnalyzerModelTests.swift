@@ -17,9 +17,45 @@ import Testing
         analyzer.apply(.show(.meter), now: 0)
         #expect(analyzer.mode == .meter)
         analyzer.apply(.nextMode, now: 0)
+        #expect(analyzer.mode == .persistence)
+        analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .plot)
         analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .waterfall)
+    }
+
+    @Test func tabVisitsEveryViewOnceAndShiftTabGoesBack() {
+        var seen: [AnalyzerMode] = []
+        var mode = AnalyzerMode.plot
+        for _ in AnalyzerMode.allCases {
+            seen.append(mode)
+            #expect(mode.next.previous == mode, "\(mode)")
+            mode = mode.next
+        }
+        #expect(mode == .plot)
+        #expect(seen == AnalyzerMode.allCases)
+        #expect(AnalyzerMode.plot.previous == .persistence)
+        #expect(AnalyzerMode(title: "persistence") == .persistence)
+        #expect(AnalyzerMode(title: "dpx") == nil)
+    }
+
+    @Test func persistenceTimeStepsByKeyAndDrawerAndTypedValue() {
+        let analyzer = model()
+        analyzer.apply(.show(.persistence), now: 0)
+        #expect(analyzer.drawerFields.contains(.persistence))
+        #expect(analyzer.value(of: .persistence) == 5)
+        analyzer.apply(.stepPersistence(1), now: 0)
+        #expect(analyzer.value(of: .persistence) == 10)
+        analyzer.apply(.stepPersistence(-2), now: 0)
+        #expect(analyzer.value(of: .persistence) == 2)
+        analyzer.apply(.toggleDrawer, now: 0)
+        analyzer.apply(.drawer(.select(.persistence)), now: 0)
+        analyzer.apply(.drawer(.adjust(steps: 1, large: true)), now: 0)
+        #expect(analyzer.value(of: .persistence) == .infinity)
+        analyzer.apply(.drawer(.edit), now: 0)
+        for c in "28" { analyzer.apply(.drawer(.type(c)), now: 0) }
+        analyzer.apply(.drawer(.commit), now: 0)
+        #expect(analyzer.value(of: .persistence) == 30)   // the nearest listed time
     }
 
     @Test func resumeJumpsTheWaterfallToNow() {

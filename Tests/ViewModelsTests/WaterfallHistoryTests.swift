@@ -73,6 +73,72 @@ func flatFrame(time: Double, level: Float = -80, bins: Int = 8, peaks: [Int: Flo
         #expect(history.info(history.startSequence).timestamp == 3)
     }
 
+    @Test func thirtyRowsPerSecondGiveEachFrameOfAThirtyFrameSourceItsOwnRow() {
+        let history = WaterfallHistory(rowsPerSecond: 30, capacity: 128, maxBinsPerRow: 8)
+        #expect(history.rowsPerSecond == 30 && abs(history.rowSeconds - 1.0 / 30) < 1e-12)
+        // 30 frames/s for 2 s, each with its own level in bin 2 (the frame number)
+        let start = 1000.0
+        for i in 0..<60 {
+            history.add(flatFrame(time: start + Double(i) / 30, peaks: [2: Float(i) - 70]))
+        }
+        #expect(history.count == 60, "\(history.count)")
+        for (k, sequence) in (history.startSequence..<history.endSequence).enumerated() {
+            #expect(abs(history.info(sequence).timestamp - (start + Double(k) / 30)) < 1e-9)
+            #expect(history.bins(sequence)[2] == Float(k) - 70, "row \(k)")
+        }
+    }
+
+    @Test func eachFastRowIsTheMaxOfEveryFrameInItsSlot() {
+        // 90 frames/s with random levels at 30 rows/s: three frames a row, none unaccounted for
+        var random = SeededRandom(seed: 33)
+        let history = WaterfallHistory(rowsPerSecond: 30, capacity: 128, maxBinsPerRow: 4)
+        var expected: [[Float]] = []
+        let start = 500.0
+        for i in 0..<180 {
+            let levels = (0..<4).map { _ in Float(Int.random(in: -100 ... -20, using: &random)) }
+            // a little jitter inside the slot, as a real source's timestamps have
+            let jitter = Double.random(in: 0..<0.002, using: &random)
+            history.add(SpectrumFrame(startHz: 100e6, binWidthHz: 1e3, timestamp: start + Double(i) / 90 + jitter,
+                                      powerDB: levels))
+            if i % 3 == 0 { expected.append(levels) } else {
+                expected[expected.count - 1] = zip(expected[expected.count - 1], levels).map { max($0, $1) }
+            }
+        }
+        #expect(history.count == 60, "\(history.count)")
+        for (k, sequence) in (history.startSequence..<history.endSequence).enumerated() where k < expected.count {
+            #expect(Array(history.bins(sequence)) == expected[k], "row \(k)")
+        }
+    }
+
+    @Test func theRowRateIsClampedAndTheCapacityBoundedInMemory() {
+        #expect(WaterfallHistory(rowsPerSecond: 100).rowsPerSecond == 30)
+        #expect(WaterfallHistory(rowsPerSecond: 0.1, capacity: 4).rowsPerSecond == 0.5)
+        #expect(WaterfallHistory(rowsPerSecond: .nan, capacity: 4).rowsPerSecond == 2)
+        // a slow rate keeps at least the default rows; a fast one as many minutes as the budget allows
+        #expect(WaterfallHistory.capacity(rowsPerSecond: 0.5) == WaterfallHistory.defaultCapacity)
+        let fast = WaterfallHistory.capacity(rowsPerSecond: 30)
+        #expect(fast * WaterfallHistory.defaultMaxBinsPerRow <= WaterfallHistory.maxStoredValues)
+        #expect(Double(fast) / 30 >= 180, "\(fast) rows")   // at least 3 minutes at 30 rows/s
+        #expect(WaterfallHistory.capacity(rowsPerSecond: 4) == 3072)   // 12.8 min at 4 rows/s
+    }
+
+    @Test func scrollingBackAtThirtyRowsPerSecondUsesTheirPeriod() {
+        // 40 s of a 30 frames/s source at 30 rows/s; the 5 s period over 30 pixel rows (6 rows a pixel)
+        let model = WaterfallModel(history: WaterfallHistory(rowsPerSecond: 30, capacity: 2000, maxBinsPerRow: 4),
+                                   periodIndex: 0)
+        for i in 0..<1200 { model.add(flatFrame(time: Double(i) / 30, level: Float(i), bins: 4)) }
+        var live = [WaterfallRowSpan](repeating: .empty, count: 30)
+        live.withUnsafeMutableBufferPointer { model.mapRows(now: 40, into: $0) }
+        #expect(live[0].end - live[0].first == 5 || live[0].end - live[0].first == 6, "\(live[0])")
+        for y in 1..<30 { #expect(live[y].end == live[y - 1].first) }
+        model.scroll(bySeconds: 10, now: 40)
+        var back = [WaterfallRowSpan](repeating: .empty, count: 30)
+        back.withUnsafeMutableBufferPointer { model.mapRows(now: 40, into: $0) }
+        // 10 s back = 300 rows of 1/30 s
+        #expect(back[0].first == live[0].first - 300 && back[29].first == live[29].first - 300, "\(back[0]) \(live[0])")
+        #expect(model.secondsBeforeNow(atPixelRow: 0, pixelRows: 30) == 10)
+    }
+
     @Test func badFramesAreIgnored() {
         let history = WaterfallHistory(capacity: 4, maxBinsPerRow: 4)
         history.add(SpectrumFrame(startHz: 0, binWidthHz: .nan, timestamp: 0, powerDB: [1]))
@@ -161,7 +227,8 @@ func flatFrame(time: Double, level: Float = -80, bins: Int = 8, peaks: [Int: Flo
         #expect(model.periodSeconds == 5)
         #expect(WaterfallModel.periods == [5, 10, 20, 30, 45, 60, 120, 300, 600])
         // at least 12.8 minutes of history at 2 rows/s
-        #expect(Double(WaterfallHistory.defaultCapacity) / WaterfallHistory.rowsPerSecond >= 12.8 * 60)
+        #expect(Double(WaterfallHistory.defaultCapacity) / WaterfallHistory.defaultRowsPerSecond >= 12.8 * 60)
+        #expect(WaterfallHistory().rowsPerSecond == 2 && WaterfallHistory().capacity == WaterfallHistory.defaultCapacity)
     }
 
     @Test func gapsShowNothing() {

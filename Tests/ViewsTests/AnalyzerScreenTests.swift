@@ -23,6 +23,18 @@ enum Scene {
             if step == 250 { bins[1500] = -10 }  // the burst: one frame at 15 s before now
             history.add(SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: time, powerDB: bins))
         }
+        // the persistence: 100 frames at 30/s of a noisy floor, the two carriers, and a burst at 115 MHz in one
+        let main = ScreenLayout(width: width, height: height, drawerOpen: false).main
+        analyzer.persistence.configure(PersistenceView.geometry(in: main, plot: analyzer.plot))
+        var random = SeededRandom(seed: 4)
+        for step in 0..<100 {
+            var bins = (0..<2000).map { _ in Float(-84 + 8 * Double.random(in: 0..<1, using: &random)) }
+            bins[1000] = -20
+            bins[400] = -50
+            if step == 60 { bins[1500] = -35 }
+            analyzer.persistence.add(SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: now - 100.0 / 30 + Double(step) / 30,
+                                                   powerDB: bins))
+        }
         analyzer.meter.record(-42.5, at: now - 1)
         analyzer.meter.record(-37.25, at: now)
         return analyzer
@@ -297,7 +309,7 @@ enum Golden {
             // Esc: the key help is back
             model.apply(.timeEntry(.cancel), now: Scene.now)
             screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
-            #expect(buffer.lines[height - 1].hasPrefix(" 1/2/3 view"))
+            #expect(buffer.lines[height - 1].hasPrefix(" 1/2/3/4 view"))
             // a refused time says so on the same line
             model.apply(.timeEntry(.begin), now: Scene.now)
             model.apply(.timeEntry(.type(":")), now: Scene.now)
