@@ -29,6 +29,10 @@ struct SweepCommand: ParsableCommand {
     var analyzerOptions: AnalyzerSettingsOptions
 
     func validate() throws {
+        if analyzerOptions.mode == .realtime {
+            throw ValidationError("--mode realtime: sweep writes hackrf_sweep's and rtl_power's swept output; "
+                + "real-time spectra come from watch, meter, events, record and serve")
+        }
         if analyzerOptions.calibration != nil {
             throw ValidationError("--calibration: sweep writes hackrf_sweep's and rtl_power's own dB; "
                 + "calibrated readings come from meter, watch, events and record")

@@ -117,6 +117,47 @@ import Testing
         #expect(done.contains("STATUS=0"))
     }
 
+    /// A steady carrier at 305.5 MHz and, on the same frequency 25 dB
+    /// stronger, a 20 ms burst every 2 s — about 1 % of the time (one frame
+    /// or two of every sixty) — watched in real time: the plot's live trace
+    /// shows the carrier nearly always; the persistence view shows both, the
+    /// burst's levels above the carrier's in the same columns, at 80×24,
+    /// 160×48 and 240×70.
+    @Test(arguments: [(80, 24), (160, 48), (240, 70)])
+    func aOnePercentBurstShowsAboveTheSteadyCarrier(width: Int, height: Int) throws {
+        let tmux = try #require(try TmuxSession(width: width, height: height),
+                                "Tools/install-deps --test installs tmux")
+        // the first burst at 0.5 s, while the level window still follows the peaks seen
+        try tmux.type("\(Self.truecolor) \(Paths.tscope.path) watch --device demo --view persistence --band 300:310 "
+            + "--demo-generator 305.5:-45 --demo-pulse 305.5:-20:20000:2000:500; echo \"STAT\"\"US=$?\"")
+        _ = try #require(tmux.waitFor("0.1%", timeoutSeconds: 20), "\(tmux.screen())")
+        // three bursts' worth of frames
+        usleep(5_000_000)
+        let screen = tmux.screen()
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        // image cells: half blocks between the level axis (6 cells) and the legend (9 cells)
+        func marked(_ row: [Character]) -> [Int] {
+            row.indices.filter { $0 >= 7 && $0 < width - 9 && "▀▄█".contains(row[$0]) }
+        }
+        let plotRows = Array(rows.dropFirst().prefix(height - 3))
+        let carrierColumns = Set(plotRows.flatMap(marked))
+        #expect(!carrierColumns.isEmpty, "\(screen)")
+        // the topmost marked row: the burst, only near 305.5 MHz (0.55 of the image's width)
+        let top = try #require(plotRows.firstIndex { !marked($0).isEmpty }, "\(screen)")
+        let imageWidth = Double(width - 9 - 7)
+        for column in marked(plotRows[top]) {
+            let fraction = Double(column - 7) / imageWidth
+            #expect(abs(fraction - 0.55) < 0.06, "a mark at \(fraction) of the width in row \(top):\n\(screen)")
+        }
+        // the carrier: marks in the same columns well below the burst (25 dB lower), and the floor below that
+        let burstColumns = Set(marked(plotRows[top]))
+        let below = plotRows.indices.filter { $0 > top + 2 && !Set(marked(plotRows[$0])).isDisjoint(with: burstColumns) }
+        #expect(!below.isEmpty, "no carrier under the burst:\n\(screen)")
+        try tmux.keys("q")
+        let done = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(done.contains("STATUS=0"))
+    }
+
     @Test func anUnknownViewIsRefusedNamingTheViews() throws {
         let result = try run(Paths.tscope, ["watch", "--device", "demo", "--view", "dpx"])
         #expect(result.status != 0)

@@ -57,6 +57,8 @@ import Testing
         #expect(rtl.status == 64 && rtl.stderr.contains("the RTL-SDR streams at most 2 MHz"), "\(rtl.stderr)")
         let tinySA = try run(Paths.tscope, ["meter", "--device", "demo-tinysa", "--band", "100:101", "--mode", "realtime"])
         #expect(tinySA.status == 64 && tinySA.stderr.contains("only sweeps"), "\(tinySA.stderr)")
+        let sweep = try run(Paths.tscope, ["sweep", "-f", "100:110", "-1", "--mode", "realtime"])
+        #expect(sweep.status == 64 && sweep.stderr.contains("sweep writes hackrf_sweep's"), "\(sweep.stderr)")
     }
 
     /// `meter --json` states the mode and what its probability of intercept rests on.
