@@ -35,17 +35,19 @@ import Testing
     @Test func watchPlaysTheMultiRateRecordAtTheECGRate() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 32))
         try tmux.type("\(Paths.tscope.path) ecg watch \(Self.mimic) --strip 5")
-        let screen = try #require(tmux.waitFor("│ 03700181", timeoutSeconds: 20), "\(tmux.screen())")
-        #expect(screen.contains("500 Hz │ 5 s"), "\(screen)")
-        #expect(screen.contains("MCL1"))
+        _ = try #require(tmux.waitFor("│ 03700181", timeoutSeconds: 20), "\(tmux.screen())")
+        // the strips are labelled as they are first drawn: wait for them, not only for the title
+        #expect(Self.waitUntil(timeoutSeconds: 15) { let screen = tmux.screen()
+            return screen.contains("500 Hz │ 5 s") && screen.contains("MCL1") }, "\(tmux.screen())")
         // the detector runs on the 500 Hz lead: a heart rate appears (this patient is near 115/min)
         #expect(Self.waitUntil(timeoutSeconds: 20) { Self.heartRate(tmux.screen()).map { (60...160).contains($0) } ?? false },
                 "\(tmux.screen())")
         try tmux.keys("q")
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
         try tmux.type("\(Paths.tscope.path) ecg watch \(Self.mimic) --lead ABP --strip 5")
-        let pressure = try #require(tmux.waitFor("│ 03700181", timeoutSeconds: 20), "\(tmux.screen())")
-        #expect(pressure.contains("125 Hz │ 5 s") && pressure.contains("RESP"), "\(pressure)")
+        _ = try #require(tmux.waitFor("│ 03700181", timeoutSeconds: 20), "\(tmux.screen())")
+        #expect(Self.waitUntil(timeoutSeconds: 15) { let screen = tmux.screen()
+            return screen.contains("125 Hz │ 5 s") && screen.contains("RESP") }, "\(tmux.screen())")
         try tmux.keys("q")
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
