@@ -51,11 +51,11 @@ extension ECGRecording {
 
     /// `defaultLead` among `labels`.
     public static func defaultLead(labels: [String]) -> Int {
-        let leads: Set<String> = ["I", "II", "III", "AVR", "AVL", "AVF", "V1", "V2", "V3", "V4", "V5", "V6",
-                                  "MLI", "MLII", "MLIII", "MCL1", "MCL6"]
+        let chestLeads: Set<String> = ["MCL1", "MCL6"]
         return labels.firstIndex { label in
             let upper = label.uppercased()
-            return upper.contains("ECG") || upper.contains("EKG") || leads.contains(upper)
+            return upper.contains("ECG") || upper.contains("EKG") || ECGLeadName.standard(label) != nil
+                || chestLeads.contains(upper)
         } ?? 0
     }
 }

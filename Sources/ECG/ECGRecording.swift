@@ -103,7 +103,8 @@ public enum LeadSelector: Sendable, Equatable, CustomStringConvertible {
         let found: Int?
         switch self {
         case .index(let index): found = index < labels.count ? index : nil
-        case .label(let label): found = labels.firstIndex(of: label)
+        // the exact label first, then the standard lead it names ("II" finds "EKG II", "MLII", "ii")
+        case .label(let label): found = labels.firstIndex(of: label) ?? ECGLeadName.index(of: label, in: labels)
         }
         guard let found else {
             let list = labels.enumerated().map { "\($0.offset) \"\($0.element)\"" }.joined(separator: ", ")

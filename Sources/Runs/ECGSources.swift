@@ -216,11 +216,11 @@ public struct ECGSourceRequest {
     }
 
     /// The lead QRS detection watches: the one picked with --lead (`chosen`),
-    /// else --qrs-lead, else lead II or MLII, else `fallback` (a file's first ECG lead).
+    /// else --qrs-lead, else lead II by any of its names (`ECGLeadName`: "II", "MLII", "EKG II"), else `fallback`
+    /// (a file's first ECG lead).
     private func detectionLead(_ leadNames: [String], sourceName: String, chosen: Int?, fallback: Int) throws -> Int {
         guard !leadNames.isEmpty else { throw ECGError(file: sourceName, "no signals to show") }
-        let names = leadNames.map { $0.uppercased() }
-        let lead = chosen ?? qrsLead ?? names.firstIndex(of: "II") ?? names.firstIndex(of: "MLII") ?? fallback
+        let lead = chosen ?? qrsLead ?? ECGLeadName.index(of: "II", in: leadNames) ?? fallback
         guard lead < leadNames.count else {
             throw CommandError("--qrs-lead \(lead): \(sourceName) has \(leadNames.count) leads (0…\(leadNames.count - 1))")
         }

@@ -155,6 +155,40 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    /// A 6-lead device's EDF as a KardiaMobile 6L writes it — limb leads
+    /// labelled "EKG I" … "EKG aVF" — made from the PTB record's six limb leads
+    /// (`ecg convert --lead`, then the EDF label fields rewritten): the 12-lead
+    /// view places all six, and its rhythm strip is lead II.
+    @Test func aSixLeadDevicesEDFFillsTheLimbLeadPanels() throws {
+        let directory = try Paths.temporaryDirectory("ecg-six-lead")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let edf = directory.appendingPathComponent("kardia.edf")
+        let converted = try run(Paths.tscope, ["ecg", "convert", Self.ptb, edf.path, "--lead", "i", "--lead", "ii",
+                                               "--lead", "iii", "--lead", "avr", "--lead", "avl", "--lead", "avf"])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        var bytes = [UInt8](try Data(contentsOf: edf))
+        // EDF: the number of signals at 252 (4 ASCII bytes), then each signal's 16-byte label from 256
+        let signals = Int(String(decoding: bytes[252..<256], as: UTF8.self).trimmingCharacters(in: .whitespaces)) ?? 0
+        #expect(signals >= 6)
+        for (index, label) in ["EKG I", "EKG II", "EKG III", "EKG aVR", "EKG aVL", "EKG aVF"].enumerated() {
+            let field = Array(label.padding(toLength: 16, withPad: " ", startingAt: 0).utf8)
+            bytes.replaceSubrange((256 + 16 * index)..<(256 + 16 * (index + 1)), with: field)
+        }
+        try Data(bytes).write(to: edf)
+        let tmux = try #require(try TmuxSession(width: 160, height: 48))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(edf.path)")
+        _ = try #require(tmux.waitFor("│ kardia", timeoutSeconds: 20), "\(tmux.screen())")
+        // the printout's labels, and the rhythm strip under them named as the file names lead II
+        let labels = ["I ", "II ", "III ", "aVR", "aVL", "aVF", "V1", "EKG II"]
+        #expect(waitUntil(timeoutSeconds: 15) { let screen = tmux.screen(); return labels.allSatisfy(screen.contains) },
+                "\(tmux.screen())")
+        // the detector runs on lead II found by its name ("EKG II"): a heart rate near the record's 81/min
+        #expect(waitUntil(timeoutSeconds: 15) { Self.heartRate(tmux.screen()).map { (50...110).contains($0) } ?? false },
+                "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
     @Test func spectrumAndECGPaneShareTheScreen() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 48))
         try tmux.type("\(Paths.tscope.path) watch --device demo --ecg synthetic")

@@ -70,6 +70,11 @@ import Testing
         #expect(mitdb.lead(row: 0, column: 0) == nil)
         #expect(!mitdb.isUseful)
         #expect(ECGTwelveLeadLayout(leadNames: []).rhythmLead == nil)
+        // a KardiaMobile 6L EDF: six limb leads as "EKG I" … "EKG aVF", its rhythm strip lead II
+        let kardia = ECGTwelveLeadLayout(leadNames: ["EKG I", "EKG II", "EKG III", "EKG aVR", "EKG aVL", "EKG aVF"])
+        #expect(kardia.isUseful && kardia.rhythmLead == 1)
+        #expect(kardia.lead(row: 0, column: 0) == 0 && kardia.lead(row: 0, column: 1) == 3
+                && kardia.lead(row: 2, column: 1) == 5 && kardia.lead(row: 0, column: 2) == nil)
     }
 
     @Test func defaultLayoutFollowsTheSource() {
