@@ -46,6 +46,9 @@ public struct ECGSourceOptions: ParsableArguments {
     @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")
     public var follow = false
 
+    @Flag(name: .long, help: "Refuse an EDF file whose data ends before its header's record count (default: play its complete records, with a warning).")
+    public var strict = false
+
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8; `ecg monitor` also takes max).")
     public var speed = ReplaySpeed(factor: 1)
 
@@ -133,6 +136,7 @@ public struct ECGSourceOptions: ParsableArguments {
         request.qrsLead = qrsLead
         request.lead = lead
         request.follow = follow
+        request.strict = strict
         request.speed = speed.factor
         request.mains = mains
         request.synthetic.heartRate = heartRate

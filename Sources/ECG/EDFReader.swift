@@ -5,17 +5,25 @@ import Foundation
 /// the "EDF Annotations" signals as annotations.
 public enum EDFReader {
     /// Reads the file at `path`; the record's name is the file name without `.edf`.
-    public static func read(path: String) throws -> ECGRecording {
+    /// - Parameter strict: refuse a file whose data ends before its header's record count (else its
+    ///   complete records are used and a note says what was missing)
+    public static func read(path: String, strict: Bool = false) throws -> ECGRecording {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ECGError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file")
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return try data.withUnsafeBytes { try decode($0, file: path, name: name) }
+        return try data.withUnsafeBytes { try decode($0, file: path, name: name, strict: strict) }
     }
 
     /// How many complete data records the bytes after the header hold, checked
     /// against the header's count. A partial last record is reported in `note`.
-    public static func completeRecords(header: EDFHeader, fileSize: Int, file: String) throws -> (count: Int, note: String?) {
+    /// Data that ends before the header's count (a file copied while it was
+    /// being written, a partial download) gives its complete records and a note
+    /// saying how many the header promised and where the data ends, as MNE
+    /// reads such files; `strict` refuses it. More data than the header says is
+    /// always an error (the header is then wrong, not the file short).
+    public static func completeRecords(header: EDFHeader, fileSize: Int, file: String,
+                                       strict: Bool = false) throws -> (count: Int, note: String?) {
         let recordBytes = header.recordBytes
         let data = fileSize - header.headerBytes
         let available = data / recordBytes
@@ -26,14 +34,20 @@ public enum EDFReader {
         if declared == available || (declared == available + 1 && partial > 0) {
             return (available, note)
         }
+        if declared > available, !strict {
+            return (available, "cut short: the header promises \(declared) data records, \(available) are complete; "
+                + "the data ends at byte \(fileSize)\(partial > 0 ? " inside record \(available + 1)" : ""); "
+                + "the \(available) complete records are used (--strict refuses the file)")
+        }
         throw ECGError(file: file, location: .byte(236),
                        "number of data records: the header says \(declared), the \(data) bytes after the header hold \(available) records of \(recordBytes) bytes\(partial > 0 ? " and \(partial) bytes more" : "")")
     }
 
     /// Decodes a whole file's bytes.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, file: String, name: String) throws -> ECGRecording {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, file: String, name: String,
+                              strict: Bool = false) throws -> ECGRecording {
         let header = try EDFHeader.parse(bytes, file: file)
-        let (count, note) = try completeRecords(header: header, fileSize: bytes.count, file: file)
+        let (count, note) = try completeRecords(header: header, fileSize: bytes.count, file: file, strict: strict)
         var decoder = EDFRecordDecoder(header: header, file: file)
         try decoder.append(bytes, records: 0..<count, at: header.headerBytes)
         var recording = decoder.recording(name: name)

@@ -132,6 +132,8 @@ public struct ECGConvertRun {
     public var annotator = "atr"
     /// a CSV input's sample rate [Hz], checked against its time column
     public var rate: Double?
+    /// refuse an EDF cut short instead of converting its complete records
+    public var strict = false
 
     public init(input: String, output: String) {
         self.input = input
@@ -140,7 +142,8 @@ public struct ECGConvertRun {
 
     /// Converts; what was left out goes to stderr; returns what was written.
     public func run() throws -> String {
-        var recording = try ECGRecordFormat.readRecording(path: input, annotator: annotator, declaredRate: rate)
+        var recording = try ECGRecordFormat.readRecording(path: input, annotator: annotator, declaredRate: rate,
+                                                          strict: strict)
         var written: [String]
         for note in recording.notes { printError("\(input): \(note)") }
         if !leads.isEmpty {

@@ -33,7 +33,8 @@ public enum ECGFileOpening {
     /// on (in a multi-rate file, the leads at its rate are kept);
     /// `annotator` names a WFDB record's annotation file.
     public static func open(_ path: String, rate: Double?, gain: Double = 1, baseline: Double = 0,
-                            lead: LeadSelector? = nil, annotator: String = "atr") throws -> ECGRecordFile {
+                            lead: LeadSelector? = nil, annotator: String = "atr",
+                            strict: Bool = false) throws -> ECGRecordFile {
         var file: ECGRecordFile
         switch ECGRecordFormat(path: path) {
         case .csv:
@@ -44,7 +45,7 @@ public enum ECGFileOpening {
                 file.chosenLead = try lead.resolve(in: recording.record.leadNames, file: path)
             }
         case .wfdb, .edf:
-            let recording = try ECGRecordFormat.readRecording(path: path, annotator: annotator)
+            let recording = try ECGRecordFormat.readRecording(path: path, annotator: annotator, strict: strict)
             let (record, chosen, otherRates) = try recording.record(lead: lead, file: path)
             if let rate, abs(rate - record.sampleRate) > 1e-6 * record.sampleRate {
                 throw ECGError(file: path, "the header says \(record.sampleRate) Hz, --rate says \(rate) Hz")
@@ -93,6 +94,8 @@ public struct ECGSourceRequest {
     public var lead: String?
     /// read an EDF file that is still being written
     public var follow = false
+    /// refuse an EDF cut short instead of playing its complete records
+    public var strict = false
     /// a file's replay speed in the viewers [× real time]; nil for as fast as it reads
     public var speed: Double? = 1
     /// mains frequency of the notch filter [Hz]
@@ -167,7 +170,7 @@ public struct ECGSourceRequest {
     /// chosen lead's (`unused` says what is not done with them), go to stderr.
     public func openFile(_ path: String, annotator: String = "atr", unused: String = "not shown") throws -> ECGRecordFile {
         let file = try ECGFileOpening.open(path, rate: rate, gain: gain, baseline: baseline,
-                                           lead: lead.map(LeadSelector.init), annotator: annotator)
+                                           lead: lead.map(LeadSelector.init), annotator: annotator, strict: strict)
         for note in file.notes { printError("\(path): \(note)") }
         if !file.otherRates.isEmpty {
             let chosen = file.record.leadNames[file.chosenLead ?? file.fallbackLead]

@@ -30,11 +30,15 @@ struct ECGConvertCommand: ParsableCommand {
     @Option(help: "A CSV input's sample rate [Hz], checked against its time column.")
     var rate: Double?
 
+    @Flag(help: "Refuse an EDF input whose data ends before its header's record count (default: convert its complete records, with a warning).")
+    var strict = false
+
     func run() throws {
         var convert = ECGConvertRun(input: input, output: output)
         convert.leads = leads
         convert.annotator = annotator
         convert.rate = rate
+        convert.strict = strict
         try reportingECGErrors { printError(try convert.run()) }
     }
 }

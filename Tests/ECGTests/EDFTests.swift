@@ -98,6 +98,24 @@ import Testing
         #expect(recording.notes == ["last data record truncated: 21 of 24 bytes at byte 816; the 2 complete records are used"])
     }
 
+    /// Data that ends before the header's count (a copy made while the file
+    /// was written): its complete records with a note saying what is missing
+    /// and where the data ends; `strict` refuses it naming the header field.
+    @Test func aFileCutShortGivesItsCompleteRecordsUnlessStrict() throws {
+        var bytes = Self.build(signals: [.init(label: "ECG", samples: 4)], records: 3)
+        Self.set(&bytes, 236, "9")
+        bytes.removeLast(2)
+        let recording = try bytes.withUnsafeBytes { try EDFReader.decode($0, file: "c.edf", name: "c") }
+        // 3 records of 24 bytes (4 two-byte ECG samples and the annotation signal build adds), 2 bytes cut:
+        // 70 bytes, 2 complete records and 22 bytes
+        #expect(recording.signals[0].digital.count == 8)
+        #expect(recording.notes == ["cut short: the header promises 9 data records, 2 are complete; the data ends at byte "
+            + "\(bytes.count) inside record 3; the 2 complete records are used (--strict refuses the file)"], "\(recording.notes)")
+        let refused = Self.message { try bytes.withUnsafeBytes { try EDFReader.decode($0, file: "c.edf", name: "c", strict: true) } }
+        #expect(refused == "c.edf: byte 236: number of data records: the header says 9, the 70 bytes after the header hold "
+            + "2 records of 24 bytes and 22 bytes more", "\(String(describing: refused))")
+    }
+
     @Test func recordCountOfMinusOneMeansAsManyAsTheFileHolds() throws {
         let bytes = Self.build(signals: [.init(label: "ECG", samples: 4)], records: 3, countField: "-1")
         let recording = try bytes.withUnsafeBytes { try EDFReader.decode($0, file: "g.edf", name: "g") }
@@ -119,7 +137,7 @@ import Testing
     static let badCases: [(String, @Sendable (inout [UInt8]) -> Void, String)] = [
         ("short", { $0 = Array($0.prefix(100)) }, "s.edf: byte 100: header too short: 100 bytes, the fixed EDF header is 256"),
         ("signal headers cut", { $0 = Array($0.prefix(300)) }, "s.edf: byte 300: header too short: 300 bytes, 2 signals need 768"),
-        ("count", { set(&$0, 236, "9") }, "s.edf: byte 236: number of data records: the header says 9, the 48 bytes after the header hold 2 records of 24 bytes"),
+        ("count", { set(&$0, 236, "1") }, "s.edf: byte 236: number of data records: the header says 1, the 48 bytes after the header hold 2 records of 24 bytes"),
         ("count text", { set(&$0, 236, "two") }, "s.edf: byte 236: number of data records: expected an integer, found \"two\""),
         ("header bytes", { set(&$0, 184, "512") }, "s.edf: byte 184: number of bytes in header record: 2 signals need 768, the header says 512"),
         ("digital min = max", { set(&$0, 496, "100") }, "s.edf: byte 496: digital minimum of signal 0 (ECG): must be below the digital maximum (100, 100)"),

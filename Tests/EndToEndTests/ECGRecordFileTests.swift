@@ -140,7 +140,8 @@ import Testing
         let cases: [(path: String, arguments: [String], mentions: String)] = [
             (try write("short.edf", original.prefix(200)), [], "byte 200: header too short"),
             (try write("digital.edf", digital), [], "byte 1696: digital minimum of signal 0 (squarewave): must be below the digital maximum"),
-            (try write("count.edf", original.prefix(3328 + 4514 * 5)), [], "byte 236: number of data records: the header says 20"),
+            (try write("count.edf", original.prefix(3328 + 4514 * 5)), ["--strict"],
+             "byte 236: number of data records: the header says 20"),
             (Self.generator, ["--lead", "sine 9 Hz"], "no lead \"sine 9 Hz\": the leads are 0 \"squarewave\""),
         ]
         for (path, arguments, mentions) in cases {
@@ -155,6 +156,16 @@ import Testing
         let csv = try write("two.csv", Data("time,I,II\n0,0.1,0.2\n0.004,0.1,0.2\n0.008,0.1,0.2\n".utf8))
         let noLead = try run(Paths.tscope, ["ecg", "watch", csv, "--lead", "III"])
         #expect(noLead.status != 0 && noLead.stderr.contains("no lead \"III\": the leads are 0 \"I\", 1 \"II\""), "\(noLead.stderr)")
+        // a file cut short (5 of 20 records, as a copy made while it was written): its 5 records, one warning
+        let cut = try run(Paths.tscope, ["ecg", "convert", try write("cut.edf", original.prefix(3328 + 4514 * 5 + 1000)),
+                                         directory.appendingPathComponent("cut.hea").path])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.components(separatedBy: "cut short").count == 2 && cut.stderr.contains(
+            "cut short: the header promises 20 data records, 5 are complete; the data ends at byte 26898 inside record 6"),
+                "\(cut.stderr)")
+        // 5 records of 1 s at 200 Hz: 1000 samples per signal in the WFDB header's length
+        let cutHeader = try String(contentsOfFile: directory.appendingPathComponent("cut.hea").path, encoding: .utf8)
+        #expect(cutHeader.hasPrefix("cut 11 200 1000 "), "\(cutHeader)")
         // a truncated last record: reported, and the complete records are used
         let truncated = try write("truncated.edf", original.prefix(3328 + 4514 * 20 - 100))
         let converted = directory.appendingPathComponent("t.hea").path
