@@ -16,11 +16,11 @@ public enum ECGRecordFormat: String, Sendable, CaseIterable {
     /// Reads a record at every signal's own rate: a WFDB record with the
     /// annotations of `<record>.<annotator>`, an EDF/EDF+ file with its
     /// annotation signals, or a CSV file (`declaredRate` as in `CSVRecordReader`).
-    /// `strict`: an EDF cut short is refused instead of read to its last complete record.
+    /// `strict`: an EDF or WFDB record cut short is refused instead of read to its last complete record.
     public static func readRecording(path: String, annotator: String = "atr", declaredRate: Double? = nil,
                                      strict: Bool = false) throws -> ECGRecording {
         switch ECGRecordFormat(path: path) {
-        case .wfdb: return try WFDBRecordReader.readRecording(path: path, annotator: annotator)
+        case .wfdb: return try WFDBRecordReader.readRecording(path: path, annotator: annotator, strict: strict)
         case .edf: return try EDFReader.read(path: path, strict: strict)
         case .csv: return ECGRecording(record: try CSVRecordReader.read(path: path, declaredRate: declaredRate))
         }

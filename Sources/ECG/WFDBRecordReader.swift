@@ -4,18 +4,21 @@ import Foundation
 public enum WFDBRecordReader {
     /// Loads the record whose header is `path` (with or without `.hea`): the
     /// signals at the rate of `lead` (nil: `ECGRecording.defaultLead`), in mV.
-    public static func read(path: String, lead: LeadSelector? = nil) throws -> ECGRecord {
-        try readRecording(path: path).record(lead: lead, file: recordBase(path) + ".hea").record
+    /// `strict`: refuse a record cut short instead of reading its complete frames.
+    public static func read(path: String, lead: LeadSelector? = nil, strict: Bool = false) throws -> ECGRecord {
+        try readRecording(path: path, strict: strict).record(lead: lead, file: recordBase(path) + ".hea").record
     }
 
     /// Loads every signal at its own rate in digital units, with the beats and
     /// notes of `<record>.<annotator>` when that file exists.
-    public static func readRecording(path: String, annotator: String = "atr") throws -> ECGRecording {
+    /// - Parameter strict: refuse a record whose signal file ends before the header's sample count (else
+    ///   its complete frames are used and a note says what was missing)
+    public static func readRecording(path: String, annotator: String = "atr", strict: Bool = false) throws -> ECGRecording {
         let base = recordBase(path)
         let headerPath = base + ".hea"
         let header = try WFDBHeader.parse(String(decoding: try contents(of: headerPath), as: UTF8.self), file: headerPath)
         let directory = (headerPath as NSString).deletingLastPathComponent
-        var recording = try decodeRecording(header: header) { name in
+        var recording = try decodeRecording(header: header, strict: strict) { name in
             let dataPath = directory.isEmpty ? name : directory + "/" + name
             return (dataPath, try contents(of: dataPath))
         }
@@ -50,12 +53,32 @@ public enum WFDBRecordReader {
 
     /// Decodes the signals a header describes at their rates, in digital units;
     /// `load` returns a data file's path and bytes.
-    package static func decodeRecording(header: WFDBHeader, load: (String) throws -> (path: String, bytes: [UInt8])) throws -> ECGRecording {
+    /// A signal file that ends before the header's sample count (a copy made
+    /// while it was written, a partial download) gives the frames every file
+    /// holds and a note saying how many the header declares and where the
+    /// data ends; `strict` refuses it.
+    package static func decodeRecording(header: WFDBHeader, strict: Bool = false,
+                                        load: (String) throws -> (path: String, bytes: [UInt8])) throws -> ECGRecording {
         var adu = Array(repeating: [Int16](), count: header.signals.count)
         var frameCount = header.sampleCount
-        for group in fileGroups(header.signals) {
+        let groups = fileGroups(header.signals)
+        let files = try groups.map { try load(header.signals[$0[0]].fileName) }
+        var cutShort: String?
+        if !strict, let declared = frameCount {
+            let held = zip(groups, files).map { group, file in
+                (file, WFDBSignalDecoder.availableFrames(byteCount: file.bytes.count, format: header.signals[group[0]].format,
+                                                         samplesPerFrame: group.map { header.signals[$0].samplesPerFrame },
+                                                         byteOffset: header.signals[group[0]].byteOffset))
+            }
+            if let shortest = held.min(by: { $0.1 < $1.1 }), shortest.1 < declared {
+                frameCount = shortest.1
+                cutShort = "cut short: \(shortest.0.path) ends at byte \(shortest.0.bytes.count), after \(shortest.1) of the "
+                    + "\(declared) frames the header declares; the \(shortest.1) complete frames are used (--strict refuses the record)"
+            }
+        }
+        for (group, file) in zip(groups, files) {
             let first = header.signals[group[0]]
-            let (path, bytes) = try load(first.fileName)
+            let (path, bytes) = file
             for index in group where header.signals[index].format != first.format {
                 throw ECGError(file: path, "signals in one file must share a format (found \(first.format) and \(header.signals[index].format))")
             }
@@ -72,7 +95,7 @@ public enum WFDBRecordReader {
             for (position, index) in group.enumerated() {
                 let spec = header.signals[index]
                 try verifyChecksum(decoded[position], spec: spec, signal: index,
-                                   complete: header.sampleCount != nil, file: path)
+                                   complete: header.sampleCount != nil && cutShort == nil, file: path)
                 adu[index] = deskewed(decoded[position], spec: spec)
             }
         }
@@ -84,6 +107,7 @@ public enum WFDBRecordReader {
         }
         var recording = ECGRecording(name: header.recordName, signals: signals)
         recording.start = ECGStartTime(wfdbTime: header.baseTime, date: header.baseDate)
+        if let cutShort { recording.notes.append(cutShort) }
         return recording
     }
 

@@ -17,6 +17,15 @@ public enum WFDBSignalDecoder {
         format == 212 ? -2048 : Int16.min
     }
 
+    /// Complete frames a data file of `byteCount` bytes holds after `byteOffset`.
+    public static func availableFrames(byteCount: Int, format: Int, samplesPerFrame: [Int], byteOffset: Int) -> Int {
+        let frameSize = max(1, samplesPerFrame.reduce(0, +))
+        let available = max(0, byteCount - byteOffset)
+        // samples of all signals the data holds (complete samples only): format 212 packs two in three bytes
+        let samples = format == 16 ? available / 2 : (available / 3) * 2 + (available % 3 >= 2 ? 1 : 0)
+        return samples / frameSize
+    }
+
     /// Decodes `signalCount` interleaved signals of one sample per frame from `bytes` (a whole file).
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, format: Int, signalCount: Int, byteOffset: Int,
@@ -48,10 +57,8 @@ public enum WFDBSignalDecoder {
                            "file ends before the header's byte offset \(byteOffset)")
         }
         let frameSize = samplesPerFrame.reduce(0, +)
-        let available = bytes.count - byteOffset
-        // samples of all signals the data holds (complete samples only)
-        let availableSamples = format == 16 ? available / 2 : (available / 3) * 2 + (available % 3 >= 2 ? 1 : 0)
-        let availableFrames = availableSamples / frameSize
+        let availableFrames = Self.availableFrames(byteCount: bytes.count, format: format, samplesPerFrame: samplesPerFrame,
+                                                   byteOffset: byteOffset)
         // a record of one sample per frame counts "samples per signal", as its header does
         let unit = frameSize == samplesPerFrame.count ? "samples per signal" : "frames"
         let frames: Int

@@ -55,6 +55,30 @@ import Testing
     private static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
     private static let generator = fixtures.appendingPathComponent("pyedflib/test_generator_20s.edf").path
 
+    /// MIT-BIH record 100 with its signal file cut to a third (a partial
+    /// download): `ecg score` reads the 216 667 complete frames with one
+    /// warning and scores the beats inside them; `--strict` refuses it.
+    @Test func aWFDBRecordCutShortIsReadToItsLastCompleteFrameUnlessStrict() throws {
+        let directory = try Paths.temporaryDirectory("ecg-wfdb-cut")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for suffix in ["hea", "atr"] {
+            try FileManager.default.copyItem(atPath: Self.mitdb100 + "." + suffix,
+                                             toPath: directory.appendingPathComponent("100." + suffix).path)
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.mitdb100 + ".dat"))
+        // format 212, two signals: 3 bytes per frame; 650 001 bytes hold 216 667 frames
+        try data.prefix(data.count / 3 + 1).write(to: directory.appendingPathComponent("100.dat"))
+        let record = directory.appendingPathComponent("100").path
+        let result = try run(Paths.tscope, ["ecg", "score", record])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("cut short: \(record).dat ends at byte 650001, after 216667 of the 650000 frames "
+            + "the header declares; the 216667 complete frames are used"), "\(result.stderr)")
+        #expect(result.stdoutText.contains("216667 samples at 360.0 Hz"), "\(result.stdoutText)")
+        let strict = try run(Paths.tscope, ["ecg", "score", record, "--strict"])
+        #expect(strict.status != 0 && strict.stderr.contains("byte 650001: data ends after 216667 of the 650000 samples per signal"),
+                "\(strict.stderr)")
+    }
+
     @Test func convertWFDBToEDFAndBackKeepsTheSamplesAndScoreReadsTheEDFAnnotations() throws {
         let directory = try Paths.temporaryDirectory("ecg-edf")
         defer { try? FileManager.default.removeItem(at: directory) }
