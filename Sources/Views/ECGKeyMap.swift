@@ -6,7 +6,13 @@ import ViewModels
 /// sample rate, - + the refresh rate, < > a record's replay speed, q (or Ctrl-C) quit. With the event list
 /// open, ↑/↓ select, x deletes, e or Esc close it.
 public enum ECGKeyMap {
-    public static let helpText = "space pause  ←/→ length  ↑/↓ gain  v 12-lead  l leads  e events  ? keys  q quit"
+    public static let helpText = helpText(layout: .strip)
+
+    /// The key line for `layout`: `v` is named by what it switches to (in the 12-lead printout it goes to
+    /// the strips), so a user never presses it expecting the view already shown.
+    public static func helpText(layout: ECGMonitorModel.Layout) -> String {
+        "space pause  ←/→ length  ↑/↓ gain  v \(layout == .twelveLead ? "strips" : "12-lead")  l leads  e events  ? keys  q quit"
+    }
 
     /// What `?` shows: every key and what it does.
     public static let helpLines = [

@@ -48,13 +48,14 @@ public final class ECGMonitorView {
         let key = StatusKey(status: status, area: area, paused: model.strip.isPaused,
                             stripSeconds: model.strip.stripSeconds, gain: model.strip.gainMillimetresPerMillivolt,
                             sampleRate: model.strip.sampleRate, events: model.events.count,
-                            speed: model.playbackSpeed)
+                            speed: model.playbackSpeed, layout: model.layout)
         if key != drawnStatus {
             drawStatus(model: model, status: status, row: statusRow, into: &buffer)
             if showsHelp {
                 let help = Rect(x: area.x, y: area.maxY - 1, width: area.width, height: 1)
                 buffer.fill(help, with: .blank)
-                buffer.put(ECGKeyMap.helpText, x: help.x + 1, y: help.y, limit: help.maxX, style: Self.helpStyle)
+                buffer.put(ECGKeyMap.helpText(layout: model.layout), x: help.x + 1, y: help.y, limit: help.maxX,
+                           style: Self.helpStyle)
             }
             drawnStatus = key
         }
@@ -181,4 +182,5 @@ private struct StatusKey: Equatable {
     var sampleRate: Double
     var events: Int
     var speed: Double
+    var layout: ECGMonitorModel.Layout
 }

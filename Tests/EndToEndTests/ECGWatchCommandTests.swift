@@ -155,6 +155,30 @@ import Testing
         #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
     }
 
+    /// Every key counts: the PTB record opens in the 12-lead printout (its
+    /// key line says `v strips`); `v` pressed 1, 3 and 6 s after start
+    /// switches each time — to the strips (no aVR panel, `v 12-lead`) and
+    /// back. (Issue 36: the key line used to say `v 12-lead` in the printout
+    /// too, so the first `v` seemed to do nothing.)
+    @Test func everyVSwitchesTheLayoutWhenEverItIsPressed() throws {
+        let tmux = try #require(try TmuxSession(width: 80, height: 24))
+        try tmux.type("\(Paths.tscope.path) ecg watch \(Self.ptb)")
+        #expect(tmux.waitFor("v strips", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        let started = Date()
+        var twelveLead = true
+        for moment in [1.0, 3.0, 6.0] {
+            let wait = moment - Date().timeIntervalSince(started)
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            try tmux.keys("v")
+            twelveLead.toggle()
+            let expected = twelveLead ? "v strips" : "v 12-lead"
+            #expect(tmux.waitFor(expected, timeoutSeconds: 3) != nil, "v at \(moment) s:\n\(tmux.screen())")
+            #expect(tmux.screen().contains("aVR") == twelveLead, "v at \(moment) s:\n\(tmux.screen())")
+        }
+        try tmux.keys("q")
+        #expect(tmux.waitFor("READY$", timeoutSeconds: 10) != nil)
+    }
+
     /// A 6-lead device's EDF as a KardiaMobile 6L writes it — limb leads
     /// labelled "EKG I" … "EKG aVF" — made from the PTB record's six limb leads
     /// (`ecg convert --lead`, then the EDF label fields rewritten): the 12-lead
@@ -246,7 +270,8 @@ import Testing
         try write("nan.csv", Array("time,II\n0,0.1\n0.004,nan\n0.008,0.2\n".utf8))
         let cases: [(arguments: [String], mentions: String)] = [
             ([directory.appendingPathComponent("bad.hea").path], "bad.hea:1"),
-            ([directory.appendingPathComponent("short").path], "short.dat"),
+            // a signal file shorter than its header says: refused with --strict (else its complete frames play)
+            ([directory.appendingPathComponent("short").path, "--strict"], "short.dat"),
             ([directory.appendingPathComponent("f310").path], "format 310 not supported"),
             ([directory.appendingPathComponent("missing").path], "no such file"),
             ([Self.mitdb100, "--rate", "250"], "360"),
