@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSoapySDR", pkgConfig: "SoapySDR", providers: [.apt(["libsoapysdr-dev"])]),
 
         .target(name: "Signals"),
         .target(name: "ThreadKit"),
@@ -46,7 +47,7 @@ let package = Package(
         // debug builds too: the real-time path must keep up with 20 MS/s in the tests, which run
         // the debug build (an unoptimised loop is 10–50× slower).
         .target(name: "DSP", dependencies: ["Signals", "ThreadKit", "CFFTW"], swiftSettings: optimisedInDebug),
-        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP"],
+        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "CSoapySDR"],
                 swiftSettings: optimisedInDebug),
         .target(
             name: "Capture",

@@ -53,9 +53,24 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     public var antennaPower: OnOff?
 
     @Option(name: .customLong("gain"), help: ArgumentHelp(
-        "RTL-SDR: tuner gain in dB, snapped to the tuner's nearest step (0–49.6), or auto (default).",
-        valueName: "dB|auto"))
-    public var tunerGain: String?
+        "RTL-SDR: tuner gain in dB, snapped to the tuner's nearest step (0–49.6), or auto (default). "
+            + "SoapySDR device: the overall gain in dB, auto, or one gain element NAME=DB (repeatable: "
+            + "--gain LNA=16 --gain VGA=20; `tscope devices --probe` lists them).",
+        valueName: "dB|auto|NAME=dB"))
+    public var gains: [String] = []
+
+    /// `--gain` as one value (its repeats joined by commas, as `AnalyzerSettings.set` takes them)
+    public var tunerGain: String? { gains.isEmpty ? nil : gains.joined(separator: ",") }
+
+    @Option(name: .customLong("antenna"), help: ArgumentHelp(
+        "SoapySDR device: the antenna port to receive on (default: the device's).", valueName: "name"))
+    public var antenna: String?
+
+    @Option(name: .customLong("sample-rate"), help: ArgumentHelp(
+        "SoapySDR device: sample rate in S/s (2.4e6, 2.4M); default: the lowest offered ≥ 1.25 × the band in real "
+            + "time (at most 20 MS/s), the highest (RTL-SDR: 2.4 MS/s) when hopping.",
+        valueName: "S/s"))
+    public var sampleRate: String?
 
     @Option(name: .customLong("rbw"), help: ArgumentHelp(
         "tinySA: resolution bandwidth in kHz (the unit takes the first filter at least that wide), or auto.",
@@ -121,6 +136,7 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
                 ("lna-gain", lnaGain.map(String.init)), ("vga-gain", vgaGain.map(String.init)), ("amp", amp?.rawValue),
                 ("antenna-power", antennaPower?.rawValue), ("gain", tunerGain), ("ppm", ppm.map(String.init)),
                 ("bias-tee", biasTee?.rawValue), ("rbw", rbw), ("attenuation", attenuation),
+                ("antenna", antenna), ("sample-rate", sampleRate),
             ]
             for case let (option, value?) in given {
                 do { try settings.set(option, to: value) } catch { throw ValidationError(error.description) }
@@ -144,7 +160,8 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         selection.demoInput = DemoInput(generator: demoGenerator.flatMap(GeneratorTone.list(parsing:)),
                                         crystalErrorPPM: demoCrystalPPM ?? 0,
                                         pulses: demoPulse.flatMap(DemoScene.PulsedCarrier.list(parsing:)) ?? [])
-        if let text = tunerGain, let wanted = Double(text), case .manual(let tenths)? = selection.settings.tunerGain,
+        let rtlsdr = selection.device.kind == nil && !selection.device.isSoapy || selection.device.kind == .rtlsdr
+        if rtlsdr, let text = tunerGain, let wanted = Double(text), case .manual(let tenths)? = selection.settings.tunerGain,
            abs(wanted * 10 - Double(tenths)) > 0.05 {
             FileHandle.standardError.write(Data(
                 "--gain \(text): the tuner's nearest step is \(Double(tenths) / 10) dB; using that\n".utf8))

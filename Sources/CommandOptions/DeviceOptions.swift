@@ -4,6 +4,8 @@ import Remote
 import Runs
 
 extension DeviceChoice: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public var defaultValueDescription: String { rawValue }
     /// the choices served by the rtl_power-compatible sweep (RTLPowerSweep.swift)
     public var isRTLSDR: Bool { kind == .rtlsdr }
 }
@@ -12,8 +14,12 @@ public struct DeviceOptions: ParsableArguments {
     public init() {}
 
     @Option(name: .long, help: ArgumentHelp(
-        "Analyzer: auto (first attached, else demo), hackrf, rtlsdr, tinysa, rfexplorer, or a built-in emulation: "
-            + "demo (= demo-hackrf), demo-rtlsdr, demo-tinysa, demo-rfexplorer.",
+        "Analyzer: auto (first attached, else a SoapySDR device, else demo), "
+            + AnalyzerKind.allCases.map(\.id).joined(separator: ", ")
+            + ", soapy:ARGS (any SDR SoapySDR reaches: soapy:driver=airspy, soapy:driver=rtlsdr,serial=…), "
+            + "or a built-in emulation: demo (= demo-\(AnalyzerKind.demoFamily.id)), "
+            + AnalyzerKind.allCases.filter { $0.emulator != nil && $0 != AnalyzerKind.demoFamily }
+                .map { "demo-\($0.id)" }.joined(separator: ", ") + ".",
         valueName: "device"))
     public var device: DeviceChoice = .auto
 

@@ -26,6 +26,19 @@ public final class RealtimeSpectrum {
         case int8
         /// offset-binary u8 I, Q around 127.5 (RTL-SDR)
         case uint8
+        /// signed int16 I, Q, full scale 32768 (SoapySDR's CS16)
+        case int16
+        /// float32 I, Q, full scale 1 (SoapySDR's CF32)
+        case float32
+
+        /// bytes of one complex sample
+        public var bytesPerSample: Int {
+            switch self {
+            case .int8, .uint8: return 2
+            case .int16: return 4
+            case .float32: return 8
+            }
+        }
     }
 
     /// FFT size N [samples]
@@ -144,16 +157,17 @@ public final class RealtimeSpectrum {
         hopSumQ = 0
     }
 
-    /// Consumes interleaved I/Q bytes (an odd trailing byte is ignored) and
+    /// Consumes interleaved I/Q bytes (a trailing partial sample is ignored) and
     /// calls `frame` with each completed frame's levels in dB (centred
     /// `keptBins` order, valid during the call) and the FFTs it combined.
     public func consume(_ bytes: UnsafeRawBufferPointer, frame: (UnsafeBufferPointer<Float>, Int) -> Void) {
         guard let base = bytes.baseAddress else { return }
-        let pairs = bytes.count / 2
+        let stride = format.bytesPerSample
+        let pairs = bytes.count / stride
         var done = 0
         while done < pairs {
             let take = min(pairs - done, fftSize - filled)
-            convert(base + 2 * done, count: take)
+            convert(base + stride * done, count: take)
             filled += take
             done += take
             if filled == fftSize {
@@ -185,6 +199,25 @@ public final class RealtimeSpectrum {
             let s = source.assumingMemoryBound(to: UInt8.self)
             for k in 0..<count {
                 let i = Float(s[2 * k]) - 127.5, q = Float(s[2 * k + 1]) - 127.5
+                target[2 * k] = i
+                target[2 * k + 1] = q
+                sumI += i
+                sumQ += q
+            }
+        case .int16:
+            // 32768 full scale → the int8 path's 128 (the window carries the 1/128)
+            let s = source.assumingMemoryBound(to: Int16.self)
+            for k in 0..<count {
+                let i = Float(s[2 * k]) * (1 / 256), q = Float(s[2 * k + 1]) * (1 / 256)
+                target[2 * k] = i
+                target[2 * k + 1] = q
+                sumI += i
+                sumQ += q
+            }
+        case .float32:
+            let s = source.assumingMemoryBound(to: Float.self)
+            for k in 0..<count {
+                let i = s[2 * k] * 128, q = s[2 * k + 1] * 128
                 target[2 * k] = i
                 target[2 * k + 1] = q
                 sumI += i

@@ -23,6 +23,8 @@ final class RealtimeStream: Sendable {
 
     private let ring: DropOldestRing<Chunk>
     private let chunkBytes: Int
+    /// bytes of one complex sample in the stream (2 for int8/uint8, 4 for CS16, 8 for CF32)
+    private let bytesPerSample: Int
     /// complex samples pushed since `start` (USB thread)
     private let pushed = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
@@ -33,8 +35,9 @@ final class RealtimeStream: Sendable {
     ///   - chunkBytes: the largest transfer [bytes]
     ///   - capacity: transfers the ring holds (HackRF: 96 × 262144 bytes ≈ 1.26 s at 20 MS/s, time for the DSP
     ///     thread to be scheduled again on a loaded machine)
-    init(chunkBytes: Int, capacity: Int) {
+    init(chunkBytes: Int, capacity: Int, bytesPerSample: Int = 2) {
         self.chunkBytes = chunkBytes
+        self.bytesPerSample = bytesPerSample
         // slots grow to a transfer on first use, so a source that never streams holds no buffers
         ring = DropOldestRing(capacity: capacity, onClose: .discard) { Chunk(bytes: []) }
     }
@@ -51,12 +54,13 @@ final class RealtimeStream: Sendable {
     /// packed onto the newest queued one while it has room, so the ring's
     /// slots stay full-sized and its capacity means time, not calls.
     func push(_ data: UnsafeRawBufferPointer) {
-        let samples = data.count / 2
+        let stride = bytesPerSample
+        let samples = data.count / stride
         guard samples > 0, let source = data.baseAddress else { return }
         let first = pushed.add(samples, ordering: .relaxed).oldValue
-        let bytes = 2 * samples
+        let bytes = stride * samples
         let size = chunkBytes
-        let packed = ring.extendNewest(if: { $0.count + bytes <= $0.bytes.count && $0.firstSample + $0.count / 2 == first }) { slot in
+        let packed = ring.extendNewest(if: { $0.count + bytes <= $0.bytes.count && $0.firstSample + $0.count / stride == first }) { slot in
             slot.bytes.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: slot.count).copyMemory(from: source, byteCount: bytes) }
             slot.count += bytes
         }
@@ -76,6 +80,8 @@ final class RealtimeStream: Sendable {
         ring.reopen()
         pushed.store(0, ordering: .relaxed)
         let chunkBytes = self.chunkBytes
+        let stride = bytesPerSample
+        precondition(format.bytesPerSample == stride, "the stream's sample size is the spectrum's")
         let analysis = RealtimeSpectrum.analysis(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz)
         let noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
         guard let thread = WorkerThread({ [self] in
@@ -96,7 +102,7 @@ final class RealtimeStream: Sendable {
                     dropped.add(first - expected, ordering: .relaxed)
                     spectrum.restartWindows()
                 }
-                expected = first + count / 2
+                expected = first + count / stride
                 working.withUnsafeBytes { raw in
                     spectrum.consume(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { bins, _ in
                         frames.add(1, ordering: .relaxed)

@@ -103,10 +103,10 @@ public struct DeviceSelection: Sendable {
     /// opened is an error.
     public func openHackRF(demoPacing: HackRFEmulator.Pacing = .realTime) throws -> OpenedHackRF {
         try refuseRemote("drives a HackRF One itself (hackrf_sweep's protocol)")
-        switch device {
-        case .demo, .demoHackRF:
+        switch device.target {
+        case .emulated(.hackrf):
             return demoHackRF(pacing: demoPacing)
-        case .hackrf:
+        case .hardware(.hackrf):
             return try attachedHackRF()
         case .auto:
             let attached = try USBEnumerator.devices(matching: AnalyzerKind.hackrf.usbIDs)
@@ -140,7 +140,7 @@ public struct DeviceSelection: Sendable {
     /// serial, if given) through libusb, detaching the DVB kernel driver.
     public func openRTLSDR(realTime: Bool = true) throws -> OpenedRTLSDR {
         try refuseRemote("drives an RTL-SDR itself")
-        if device == .demoRTLSDR {
+        if device == .emulated(.rtlsdr) {
             let emulator = RTLSDREmulator(seed: demoSeed, options: .init(realTime: realTime))
             return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
                                 name: "RTL-SDR (demo)", isDemo: true)

@@ -64,22 +64,21 @@ public final class ProbeRun: Sendable {
 public enum DeviceListing {
     public static func lines() throws -> [String] {
         let found = try USBEnumerator.devices(matching: AnalyzerKind.allUSBIDs)
-        guard !found.isEmpty else {
-            throw CommandError("no analyzer found. Check the cable; if `lsusb` lists the device, this user may lack "
-                + "access: \(udevRulesHint). Without hardware, `tscope watch --device demo` runs the built-in demo.")
-        }
-        return found.map { device in
+        let native = found.map { device in
             let kind = AnalyzerKind(device)
-            let model = kind.map { kind in
-                switch kind {
-                case .tinysa: return "tinySA (or another STM32 serial device)"
-                case .rfexplorer: return "RF Explorer (CP210x bridge; or another CP210x serial device)"
-                default: return kind.model
-                }
-            } ?? device.product ?? "unknown"
+            let model = kind?.listingModel ?? device.product ?? "unknown"
             let serial = device.serialNumber ?? "(unreadable: access denied? \(udevRulesHint))"
-            let option = kind.map { "  --device \($0.rawValue)" } ?? ""
+            let option = kind.map { "  --device \($0.id)" } ?? ""
             return "\(model)  serial \(serial)  bus \(device.bus) address \(device.address)  id \(device.idString)\(option)"
         }
+        // what SoapySDR reaches besides: a radio tscope drives natively is listed once, natively
+        let soapy = SoapyFamily.listingLines(skippingDriversOf: Set(found.compactMap { AnalyzerKind($0) }))
+        guard !native.isEmpty || !soapy.isEmpty else {
+            throw CommandError("no analyzer found. Check the cable; if `lsusb` lists the device, this user may lack "
+                + "access: \(udevRulesHint). Other SDRs are found through SoapySDR once its module is installed "
+                + "(\(SoapyFamily.modulePackage(driver: "")) has them all). Without hardware, `tscope watch --device demo` "
+                + "runs the built-in demo.")
+        }
+        return native + soapy
     }
 }

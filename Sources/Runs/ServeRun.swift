@@ -100,8 +100,7 @@ public struct ServeRun {
         var selection = now.selection
         selection.settings = settings
         // the analyzer chosen, not `auto` again: another might have been plugged in since
-        selection.device = DeviceChoice(rawValue: (now.analyzer.isDemo ? "demo-" : "") + now.analyzer.kind.rawValue)
-            ?? now.selection.device
+        selection.device = now.analyzer.choice ?? now.selection.device
         selection.serial = now.analyzer.serial ?? now.selection.serial
         let (source, analyzer) = try selection.spectrumSource(headless: false, detector: detector, onFrame: onFrame)
         let unit = analyzer.tune(to: now.band)

@@ -17,7 +17,6 @@ struct EmulateCommand: ParsableCommand {
     )
 
     enum Pacing: String, ExpressibleByArgument { case realtime, unlimited }
-    enum EmulatedDevice: String, ExpressibleByArgument { case hackrf, rtlsdr }
 
     @Option(help: "Socket path to create.")
     var socket: String
@@ -28,20 +27,25 @@ struct EmulateCommand: ParsableCommand {
     @Option(help: "Scene seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "Which device: hackrf or rtlsdr (RTL2832U + R820T).")
-    var device: EmulatedDevice = .hackrf
+    @Option(help: ArgumentHelp("Which device: " + served.map(\.id).joined(separator: " or ") + ".",
+                               valueName: "family"),
+            transform: { id in
+                guard let kind = served.first(where: { $0.id == id }) else {
+                    throw ValidationError("--device \(id): the emulators served are " + served.map(\.id).joined(separator: ", "))
+                }
+                return kind
+            })
+    var device: AnalyzerKind = .hackrf
+
+    /// the families whose emulators Tools/fakeusb can be served
+    static var served: [AnalyzerKind] { AnalyzerKind.allCases.filter { $0.servedEmulator != nil } }
 
     func run() throws {
-        let emulator: FirmwareEmulator
-        switch device {
-        case .hackrf:
-            emulator = HackRFEmulator(seed: seed, options: .init(pacing: pacing == .realtime ? .realTime : .unlimited))
-        case .rtlsdr:
-            emulator = RTLSDREmulator(seed: seed, options: .init(realTime: pacing == .realtime))
-        }
+        guard let serve = device.servedEmulator else { throw ValidationError("--device \(device.id): no emulator to serve") }
+        let emulator = serve(seed, pacing == .realtime)
         let server = try EmulatorSocketServer(emulator: emulator, socketPath: socket)
         defer { server.stop() }
-        let name = emulator.deviceInfo.product ?? device.rawValue
+        let name = emulator.deviceInfo.product ?? device.id
         FileHandle.standardError.write(Data("serving emulated \(name) on \(socket); stop with Ctrl-C\n".utf8))
         // served until a stop signal
         _ = CompletionLatch<Bool>().wait(onSignal: true)

@@ -42,4 +42,27 @@ import Testing
         // the burst spans a good part of the capture
         #expect(loud >= 10, "\(loud) frames with signal")
     }
+
+    /// SoapySDR's CS16 (full scale 32768) and CF32 (full scale 1) carry the same capture: the same frames as
+    /// the cs8 bytes they were made from (SoapyHackRF's CS8→CS16 is a shift by 8 bits).
+    @Test func cs16AndCF32FramesEqualTheCS8Frames() throws {
+        let bytes = [Int8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("iq-rc-car-2g4/light.complex16s")))
+            .map { Int8(bitPattern: $0) })
+        func frames(_ format: RealtimeSpectrum.SampleFormat, _ raw: UnsafeRawBufferPointer) -> [[Float]] {
+            let spectrum = RealtimeSpectrum(fftSize: 512, sampleRateHz: 2e6, detector: .peak, format: format,
+                                            framesPerSecond: 2000)
+            var result: [[Float]] = []
+            spectrum.consume(raw) { levels, _ in result.append(Array(levels)) }
+            return result
+        }
+        let cs8 = bytes.withUnsafeBytes { frames(.int8, $0) }
+        let cs16 = bytes.map { Int16($0) << 8 }.withUnsafeBytes { frames(.int16, $0) }
+        let cf32 = bytes.map { Float($0) / 128 }.withUnsafeBytes { frames(.float32, $0) }
+        #expect(cs8.count > 10 && cs16.count == cs8.count && cf32.count == cs8.count)
+        for (index, frame) in cs8.enumerated() {
+            let worst16 = zip(frame, cs16[index]).map { abs($0 - $1) }.max() ?? .infinity
+            let worst32 = zip(frame, cf32[index]).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst16 < 1e-3 && worst32 < 1e-3, "frame \(index): \(worst16) \(worst32) dB")
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct CommandOptionsTests {
         #expect(remote.token == "abc-123")
         #expect(selection.reconnectTimeout == 30)
         #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.remote == nil)
-        #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.device == .demoTinySA)
+        #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.device == .emulated(.tinysa))
 
         #expect(Self.problem(DeviceOptions.self, ["--remote", "sensor"])?.contains("expected HOST:PORT") == true)
         #expect(Self.problem(DeviceOptions.self, ["--reconnect-timeout", "inf"])?.contains("expected seconds ≥ 0") == true)

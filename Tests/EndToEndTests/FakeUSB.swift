@@ -27,8 +27,8 @@ final class ServedHackRF {
     let emulator: HackRFEmulator
     var socketPath: String { server.socketPath }
 
-    init(seed: UInt64 = 1, options: HackRFEmulator.Options = .init(pacing: .unlimited)) throws {
-        emulator = HackRFEmulator(seed: seed, options: options)
+    init(seed: UInt64 = 1, scene: DemoScene? = nil, options: HackRFEmulator.Options = .init(pacing: .unlimited)) throws {
+        emulator = HackRFEmulator(scene: scene, seed: seed, options: options)
         let directory = try Paths.temporaryDirectory("emulator")
         server = try EmulatorSocketServer(emulator: emulator, socketPath: directory.appendingPathComponent("hackrf.sock").path)
     }

@@ -101,8 +101,14 @@ final class BackgroundTscope {
     /// the first line it wrote to stderr (with `.firstLine`), without the newline
     private(set) var firstLine = ""
 
-    init(_ arguments: [String], launcher: [String] = [], stderr mode: Stderr = .discard) throws {
+    init(_ arguments: [String], launcher: [String] = [], stderr mode: Stderr = .discard,
+         environment: [String: String] = [:]) throws {
         self.mode = mode
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (key, value) in environment { merged[key] = value }
+            process.environment = merged
+        }
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = Array(launcher.dropFirst()) + [Paths.tscope.path] + arguments

@@ -75,7 +75,7 @@ func temporaryDirectory() throws -> URL {
         let settings = try RTLPowerSettings(RTLPowerCommandLine(
             ranges: ["88M:108M:125k"], window: nil, gain: nil, interval: "1", exitTimer: nil, crop: nil,
             singleShot: true, outputPath: output, filename: nil))
-        try RTLPowerSweep(settings: settings, selection: DeviceSelection(device: .demoRTLSDR)).run()
+        try RTLPowerSweep(settings: settings, selection: DeviceSelection(device: .emulated(.rtlsdr))).run()
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == settings.plan.hopCount)
         let lows = lines.compactMap { Double($0.split(separator: ",")[2].trimmingCharacters(in: .whitespaces)) }

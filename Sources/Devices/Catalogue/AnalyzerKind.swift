@@ -2,40 +2,141 @@ import DSP
 import Signals
 import USBDriver
 
-/// The catalogue of analyzers tscope drives: per kind its USB ids (from its
-/// protocol file), name, tunable range, level unit and stall timeout, and
-/// the one way each is opened — hardware through libusb (`openTransport`),
-/// or its firmware emulator — as a `SpectrumSource`. `tscope devices`,
-/// `--device auto` and every command read it from here.
-public enum AnalyzerKind: String, CaseIterable, Sendable {
-    case hackrf
-    case rtlsdr
-    case tinysa
-    case rfexplorer
+/// One analyzer family as tscope drives it: its name, tunable range, level
+/// unit, the settings it takes, how each is summarised, its firmware
+/// emulator and the one way it is opened. Each family describes itself in
+/// its own folder (`HackRF/HackRFFamily.swift` …); `AnalyzerKind.allCases`
+/// is the one list of them. `tscope devices`, `--device`, `emulate`, the
+/// status line, recordings and `meter --json` read everything from here, so
+/// a new family is its folder plus one entry in that list.
+///
+/// A SoapySDR device is a kind made at selection time from what SoapySDR
+/// reports of it (`SoapyFamily`), not a member of the USB list.
+public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
+    /// the `--device` name ("hackrf"), also `demo-ID` for its emulator
+    public let id: String
+    /// "HackRF One"
+    public let model: String
+    /// what `tscope devices` calls an attached device of the family (a bridge chip's ids can be another device's)
+    public let listingModel: String
+    /// how libusb finds and opens it; nil for devices opened another way (SoapySDR)
+    public let usb: USBOpening?
+    /// the unit of its levels: "dBm" for analyzers that report calibrated power, "dB" (full scale) otherwise
+    public let powerUnit: String
+    /// the widest the family can tune [Hz] (a connected device may say less)
+    public let tunableRange: FrequencyRange
+    /// the widest band streamed at one tuning for real-time mode [Hz]; nil for analyzers that compute
+    /// their spectra themselves
+    public let realtimeBandwidthHz: Double?
+    /// how long without a frame means the device stalled [s]
+    public let stallSeconds: Double
+    /// what the family takes and how its settings read back
+    public let settingsDescription: AnalyzerSettingsDescription
+    /// a fresh firmware emulator for the demo devices (`demo-ID`): scene seed and input
+    public let emulator: (@Sendable (UInt64, DemoInput) -> FirmwareEmulator)?
+    /// an emulator `tscope emulate` serves to Tools/fakeusb: seed, real-time pacing
+    public let servedEmulator: (@Sendable (UInt64, Bool) -> FirmwareEmulator)?
+    /// the family's live source on an opened transport
+    public let makeSource: @Sendable (SourceRequest) throws -> any SpectrumSource
+    /// how the hardware is opened each time a source is (re)started; default: `usb` then `makeSource`
+    let openHardware: (@Sendable (_ serial: String?, _ request: SourceSettings) -> SpectrumSourceFactory)?
 
-    public var model: String {
-        switch self {
-        case .hackrf: return "HackRF One"
-        case .rtlsdr: return "RTL-SDR"
-        case .tinysa: return "tinySA"
-        case .rfexplorer: return "RF Explorer"
+    /// How libusb finds and claims a family's device.
+    public struct USBOpening: Sendable {
+        /// vendor:product ids, from the family's protocol table
+        public var ids: [USBID]
+        /// interfaces claimed besides 0 (the tinySA's CDC data interface)
+        public var alsoClaim: [Int32]
+        /// detach a kernel driver bound to it (cdc_acm, cp210x, the DVB driver)
+        public var detachKernelDriver: Bool
+
+        public init(ids: [USBID], alsoClaim: [Int32] = [], detachKernelDriver: Bool) {
+            self.ids = ids
+            self.alsoClaim = alsoClaim
+            self.detachKernelDriver = detachKernelDriver
         }
     }
 
-    /// vendor:product ids, from each protocol's own table
+    public struct USBID: Sendable, Equatable {
+        public var vendorID: UInt16
+        public var productID: UInt16
+        public init(_ vendorID: UInt16, _ productID: UInt16) {
+            self.vendorID = vendorID
+            self.productID = productID
+        }
+    }
+
+    /// What a source is made with: the settings given, the detector and mode.
+    public struct SourceSettings: Sendable {
+        public var settings: AnalyzerSettings
+        public var detector: SpectrumDetector
+        public var mode: AnalysisMode
+
+        public init(settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto) {
+            self.settings = settings
+            self.detector = detector
+            self.mode = mode
+        }
+    }
+
+    /// An opened transport and what the source is made with.
+    public struct SourceRequest: Sendable {
+        public var transport: any USBTransport
+        public var settings: AnalyzerSettings
+        public var detector: SpectrumDetector
+        public var mode: AnalysisMode
+        public var onFrame: @Sendable (SpectrumFrame) -> Void
+        public var onEnd: @Sendable (any Error) -> Void
+        /// `onEnd` for sources that report an optional USB error
+        public var onUSBEnd: @Sendable (USBError?) -> Void {
+            let onEnd = self.onEnd
+            return { error in if let error { onEnd(error) } }
+        }
+    }
+
+    public init(id: String, model: String, listingModel: String? = nil, usb: USBOpening?, powerUnit: String,
+                tunableRange: FrequencyRange, realtimeBandwidthHz: Double?, stallSeconds: Double = 1,
+                settings: AnalyzerSettingsDescription,
+                emulator: (@Sendable (UInt64, DemoInput) -> FirmwareEmulator)?,
+                servedEmulator: (@Sendable (UInt64, Bool) -> FirmwareEmulator)? = nil,
+                makeSource: @escaping @Sendable (SourceRequest) throws -> any SpectrumSource,
+                openHardware: (@Sendable (String?, SourceSettings) -> SpectrumSourceFactory)? = nil) {
+        self.id = id
+        self.model = model
+        self.listingModel = listingModel ?? model
+        self.usb = usb
+        self.powerUnit = powerUnit
+        self.tunableRange = tunableRange
+        self.realtimeBandwidthHz = realtimeBandwidthHz
+        self.stallSeconds = stallSeconds
+        settingsDescription = settings
+        self.emulator = emulator
+        self.servedEmulator = servedEmulator
+        self.makeSource = makeSource
+        self.openHardware = openHardware
+    }
+
+    public static func == (a: AnalyzerKind, b: AnalyzerKind) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    public var description: String { id }
+    /// the `--device` name (as the enum this replaced spelt it)
+    public var rawValue: String { id }
+
+    /// The family named `id` in the catalogue.
+    public init?(rawValue id: String) {
+        guard let kind = Self.allCases.first(where: { $0.id == id }) else { return nil }
+        self = kind
+    }
+
+    /// vendor:product ids
     public var usbIDs: [(vendorID: UInt16, productID: UInt16)] {
-        switch self {
-        case .hackrf: return [(HackRFProtocol.vendorID, HackRFProtocol.productID)]
-        case .rtlsdr: return RTLSDRProtocol.knownIDs
-        case .tinysa: return [(TinySAProtocol.vendorID, TinySAProtocol.productID)]
-        case .rfexplorer: return [(CP210xBridge.vendorID, CP210xBridge.productID)]
-        }
+        (usb?.ids ?? []).map { ($0.vendorID, $0.productID) }
     }
 
-    /// every id of every kind, for enumeration
+    /// every id of every family, for enumeration
     public static var allUSBIDs: [(vendorID: UInt16, productID: UInt16)] { allCases.flatMap(\.usbIDs) }
 
-    /// The kind an enumerated device is, by its ids; nil for none of ours.
+    /// The family an enumerated device is, by its ids; nil for none of ours.
     public init?(_ info: USBDeviceInfo) {
         guard let kind = Self.allCases.first(where: { kind in
             kind.usbIDs.contains { $0.vendorID == info.vendorID && $0.productID == info.productID }
@@ -43,40 +144,11 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         self = kind
     }
 
-    /// the unit of its levels: tinySA and RF Explorer report calibrated
-    /// power in dBm; HackRF and RTL-SDR levels are relative (dB full scale)
-    public var powerUnit: String {
-        switch self {
-        case .tinysa, .rfexplorer: return "dBm"
-        case .hackrf, .rtlsdr: return "dB"
-        }
-    }
-
-    /// the widest the kind can tune [Hz] (a connected device may say less)
-    public var tunableRange: FrequencyRange {
-        switch self {
-        case .hackrf: return HackRFProtocol.tunableRange
-        case .rtlsdr: return RTLSDRSpectrumSource.hardwareTunableRange
-        case .tinysa: return FrequencyRange(lowerHz: 100e3, upperHz: TinySAModel.ultra.tunableUpperHz)!
-        case .rfexplorer: return FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!
-        }
-    }
-
     /// what any analyzer here can tune [Hz]: options are checked against
     /// it before a device is chosen, then against the device's own range
     public static var anyTunableRange: FrequencyRange {
-        allCases.map(\.tunableRange).reduce(HackRFProtocol.tunableRange) { wide, range in
+        allCases.map(\.tunableRange).reduce(allCases[0].tunableRange) { wide, range in
             FrequencyRange(lowerHz: min(wide.lowerHz, range.lowerHz), upperHz: max(wide.upperHz, range.upperHz)) ?? wide
-        }
-    }
-
-    /// the widest band the kind streams at one tuning for real-time mode
-    /// [Hz]; nil for analyzers that compute their spectra themselves
-    public var realtimeBandwidthHz: Double? {
-        switch self {
-        case .hackrf: return HackRFReceiveMode.widestBandHz
-        case .rtlsdr: return RTLSDRSpectrumSource.realtimeBandwidthHz
-        case .tinysa, .rfexplorer: return nil
         }
     }
 
@@ -90,22 +162,18 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
             + "\(FrequencyFormat.label(limit)) at once (narrow the band, or use --mode sweep)"
     }
 
-    /// how long without a frame means the device stalled [s]: a tinySA sweep
-    /// at narrow RBW can take seconds; the others deliver many frames a second
-    public var stallSeconds: Double { self == .tinysa ? 5 : 1 }
-
     /// Opens an attached analyzer of this kind through libusb (the first
     /// with a matching id, and `serial` if given): kernel drivers detached
-    /// where one binds (the tinySA's cdc_acm, RF Explorer's cp210x,
-    /// RTL-SDR's DVB driver), the tinySA's CDC data interface claimed too.
+    /// where the family says one binds, extra interfaces claimed.
     /// `.notFound` only if no id of the kind is attached.
     public func openTransport(serial: String?) throws(USBError) -> LibUSBTransport {
         var failure = USBError.notFound(device: serial.map { "\(model) with serial \($0)" } ?? model)
-        for id in usbIDs {
+        guard let usb else { throw failure }
+        for id in usb.ids {
             do throws(USBError) {
                 return try LibUSBTransport.open(vendorID: id.vendorID, productID: id.productID, serial: serial,
-                                                alsoClaim: self == .tinysa ? [Int32(TinySAProtocol.dataInterface)] : [],
-                                                detachKernelDriver: self != .hackrf, deviceName: model)
+                                                alsoClaim: usb.alsoClaim, detachKernelDriver: usb.detachKernelDriver,
+                                                deviceName: model)
             } catch .notFound {
                 continue
             } catch {
@@ -115,16 +183,18 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         throw failure
     }
 
-    /// Opens the hardware through libusb each time it is called, with `settings` and `detector`
-    /// (the detector applies to HackRF dwells and RTL-SDR hops).
+    /// Opens the hardware each time it is called, with `settings` and `detector`.
     public func hardwareFactory(serial: String?, settings: AnalyzerSettings = .init(),
                                 detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto) -> SpectrumSourceFactory {
+        let request = SourceSettings(settings: settings, detector: detector, mode: mode)
+        if let openHardware { return openHardware(serial, request) }
         let kind = self
         return { onFrame, onEnd in
             let transport = try kind.openTransport(serial: serial)
             do {
-                let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
-                                                 mode: mode, onFrame: onFrame, onEnd: onEnd)
+                let source = try kind.makeSource(SourceRequest(transport: transport, settings: settings,
+                                                               detector: detector, mode: mode,
+                                                               onFrame: onFrame, onEnd: onEnd))
                 return ConnectedSpectrumSource(source: source, close: { transport.close() })
             } catch {
                 transport.close()
@@ -133,30 +203,17 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// A fresh firmware emulator of the kind; `input` can replace the demo
-    /// scene by a signal generator's tones (HackRF and RTL-SDR) and put the
-    /// RTL-SDR's crystal off nominal.
-    public func emulator(seed: UInt64, input: DemoInput = .init()) -> FirmwareEmulator {
-        let scene = input.scene(seed: seed)
-        switch self {
-        case .hackrf: return HackRFEmulator(scene: scene, seed: seed)
-        case .tinysa: return TinySAEmulator(seed: seed, options: .init(model: .ultra))
-        case .rfexplorer: return RFExplorerEmulator(seed: seed)
-        case .rtlsdr:
-            var options = RTLSDREmulator.Options()
-            options.crystalErrorPPM = input.crystalErrorPPM
-            return RTLSDREmulator(scene: scene, seed: seed, options: options)
-        }
-    }
-
     /// Opens a fresh emulator of the kind each time it is called.
     public func demoFactory(seed: UInt64, settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
                             mode: AnalysisMode = .auto, input: DemoInput = .init()) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
-            let transport = EmulatedTransport(emulator: kind.emulator(seed: seed, input: input))
-            let source = try kind.makeSource(transport: transport, settings: settings, detector: detector,
-                                             mode: mode, onFrame: onFrame, onEnd: onEnd)
+            guard let emulator = kind.emulator else {
+                throw USBError.notFound(device: "an emulated \(kind.model) (there is none)")
+            }
+            let transport = EmulatedTransport(emulator: emulator(seed, input))
+            let source = try kind.makeSource(SourceRequest(transport: transport, settings: settings, detector: detector,
+                                                           mode: mode, onFrame: onFrame, onEnd: onEnd))
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
         }
     }
@@ -165,53 +222,64 @@ public enum AnalyzerKind: String, CaseIterable, Sendable {
     public func makeSource(transport: USBTransport, settings: AnalyzerSettings, detector: SpectrumDetector,
                            mode: AnalysisMode = .auto, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                            onEnd: @escaping @Sendable (any Error) -> Void) throws -> any SpectrumSource {
-        let ended: @Sendable (USBError?) -> Void = { error in if let error { onEnd(error) } }
-        switch self {
-        case .hackrf:
-            var hackRF = settings.hackRF(detector: detector)
-            hackRF.mode = mode
-            return try HackRFSpectrumSource(transport: transport, settings: hackRF,
-                                            onFrame: onFrame, onEnd: ended)
-        case .tinysa:
-            return try TinySASpectrumSource(transport: transport, settings: settings.tinySA, onFrame: onFrame, onEnd: ended)
-        case .rfexplorer: return try RFExplorerSpectrumSource(transport: transport, onFrame: onFrame, onEnd: ended)
-        case .rtlsdr:
-            return try RTLSDRSpectrumSource(device: try RTLSDRDevice.open(transport: transport),
-                                            settings: .init(gain: settings.tunerGain ?? .automatic, detector: detector,
-                                                            frequencyCorrectionPPM: settings.frequencyCorrectionPPM ?? 0,
-                                                            biasTee: settings.biasTee ?? false, mode: mode),
-                                            onFrame: onFrame, onEnd: { error in if let error { onEnd(error) } })
-        }
+        try makeSource(SourceRequest(transport: transport, settings: settings, detector: detector, mode: mode,
+                                     onFrame: onFrame, onEnd: onEnd))
     }
-}
 
-extension AnalyzerKind {
+    /// A fresh firmware emulator of the kind (the demo scene, or `input`'s generator tones).
+    public func emulator(seed: UInt64, input: DemoInput = .init()) -> FirmwareEmulator? {
+        emulator?(seed, input)
+    }
+
     /// A band holding `frequencies` with `margin` [Hz] on each side, within
-    /// `limits`, placed so that none of them falls where the kind's plan
-    /// cannot measure a tone. An RTL-SDR hop replaces the bin at its centre
-    /// (the DC spike) by the bin above it, as rtl_power does: a tone in
-    /// either is lost from one or counted twice (+2.9 dB seen). The band is
-    /// slid down in small steps, both edges, until no frequency is within
-    /// three bins of a hop centre. Other kinds: the plain band.
+    /// `limits`, placed where the kind's plan can measure a tone (the family's
+    /// `measurementBand` rule; the plain band by default).
     public func measurementBand(holding frequencies: [Double], margin: Double, binWidthHz: Double,
                                 limits: FrequencyRange) -> FrequencyRange {
         let low = (frequencies.min() ?? limits.lowerHz) - margin
         let high = (frequencies.max() ?? limits.upperHz) + margin
-        func clipped(_ shift: Double) -> FrequencyRange {
+        let clipped: @Sendable (Double) -> FrequencyRange = { shift in
             let lower = max(limits.lowerHz, low - shift)
             return FrequencyRange(lowerHz: lower, upperHz: min(limits.upperHz, max(high - shift, lower + margin))) ?? limits
         }
-        guard self == .rtlsdr else { return clipped(0) }
-        let crop = RTLSDRSpectrumSource.Settings().crop
-        for attempt in 0..<24 {
-            let band = clipped(Double(attempt) * 0.137e6)
-            guard let plan = try? RTLSDRHopPlan(lowerHz: Int(band.lowerHz.rounded()), upperHz: Int(band.upperHz.rounded()),
-                                                maxBinHz: max(1, Int(binWidthHz.rounded(.down))), crop: crop) else { continue }
-            let clear = frequencies.allSatisfy { frequency in
-                (0..<plan.hopCount).allSatisfy { abs(Double(plan.hopCenterHz($0)) - frequency) > 3 * plan.binWidthHz }
-            }
-            if clear { return band }
-        }
-        return clipped(0)
+        return settingsDescription.measurementBand?(frequencies, binWidthHz, clipped) ?? clipped(0)
+    }
+}
+
+/// The settings a family takes and how they read back (status line,
+/// recordings, `meter --json`, calibration's gain).
+public struct AnalyzerSettingsDescription: Sendable {
+    /// the options it takes ("--lna-gain", …)
+    public var options: [String]
+    /// "a HackRF": how messages name the owner of these options
+    public var ownerName: String
+    /// "LNA 16 dB, VGA 20 dB, amp off"; "" for none
+    public var summary: @Sendable (AnalyzerSettings) -> String
+    /// the same as key/value pairs ("lna_gain_db" → "16")
+    public var fields: @Sendable (AnalyzerSettings) -> [(key: String, value: String)]
+    /// the total gain at these settings [dB]; nil where not fixed (automatic gain)
+    public var totalGainDB: @Sendable (AnalyzerSettings) -> Double?
+    /// what a recording's `gains` field holds of them ("lna=16 vga=20 amp=0"); nil for nothing
+    public var recorded: @Sendable (AnalyzerSettings) -> String?
+    /// where a band must lie for the family's plan to measure tones in it: frequencies, bin width,
+    /// and the band clipped to the limits shifted down by a number of Hz
+    public var measurementBand: (@Sendable ([Double], Double, @Sendable (Double) -> FrequencyRange) -> FrequencyRange)?
+    /// why these settings' values do not suit the family (the options fit, a value does not); nil when they do
+    public var validate: @Sendable (AnalyzerSettings) -> String?
+
+    public init(options: [String], ownerName: String, validate: @escaping @Sendable (AnalyzerSettings) -> String? = { _ in nil },
+                summary: @escaping @Sendable (AnalyzerSettings) -> String = { _ in "" },
+                fields: @escaping @Sendable (AnalyzerSettings) -> [(key: String, value: String)] = { _ in [] },
+                totalGainDB: @escaping @Sendable (AnalyzerSettings) -> Double? = { _ in 0 },
+                recorded: @escaping @Sendable (AnalyzerSettings) -> String? = { _ in nil },
+                measurementBand: (@Sendable ([Double], Double, @Sendable (Double) -> FrequencyRange) -> FrequencyRange)? = nil) {
+        self.options = options
+        self.ownerName = ownerName
+        self.summary = summary
+        self.fields = fields
+        self.totalGainDB = totalGainDB
+        self.recorded = recorded
+        self.measurementBand = measurementBand
+        self.validate = validate
     }
 }

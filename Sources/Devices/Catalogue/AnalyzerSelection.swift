@@ -2,33 +2,72 @@ import DSP
 import Signals
 import USBDriver
 
-/// Which analyzer a command uses (`--device`).
-public enum DeviceChoice: String, CaseIterable, Sendable {
-    /// the first attached analyzer of any kind, else the demo device
-    case auto
-    /// the built-in demo: emulated HackRF firmware with a synthetic scene
-    case demo
-    case demoHackRF = "demo-hackrf"
-    case demoRTLSDR = "demo-rtlsdr"
-    case demoTinySA = "demo-tinysa"
-    case demoRFExplorer = "demo-rfexplorer"
-    case hackrf
-    case rtlsdr
-    case tinysa
-    case rfexplorer
+/// Which analyzer a command uses (`--device`): `auto`, a family's id
+/// (`hackrf`), its emulator (`demo-hackrf`; `demo` is the demo family's),
+/// or a SoapySDR device by its arguments (`soapy:driver=airspy`).
+public struct DeviceChoice: Sendable, Hashable, CustomStringConvertible {
+    public enum Target: Sendable, Hashable {
+        /// the first attached analyzer of any kind, else the demo device
+        case auto
+        /// a family's firmware emulator
+        case emulated(AnalyzerKind)
+        /// an attached analyzer of the family
+        case hardware(AnalyzerKind)
+        /// a SoapySDR device by its arguments ("driver=rtlsdr,serial=…"; "" for the first)
+        case soapy(String)
+    }
 
-    /// the analyzer kind a fixed choice names; nil for auto
-    public var kind: AnalyzerKind? {
-        switch self {
-        case .auto: return nil
-        case .demo, .demoHackRF, .hackrf: return .hackrf
-        case .demoRTLSDR, .rtlsdr: return .rtlsdr
-        case .demoTinySA, .tinysa: return .tinysa
-        case .demoRFExplorer, .rfexplorer: return .rfexplorer
+    public let target: Target
+
+    public init(_ target: Target) { self.target = target }
+
+    public static let auto = DeviceChoice(.auto)
+    /// the built-in demo: the demo family's emulator with a synthetic scene
+    public static let demo = DeviceChoice(.emulated(AnalyzerKind.demoFamily))
+    public static func emulated(_ kind: AnalyzerKind) -> DeviceChoice { DeviceChoice(.emulated(kind)) }
+    public static func hardware(_ kind: AnalyzerKind) -> DeviceChoice { DeviceChoice(.hardware(kind)) }
+
+    /// Parses `--device`'s value; nil for none of the forms.
+    public init?(rawValue text: String) {
+        if text == "auto" { self = .auto; return }
+        if text == "demo" { self = .demo; return }
+        if text == "soapy" { self = DeviceChoice(.soapy("")); return }
+        if text.hasPrefix("soapy:") { self = DeviceChoice(.soapy(String(text.dropFirst("soapy:".count)))); return }
+        if text.hasPrefix("demo-"), let kind = AnalyzerKind(rawValue: String(text.dropFirst(5))), kind.emulator != nil {
+            self = .emulated(kind)
+            return
+        }
+        guard let kind = AnalyzerKind(rawValue: text) else { return nil }
+        self = .hardware(kind)
+    }
+
+    public var rawValue: String {
+        switch target {
+        case .auto: return "auto"
+        case .emulated(let kind): return "demo-\(kind.id)"
+        case .hardware(let kind): return kind.id
+        case .soapy(let arguments): return arguments.isEmpty ? "soapy" : "soapy:\(arguments)"
         }
     }
 
-    public var isDemo: Bool { rawValue.hasPrefix("demo") }
+    public var description: String { rawValue }
+
+    /// every named choice, for help and messages: auto, the families, their emulators, soapy:ARGS
+    public static var names: [String] {
+        ["auto"] + AnalyzerKind.allCases.map(\.id) + ["demo"]
+            + AnalyzerKind.allCases.filter { $0.emulator != nil }.map { "demo-\($0.id)" } + ["soapy:ARGS"]
+    }
+
+    /// the analyzer kind a fixed choice names; nil for auto (and a SoapySDR device, known once opened)
+    public var kind: AnalyzerKind? {
+        switch target {
+        case .auto, .soapy: return nil
+        case .emulated(let kind), .hardware(let kind): return kind
+        }
+    }
+
+    public var isDemo: Bool { if case .emulated = target { return true } else { return false } }
+    public var isSoapy: Bool { if case .soapy = target { return true } else { return false } }
 }
 
 /// The analyzer `--device` chose, ready to be opened (and reopened after a
@@ -46,6 +85,9 @@ public struct SelectedAnalyzer: Sendable {
     public var settings = AnalyzerSettings()
     /// the calibration applied to its frames, when one is in use
     public var calibration: LiveCalibration?
+
+    /// the `--device` choice that opens this same analyzer again (not `auto`, which might find another)
+    public var choice: DeviceChoice?
 
     /// set where the analyzer is not the kind's own device (a remote sensor)
     public var stallSecondsOverride: Double?
@@ -107,29 +149,40 @@ public struct SelectedAnalyzer: Sendable {
     public static func select(_ choice: DeviceChoice, serial: String?, demoSeed: UInt64,
                               settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
                               mode: AnalysisMode = .auto, demoInput: DemoInput = .init()) throws -> SelectedAnalyzer {
-        if choice.isDemo, let kind = choice.kind {
+        func demo(_ kind: AnalyzerKind) -> SelectedAnalyzer {
             var analyzer = SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
                                             factory: kind.demoFactory(seed: demoSeed, settings: settings,
                                                                       detector: detector, mode: mode, input: demoInput))
             analyzer.settings = settings
+            analyzer.choice = .emulated(kind)
             return analyzer
         }
         let kind: AnalyzerKind
         var found: USBDeviceInfo?
-        if let fixed = choice.kind {
+        switch choice.target {
+        case .emulated(let emulated):
+            return demo(emulated)
+        case .soapy(let arguments):
+            var analyzer = try SoapyFamily.select(arguments: arguments, serial: serial, settings: settings,
+                                                  detector: detector, mode: mode)
+            analyzer.choice = choice
+            return analyzer
+        case .hardware(let fixed):
             kind = fixed
             found = try? USBEnumerator.devices(matching: fixed.usbIDs).first { serial == nil || $0.serialNumber == serial }
-        } else {
+        case .auto:
             let attached = try USBEnumerator.devices(matching: AnalyzerKind.allUSBIDs)
                 .filter { serial == nil || $0.serialNumber == serial }
             guard let first = attached.first, let firstKind = AnalyzerKind(first) else {
+                // no native analyzer: a device SoapySDR reaches (one tscope does not drive itself), else the demo
+                if let soapy = SoapyFamily.firstForeignDevice(serial: serial) {
+                    var analyzer = try SoapyFamily.select(arguments: soapy, serial: nil, settings: settings,
+                                                          detector: detector, mode: mode)
+                    analyzer.choice = DeviceChoice(.soapy(soapy))
+                    return analyzer
+                }
                 if let serial { throw USBError.notFound(device: "analyzer with serial \(serial)") }
-                var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: true, name: AnalyzerKind.hackrf.model,
-                                                factory: AnalyzerKind.hackrf.demoFactory(
-                                                    seed: demoSeed, settings: settings, detector: detector,
-                                                    mode: mode, input: demoInput))
-                analyzer.settings = settings
-                return analyzer
+                return demo(AnalyzerKind.demoFamily)
             }
             kind = firstKind
             found = first
@@ -140,6 +193,7 @@ public struct SelectedAnalyzer: Sendable {
                                                                       detector: detector, mode: mode),
                                         serial: serial ?? found?.serialNumber)
         analyzer.settings = settings
+        analyzer.choice = .hardware(kind)
         return analyzer
     }
 }
@@ -158,17 +212,7 @@ extension SelectedAnalyzer {
             return "sensor_settings=\"\(settingsOverride)\"" + (unit == "dBm" ? " unit=dBm" : "")
         }
         var parts: [String] = []
-        switch kind {
-        case .hackrf:
-            let gains = settings.hackRFGains
-            parts.append("lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\((settings.amplifier ?? false) ? 1 : 0)")
-            if settings.antennaPower ?? false { parts.append("antenna_power=1") }
-        case .rtlsdr:
-            parts.append(settings.fields(for: kind).map { "\($0.key == "gain_db" ? "gain" : $0.key)=\($0.value)" }
-                .joined(separator: " "))
-        case .tinysa, .rfexplorer:
-            break
-        }
+        if let recorded = kind.settingsDescription.recorded(settings), !recorded.isEmpty { parts.append(recorded) }
         if unit == "dBm" { parts.append("unit=dBm") }
         if let calibration, unit == "dBm", calibration.isActive {
             let offsets = calibration.table.points.map {

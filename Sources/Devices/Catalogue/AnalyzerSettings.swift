@@ -23,6 +23,14 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public var biasTee: Bool?
     /// tinySA resolution bandwidth and attenuation (default: the unit's own, automatic)
     public var tinySA = TinySASettings()
+    /// `--gain DB` as typed [dB]: a SoapySDR device's overall gain (an RTL-SDR takes it as `tunerGain`)
+    public var overallGainDB: Double?
+    /// `--gain NAME=DB`: a SoapySDR device's gain elements by name ("LNA" → 16)
+    public var namedGainsDB: [String: Double] = [:]
+    /// `--antenna NAME`: a SoapySDR device's antenna port
+    public var antenna: String?
+    /// `--sample-rate`: a SoapySDR device's sample rate [S/s] (default: chosen for the band)
+    public var sampleRateHz: Double?
 
     public init(lnaGainDB: Int? = nil, vgaGainDB: Int? = nil, amplifier: Bool? = nil, antennaPower: Bool? = nil,
                 tunerGain: RTLSDRGain? = nil, frequencyCorrectionPPM: Int? = nil, biasTee: Bool? = nil,
@@ -46,30 +54,22 @@ public struct AnalyzerSettings: Sendable, Equatable {
 
     /// The options given that `kind` does not have, by their option names.
     public func foreignOptions(for kind: AnalyzerKind) -> [String] {
-        var hackRF: [String] = []
-        if lnaGainDB != nil { hackRF.append("--lna-gain") }
-        if vgaGainDB != nil { hackRF.append("--vga-gain") }
-        if amplifier != nil { hackRF.append("--amp") }
-        if antennaPower != nil { hackRF.append("--antenna-power") }
-        var rtlsdr = tunerGain != nil ? ["--gain"] : []
-        if frequencyCorrectionPPM != nil { rtlsdr.append("--ppm") }
-        if biasTee != nil { rtlsdr.append("--bias-tee") }
-        var tinySA: [String] = []
-        if self.tinySA.rbw != nil { tinySA.append("--rbw") }
-        if self.tinySA.attenuation != nil { tinySA.append("--attenuation") }
-        switch kind {
-        case .hackrf: return rtlsdr + tinySA
-        case .rtlsdr: return hackRF + tinySA
-        case .tinysa: return hackRF + rtlsdr
-        case .rfexplorer: return hackRF + rtlsdr + tinySA
-        }
+        givenOptions.filter { !kind.settingOptions.contains($0) }
+    }
+
+    /// every option given, by its option name ("--lna-gain"), in `optionNames` order
+    public var givenOptions: [String] {
+        let given = self.given
+        return Self.optionNames.filter { given[$0] != nil }.map { "--\($0)" }
     }
 
     /// "--lna-gain is a HackRF setting: the tinySA has none of it" — nil when all fit.
     public func problem(for kind: AnalyzerKind) -> String? {
+        if let problem = kind.settingsDescription.validate(self) { return problem }
         let foreign = foreignOptions(for: kind)
         guard let first = foreign.first else { return nil }
-        let owner = ["--gain", "--ppm", "--bias-tee"].contains(first) ? "an RTL-SDR" : ["--rbw", "--attenuation"].contains(first) ? "a tinySA" : "a HackRF"
+        let owner = (AnalyzerKind.allCases + [.soapy]).first { $0.settingOptions.contains(first) }?
+            .settingsDescription.ownerName ?? "another analyzer's"
         let offered = kind.settingOptions.isEmpty ? "it has no settings of its own"
             : "its settings are \(kind.settingOptions.joined(separator: ", "))"
         return "\(first) is \(owner) setting; the \(kind.model) does not take it (\(offered))"
@@ -90,94 +90,20 @@ public struct AnalyzerSettings: Sendable, Equatable {
     /// The analyzer's total gain at these settings [dB], by its nominal gain
     /// steps; nil where it is not fixed (an RTL-SDR on automatic gain) and
     /// 0 where levels are the analyzer's own dBm (tinySA, RF Explorer).
-    public func totalGainDB(for kind: AnalyzerKind) -> Double? {
-        switch kind {
-        case .hackrf:
-            let gains = hackRFGains
-            return Double(gains.lnaDB + gains.vgaDB + ((amplifier ?? false) ? Self.hackRFAmplifierDB : 0))
-        case .rtlsdr:
-            if case .manual(let tenths) = tunerGain ?? .automatic { return Double(tenths) / 10 }
-            return nil
-        case .tinysa, .rfexplorer:
-            return 0
-        }
-    }
+    public func totalGainDB(for kind: AnalyzerKind) -> Double? { kind.settingsDescription.totalGainDB(self) }
 
     /// What the analyzer runs at, for the status line, recordings and
     /// JSON: "LNA 16 dB, VGA 20 dB, amp off" (", antenna power on" when it is),
     /// "gain 29.7 dB", "gain auto"; "" for analyzers with no settings here.
-    public func summary(for kind: AnalyzerKind) -> String {
-        switch kind {
-        case .hackrf:
-            let gains = hackRFGains
-            return "LNA \(gains.lnaDB) dB, VGA \(gains.vgaDB) dB, amp \((amplifier ?? false) ? "on" : "off")"
-                + ((antennaPower ?? false) ? ", antenna power on" : "")
-        case .rtlsdr:
-            var text = "gain auto"
-            if case .manual(let tenths) = tunerGain ?? .automatic { text = "gain \(tenths / 10).\(tenths % 10) dB" }
-            if let ppm = frequencyCorrectionPPM, ppm != 0 { text += ", \(ppm) ppm" }
-            if let biasTee { text += ", bias tee \(biasTee ? "on" : "off")" }
-            return text
-        case .tinysa:
-            var parts: [String] = []
-            switch tinySA.rbw {
-            case .fixed(let kHz)?: parts.append("RBW \(TinySASettings.text(kHz)) kHz")
-            case .automatic?: parts.append("RBW auto")
-            case nil: break
-            }
-            switch tinySA.attenuation {
-            case .fixed(let dB)?: parts.append("attenuation \(dB) dB")
-            case .automatic?: parts.append("attenuation auto")
-            case nil: break
-            }
-            return parts.joined(separator: ", ")
-        case .rfexplorer:
-            return ""
-        }
-    }
+    public func summary(for kind: AnalyzerKind) -> String { kind.settingsDescription.summary(self) }
 
     /// The same as `key=value` pairs for machine-readable outputs ("lna_gain_db" → "16").
-    public func fields(for kind: AnalyzerKind) -> [(key: String, value: String)] {
-        switch kind {
-        case .hackrf:
-            let gains = hackRFGains
-            return [("lna_gain_db", "\(gains.lnaDB)"), ("vga_gain_db", "\(gains.vgaDB)"),
-                    ("amp", (amplifier ?? false) ? "on" : "off"), ("antenna_power", (antennaPower ?? false) ? "on" : "off")]
-        case .rtlsdr:
-            var fields: [(key: String, value: String)] = [("gain_db", "auto")]
-            if case .manual(let tenths) = tunerGain ?? .automatic { fields = [("gain_db", "\(tenths / 10).\(tenths % 10)")] }
-            fields.append(("ppm", "\(frequencyCorrectionPPM ?? 0)"))
-            if let biasTee { fields.append(("bias_tee", biasTee ? "on" : "off")) }
-            return fields
-        case .tinysa:
-            var fields: [(key: String, value: String)] = []
-            switch tinySA.rbw {
-            case .fixed(let kHz)?: fields.append(("rbw_khz", TinySASettings.text(kHz)))
-            case .automatic?: fields.append(("rbw_khz", "auto"))
-            case nil: break
-            }
-            switch tinySA.attenuation {
-            case .fixed(let dB)?: fields.append(("attenuation_db", "\(dB)"))
-            case .automatic?: fields.append(("attenuation_db", "auto"))
-            case nil: break
-            }
-            return fields
-        case .rfexplorer:
-            return []
-        }
-    }
+    public func fields(for kind: AnalyzerKind) -> [(key: String, value: String)] { kind.settingsDescription.fields(self) }
 }
 
 extension AnalyzerKind {
     /// the settings options the kind takes, for messages
-    public var settingOptions: [String] {
-        switch self {
-        case .hackrf: return ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"]
-        case .rtlsdr: return ["--gain", "--ppm", "--bias-tee"]
-        case .tinysa: return ["--rbw", "--attenuation"]
-        case .rfexplorer: return []
-        }
-    }
+    public var settingOptions: [String] { settingsDescription.options }
 }
 
 /// A setting's value that is out of range or of the wrong form: "--lna-gain 17: the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB".
@@ -189,7 +115,7 @@ public struct AnalyzerSettingError: Error, CustomStringConvertible, Sendable {
 extension AnalyzerSettings {
     /// every setting by its option name (without the dashes)
     public static let optionNames = ["lna-gain", "vga-gain", "amp", "antenna-power", "gain", "ppm", "bias-tee", "rbw",
-                                     "attenuation"]
+                                     "attenuation", "antenna", "sample-rate"]
 
     /// Sets one setting from its option name ("lna-gain") and its value as
     /// typed ("24"): the one parser behind the command line and a remote
@@ -217,17 +143,10 @@ extension AnalyzerSettings {
         case "antenna-power": antennaPower = try onOff()
         case "bias-tee": biasTee = try onOff()
         case "gain":
-            if text == "auto" {
-                tunerGain = .automatic
-                return
+            // a comma-separated list: auto, DB (overall; an RTL-SDR's tuner step), NAME=DB (a SoapySDR gain element)
+            for part in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                try setGain(part)
             }
-            let steps = R82XXTables.gainTable
-            let top = Double(steps.last ?? 0) / 10
-            guard let dB = Double(text), dB.isFinite, dB >= 0, dB <= top + 0.5 else {
-                throw AnalyzerSettingError("--gain \(text): the RTL-SDR's tuner takes auto or 0–\(top) dB "
-                    + "(steps: \(steps.map { "\(Double($0) / 10)" }.joined(separator: ", ")))")
-            }
-            tunerGain = RTLSDRGain.nearest(dB: dB)
         case "ppm":
             guard let ppm = Int(text), (-1000...1000).contains(ppm) else {
                 throw AnalyzerSettingError("--ppm \(text): expected a crystal error between -1000 and 1000 ppm")
@@ -250,6 +169,16 @@ extension AnalyzerSettings {
             } else {
                 throw AnalyzerSettingError("--attenuation \(text): the tinySA takes auto or 0–31 dB in 1 dB steps")
             }
+        case "antenna":
+            guard !text.isEmpty, !text.contains(",") else {
+                throw AnalyzerSettingError("--antenna \(text): expected an antenna's name, as `tscope devices` lists it")
+            }
+            antenna = text
+        case "sample-rate":
+            guard let rate = SampleRateText.hertz(text), rate >= 1e3, rate <= 1e10 else {
+                throw AnalyzerSettingError("--sample-rate \(text): expected samples per second, e.g. 2.4e6, 2400000 or 2.4M")
+            }
+            sampleRateHz = rate
         default:
             throw AnalyzerSettingError("\(option): not a setting; the settings are "
                 + Self.optionNames.map { "--\($0)" }.joined(separator: ", "))
@@ -265,11 +194,20 @@ extension AnalyzerSettings {
         if let amplifier { given["amp"] = amplifier ? "on" : "off" }
         if let antennaPower { given["antenna-power"] = antennaPower ? "on" : "off" }
         if let biasTee { given["bias-tee"] = biasTee ? "on" : "off" }
-        switch tunerGain {
-        case .automatic?: given["gain"] = "auto"
-        case .manual(let tenths)?: given["gain"] = "\(Double(tenths) / 10)"
-        case nil: break
+        var gains: [String] = []
+        if let overallGainDB {
+            gains.append(Self.decimal(overallGainDB))
+        } else {
+            switch tunerGain {
+            case .automatic?: gains.append("auto")
+            case .manual(let tenths)?: gains.append("\(Double(tenths) / 10)")
+            case nil: break
+            }
         }
+        gains += namedGainsDB.keys.sorted().map { "\($0)=\(Self.decimal(namedGainsDB[$0] ?? 0))" }
+        if !gains.isEmpty { given["gain"] = gains.joined(separator: ",") }
+        if let antenna { given["antenna"] = antenna }
+        if let sampleRateHz { given["sample-rate"] = Self.decimal(sampleRateHz) }
         if let frequencyCorrectionPPM { given["ppm"] = "\(frequencyCorrectionPPM)" }
         switch tinySA.rbw {
         case .automatic?: given["rbw"] = "auto"
@@ -289,5 +227,65 @@ extension AnalyzerSettings {
         var settings = self
         for option in changes.keys.sorted() { try settings.set(option, to: changes[option] ?? "") }
         return settings
+    }
+}
+
+extension AnalyzerSettings {
+    /// One `--gain` value: auto, a number of dB, or NAME=DB.
+    mutating func setGain(_ text: String) throws(AnalyzerSettingError) {
+        if text == "auto" {
+            tunerGain = .automatic
+            return
+        }
+        if let equals = text.firstIndex(of: "=") {
+            let name = String(text[..<equals]), value = String(text[text.index(after: equals)...])
+            guard !name.isEmpty, let dB = Double(value), dB.isFinite else {
+                throw AnalyzerSettingError("--gain \(text): expected NAME=DB (a gain element of a SoapySDR device, "
+                    + "e.g. LNA=16), a number of dB, or auto")
+            }
+            namedGainsDB[name] = dB
+            return
+        }
+        guard let dB = Double(text), dB.isFinite, dB >= 0 else {
+            throw AnalyzerSettingError("--gain \(text): expected a number of dB ≥ 0, auto, or NAME=DB")
+        }
+        overallGainDB = dB
+        // an RTL-SDR's tuner takes the nearest of its steps; beyond them the RTL-SDR refuses it when chosen
+        let top = Double(R82XXTables.gainTable.last ?? 0) / 10
+        tunerGain = dB <= top + 0.5 ? RTLSDRGain.nearest(dB: dB) : nil
+    }
+
+    /// "16", "29.7", "2400000"
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Why an RTL-SDR cannot take the `--gain` given; nil when it can.
+    var rtlsdrGainProblem: String? {
+        if !namedGainsDB.isEmpty {
+            return "--gain NAME=DB names a SoapySDR device's gain elements; the RTL-SDR's tuner takes auto or one "
+                + "number of dB"
+        }
+        if let overallGainDB, tunerGain == nil {
+            let steps = R82XXTables.gainTable
+            return "--gain \(Self.decimal(overallGainDB)): the RTL-SDR's tuner takes auto or 0–\(Double(steps.last ?? 0) / 10) dB "
+                + "(steps: \(steps.map { "\(Double($0) / 10)" }.joined(separator: ", ")))"
+        }
+        return nil
+    }
+}
+
+/// Sample rates as typed: "2.4e6", "2400000", "2.4M", "250k".
+public enum SampleRateText {
+    public static func hertz(_ text: String) -> Double? {
+        var body = Substring(text), scale = 1.0
+        switch body.last {
+        case "k"?, "K"?: scale = 1e3; body = body.dropLast()
+        case "M"?: scale = 1e6; body = body.dropLast()
+        case "G"?: scale = 1e9; body = body.dropLast()
+        default: break
+        }
+        guard let value = Double(body), value.isFinite else { return nil }
+        return value * scale
     }
 }

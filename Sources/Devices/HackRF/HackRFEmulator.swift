@@ -294,8 +294,10 @@ public final class HackRFEmulator: FirmwareEmulator {
         var blocks = buffer.count / HackRFProtocol.blockSize
         if case .realTime = options.pacing {
             if receiving {
+                // like the radio, a transfer completes only when full: a host (libhackrf's callers, SoapyHackRF)
+                // may take every transfer as a whole buffer of samples
                 let due = Int((monotonicSeconds() - receiveStartSeconds) / receiveBlockSeconds)
-                blocks = min(blocks, max(0, due - Int(receiveBlockIndex)))
+                blocks = due - Int(receiveBlockIndex) >= blocks ? blocks : 0
             } else {
                 let due = Int((monotonicSeconds() - sweepStartSeconds) / blockPeriodSeconds) + 1
                 blocks = min(blocks, max(0, due - Int(sweepBlockIndex)))

@@ -1,0 +1,47 @@
+import DSP
+import Signals
+import USBDriver
+
+extension AnalyzerKind {
+    /// HackRF One (Great Scott Gadgets): hackrf_sweep's protocol for wide
+    /// bands, plain receive mode for a band ≤ 20 MHz; levels in dB full scale.
+    public static let hackrf = AnalyzerKind(
+        id: "hackrf", model: "HackRF One",
+        // no kernel driver binds a HackRF
+        usb: USBOpening(ids: [USBID(HackRFProtocol.vendorID, HackRFProtocol.productID)], detachKernelDriver: false),
+        powerUnit: "dB", tunableRange: HackRFProtocol.tunableRange,
+        realtimeBandwidthHz: HackRFReceiveMode.widestBandHz,
+        settings: AnalyzerSettingsDescription(
+            options: ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"], ownerName: "a HackRF",
+            summary: { settings in
+                let gains = settings.hackRFGains
+                return "LNA \(gains.lnaDB) dB, VGA \(gains.vgaDB) dB, amp \((settings.amplifier ?? false) ? "on" : "off")"
+                    + ((settings.antennaPower ?? false) ? ", antenna power on" : "")
+            },
+            fields: { settings in
+                let gains = settings.hackRFGains
+                return [("lna_gain_db", "\(gains.lnaDB)"), ("vga_gain_db", "\(gains.vgaDB)"),
+                        ("amp", (settings.amplifier ?? false) ? "on" : "off"),
+                        ("antenna_power", (settings.antennaPower ?? false) ? "on" : "off")]
+            },
+            totalGainDB: { settings in
+                let gains = settings.hackRFGains
+                return Double(gains.lnaDB + gains.vgaDB
+                    + ((settings.amplifier ?? false) ? AnalyzerSettings.hackRFAmplifierDB : 0))
+            },
+            recorded: { settings in
+                let gains = settings.hackRFGains
+                return "lna=\(gains.lnaDB) vga=\(gains.vgaDB) amp=\((settings.amplifier ?? false) ? 1 : 0)"
+                    + ((settings.antennaPower ?? false) ? " antenna_power=1" : "")
+            }),
+        emulator: { seed, input in HackRFEmulator(scene: input.scene(seed: seed), seed: seed) },
+        servedEmulator: { seed, realTime in
+            HackRFEmulator(seed: seed, options: .init(pacing: realTime ? .realTime : .unlimited))
+        },
+        makeSource: { request in
+            var settings = request.settings.hackRF(detector: request.detector)
+            settings.mode = request.mode
+            return try HackRFSpectrumSource(transport: request.transport, settings: settings,
+                                            onFrame: request.onFrame, onEnd: request.onUSBEnd)
+        })
+}

@@ -1,0 +1,160 @@
+import DSP
+import Devices
+import Signals
+import Testing
+
+/// The analyzer catalogue: one descriptor per family, everything else derived from the list.
+@Suite struct AnalyzerCatalogueTests {
+    @Test func familiesAreDistinctAndEachParsesBack() throws {
+        let ids = AnalyzerKind.allCases.map(\.id)
+        #expect(Set(ids).count == ids.count && ids == ["hackrf", "rtlsdr", "tinysa", "rfexplorer"])
+        // no two families claim one USB id
+        let usb = AnalyzerKind.allCases.flatMap { kind in kind.usbIDs.map { "\($0.vendorID):\($0.productID)" } }
+        #expect(Set(usb).count == usb.count)
+        for kind in AnalyzerKind.allCases {
+            #expect(AnalyzerKind(rawValue: kind.id) == kind)
+            #expect(DeviceChoice(rawValue: kind.id) == .hardware(kind))
+            #expect(DeviceChoice(rawValue: "demo-\(kind.id)") == .emulated(kind) && kind.emulator != nil)
+            #expect(kind.tunableRange.spanHz > 0 && !kind.settingsDescription.ownerName.isEmpty)
+        }
+        #expect(DeviceChoice(rawValue: "demo") == .emulated(.hackrf))
+        #expect(DeviceChoice(rawValue: "soapy:driver=airspy,serial=12")?.target == .soapy("driver=airspy,serial=12"))
+        #expect(DeviceChoice(rawValue: "soapy")?.target == .soapy(""))
+        #expect(DeviceChoice(rawValue: "airspy") == nil && DeviceChoice(rawValue: "demo-soapy") == nil)
+        for name in DeviceChoice.names where name != "soapy:ARGS" && name != "demo" {
+            #expect(DeviceChoice(rawValue: name)?.rawValue == name, "\(name)")
+        }
+    }
+
+    @Test func settingsForAnotherFamilyAreNamedWithTheirOwner() throws {
+        var hackRF = AnalyzerSettings()
+        try hackRF.set("lna-gain", to: "24")
+        #expect(hackRF.problem(for: .hackrf) == nil)
+        #expect(hackRF.problem(for: .rtlsdr)?.hasPrefix("--lna-gain is a HackRF setting; the RTL-SDR does not take it") == true)
+        var soapy = AnalyzerSettings()
+        try soapy.set("antenna", to: "RX2")
+        #expect(soapy.problem(for: .tinysa)?.hasPrefix("--antenna is a SoapySDR device's setting") == true)
+        #expect(soapy.problem(for: .soapy) == nil)
+    }
+
+    @Test func gainTakesANumberAutoOrNamedElements() throws {
+        var settings = AnalyzerSettings()
+        try settings.set("gain", to: "LNA=16,VGA=20.5")
+        #expect(settings.namedGainsDB == ["LNA": 16, "VGA": 20.5] && settings.overallGainDB == nil)
+        // an RTL-SDR has no gain elements by name
+        #expect(settings.problem(for: .rtlsdr)?.contains("NAME=DB names a SoapySDR device's gain elements") == true)
+        var overall = AnalyzerSettings()
+        try overall.set("gain", to: "29.7")
+        #expect(overall.overallGainDB == 29.7 && overall.tunerGain == .manual(tenthsDB: 297))
+        #expect(overall.problem(for: .rtlsdr) == nil)
+        var high = AnalyzerSettings()
+        try high.set("gain", to: "60")
+        // beyond the R820T's steps: fine for a SoapySDR device, refused by an RTL-SDR
+        #expect(high.overallGainDB == 60 && high.tunerGain == nil)
+        #expect(high.problem(for: .rtlsdr)?.hasPrefix("--gain 60: the RTL-SDR's tuner takes auto or 0–49.6 dB") == true)
+        #expect(throws: AnalyzerSettingError.self) { var s = AnalyzerSettings(); try s.set("gain", to: "LNA=loud") }
+        #expect(throws: AnalyzerSettingError.self) { var s = AnalyzerSettings(); try s.set("gain", to: "-3") }
+        // what a remote viewer sends comes back as the same settings
+        var both = settings
+        try both.set("sample-rate", to: "2.4M")
+        try both.set("antenna", to: "TX/RX")
+        #expect(both.sampleRateHz == 2.4e6)
+        #expect(try AnalyzerSettings().updated(with: both.given) == both)
+    }
+
+    @Test func sampleRatesAsTyped() {
+        #expect(SampleRateText.hertz("2.4e6") == 2.4e6 && SampleRateText.hertz("2400000") == 2.4e6)
+        #expect(SampleRateText.hertz("2.4M") == 2.4e6 && SampleRateText.hertz("250k") == 250e3)
+        #expect(SampleRateText.hertz("fast") == nil && SampleRateText.hertz("") == nil)
+        #expect(SampleRateText.label(2.4e6) == "2.4 MS/s" && SampleRateText.label(250e3) == "250 kS/s")
+    }
+}
+
+/// What tscope does with what SoapySDR reports of a device, on descriptions as SoapyHackRF and SoapyRTLSDR
+/// report them (SoapySDRUtil --probe on the emulated radios).
+@Suite struct SoapyDescriptionTests {
+    static let hackRF = SoapyDeviceDescription(
+        arguments: "driver=hackrf", driver: "hackrf", model: "HackRF One",
+        frequencyRanges: [0...7.25e9], sampleRateRanges: (1...20).map { Double($0) * 1e6 }.map { $0...$0 },
+        gainElements: [("LNA", 0...40), ("AMP", 0...14), ("VGA", 0...62)], gainRange: 0...116,
+        hasAutomaticGain: false, antennas: ["TX/RX"], defaultAntenna: "TX/RX", nativeFormat: "CS8")
+    static let rtlSDR = SoapyDeviceDescription(
+        arguments: "driver=rtlsdr", driver: "rtlsdr", model: "RTL-SDR",
+        frequencyRanges: [23.999e6...1764e6], sampleRateRanges: [225_001...300_000, 900_001...3_200_000],
+        gainElements: [("TUNER", 0...49.6)], gainRange: 0...49.6,
+        hasAutomaticGain: true, antennas: ["RX"], defaultAntenna: "RX", nativeFormat: "CS8")
+
+    @Test func ratesFollowTheNativePathsWhereThereIsOne() {
+        // HackRF: at least 8 MS/s as tscope's own receive mode; 2.5 × the band where offered
+        #expect(Self.hackRF.streamingRate(forWidth: 1e6, requested: nil) == 8e6)
+        #expect(Self.hackRF.streamingRate(forWidth: 5e6, requested: nil) == 13e6)
+        #expect(Self.hackRF.streamingRate(forWidth: 10e6, requested: nil) == 13e6)
+        #expect(Self.hackRF.streamingRate(forWidth: 5e6, requested: 20e6) == 20e6)
+        #expect(Self.hackRF.hoppingRate == 20e6 && Self.hackRF.realtimeBandwidthHz == 20e6)
+        // RTL-SDR: at most 2.4 MS/s; 1 MHz is more than 2.4/2.5, so 1.25 × the band
+        #expect(Self.rtlSDR.streamingRate(forWidth: 0.5e6, requested: nil) == 1.25e6)
+        #expect(Self.rtlSDR.streamingRate(forWidth: 1e6, requested: nil) == 1.25e6)
+        #expect(Self.rtlSDR.hoppingRate == 2.4e6 && Self.rtlSDR.realtimeBandwidthHz == 2e6)
+    }
+
+    @Test func settingsAreCheckedAgainstWhatTheDeviceHas() {
+        func problem(_ option: String, _ value: String, _ device: SoapyDeviceDescription) -> String? {
+            var settings = AnalyzerSettings()
+            try? settings.set(option, to: value)
+            return settings.problem(for: .soapy(device))
+        }
+        #expect(problem("gain", "LNA=24", Self.hackRF) == nil)
+        #expect(problem("gain", "LNA=48", Self.hackRF) == "--gain LNA=48: the HackRF One's LNA takes 0–40 dB")
+        #expect(problem("gain", "IF=3", Self.hackRF)?.hasSuffix("its gains are LNA, AMP, VGA") == true)
+        #expect(problem("gain", "auto", Self.hackRF)?.contains("has no automatic gain") == true)
+        #expect(problem("gain", "auto", Self.rtlSDR) == nil)
+        #expect(problem("antenna", "RX2", Self.rtlSDR) == "--antenna RX2: the RTL-SDR has RX")
+        #expect(problem("sample-rate", "2.5M", Self.hackRF)?.hasPrefix("--sample-rate 2.5 MS/s: the HackRF One offers 1 MS/s") == true)
+        #expect(problem("sample-rate", "2.5M", Self.rtlSDR) == nil)
+    }
+
+    @Test func defaultsAndGivenGainsReadBack() throws {
+        let hackRF = AnalyzerKind.soapy(Self.hackRF)
+        // nothing given: the native path's defaults, set explicitly
+        #expect(AnalyzerSettings().summary(for: hackRF) == "LNA 16, AMP 0, VGA 20 dB, antenna TX/RX")
+        #expect(AnalyzerSettings().totalGainDB(for: hackRF) == 36)
+        var settings = AnalyzerSettings()
+        try settings.set("gain", to: "LNA=32")
+        #expect(settings.summary(for: hackRF) == "LNA 32, AMP 0, VGA 20 dB, antenna TX/RX")
+        var overall = AnalyzerSettings()
+        try overall.set("gain", to: "40")
+        // an overall gain replaces the defaults: the module distributes it
+        #expect(overall.summary(for: hackRF) == "gain 40 dB, antenna TX/RX" && overall.totalGainDB(for: hackRF) == 40)
+        let rtl = AnalyzerKind.soapy(Self.rtlSDR)
+        #expect(AnalyzerSettings().summary(for: rtl) == "gain auto, antenna RX" && AnalyzerSettings().totalGainDB(for: rtl) == nil)
+        #expect(AnalyzerSettings().fields(for: rtl).map(\.key) == ["soapy_driver", "gain_db", "antenna"])
+    }
+}
+
+/// The hops over a band wider than a SoapySDR device's sample rate.
+@Suite struct SoapyHopPlanTests {
+    @Test(arguments: [(425e6, 440e6, 2.4e6, 10e3, 24e6), (400e6, 460e6, 20e6, 100e3, 1e6), (24.5e6, 30e6, 2.4e6, 5e3, 24e6)])
+    func hopsCoverTheBandClearOfDCAndOnOneGrid(lower: Double, upper: Double, rate: Double, bin: Double, lowest: Double) throws {
+        let band = try #require(FrequencyRange(lowerHz: lower, upperHz: upper))
+        let plan = SoapySpectrumSource.HopPlan(band: band, sampleRateHz: rate, binWidthHz: bin, lowestTunableHz: lowest)
+        let n = plan.fftSize, width = plan.binWidthHz
+        #expect(width <= bin && Double(plan.binCount) * width >= band.spanHz && Double(plan.binCount - 1) * width < band.spanHz)
+        var next = 0
+        for hop in plan.hops {
+            // consecutive, no gap, no overlap
+            #expect(hop.firstBin == next)
+            next += hop.keptBins.count
+            // every kept bin at least 5 % of the rate from DC and inside ±0.45 of it
+            let fromDC = hop.keptBins.map { abs($0 - n / 2) }
+            #expect((fromDC.min() ?? 0) >= Int(0.05 * Double(n)) - 1 && (fromDC.max() ?? n) <= Int(0.46 * Double(n)))
+            // the hop's bins are the frame's: centred bin c sits at centre + (c − N/2)·w = lower + (j + ½)·w
+            for (k, centred) in hop.keptBins.enumerated() {
+                let fromHop = hop.centreHz + Double(centred - n / 2) * width
+                let fromFrame = band.lowerHz + (Double(hop.firstBin + k) + 0.5) * width
+                #expect(abs(fromHop - fromFrame) < 1e-3, "hop at \(hop.centreHz): bin \(centred)")
+            }
+            #expect(hop.centreHz >= lowest)
+        }
+        #expect(next == plan.binCount)
+    }
+}
