@@ -19,13 +19,15 @@ public final class ProbeRun: Sendable {
     /// Probes `band` with `frames` frames, then says how it went on stderr.
     public static func run(_ selection: DeviceSelection, band: FrequencyRange, frames: Int) throws {
         let probe = ProbeRun(wanted: frames)
+        let unit = Guarded("dB")
         let (source, analyzer) = try selection.spectrumSource(
-            headless: true, onFrame: { probe.frame($0) },
+            headless: true, onFrame: { probe.frame($0, unit: unit.withLock { $0 }) },
             onGap: { gap in
                 printError(String(format: "gap: %.1f s without data (%@); resumed", gap.seconds, gap.reason))
             },
             onGiveUp: { probe.latch.complete($0) })
-        analyzer.tune(to: band)
+        for line in analyzer.details { printError(line) }
+        unit.withLock { $0 = analyzer.tune(to: band) }
         try source.start(band: band, binWidthHz: band.spanHz / 200)
         let failure = probe.latch.wait()
         source.stop()
@@ -37,25 +39,25 @@ public final class ProbeRun: Sendable {
 
     var count: Int { printed.withLock { $0 } }
 
-    func frame(_ frame: SpectrumFrame) {
+    func frame(_ frame: SpectrumFrame, unit: String) {
         let enough = printed.withLock { printed in
             guard printed < wanted else { return false }
             printed += 1
             // printed in order under the lock: frames come from one thread, but a reconnect starts another
-            print(Self.describe(frame))
+            print(Self.describe(frame, unit: unit))
             fflush(nil)
             return printed == wanted
         }
         if enough { latch.complete(nil) }
     }
 
-    /// "430.000–440.000 MHz  200 points  peak -30.5 dBm at 433.920 MHz"
-    static func describe(_ frame: SpectrumFrame) -> String {
+    /// "430.000–440.000 MHz  200 points  peak -30.5 dBm at 433.920 MHz" (the levels' unit: dBm, or dB full scale)
+    static func describe(_ frame: SpectrumFrame, unit: String) -> String {
         let values = frame.powerDB
         guard let peak = values.indices.max(by: { values[$0] < values[$1] }) else { return "empty frame" }
-        return String(format: "%.3f–%.3f MHz  %d points  peak %.1f dBm at %.3f MHz",
+        return String(format: "%.3f–%.3f MHz  %d points  peak %.1f %@ at %.3f MHz",
                       frame.binCenterHz(0) / 1e6, frame.binCenterHz(values.count - 1) / 1e6, values.count,
-                      values[peak], frame.binCenterHz(peak) / 1e6)
+                      values[peak], unit, frame.binCenterHz(peak) / 1e6)
     }
 }
 

@@ -244,4 +244,19 @@ import USBDriver
                 && lines.contains { $0.contains("--device rtlsdr") } && !lines.contains { $0.contains("SoapySDR") },
                 "\(result.stdoutText)")
     }
+
+    /// `devices --probe` on a SoapySDR device says what SoapySDR reports of it (gain elements with ranges,
+    /// rates, antennas, sensors, stream format) and reads frames with the tone, in the radio's own unit (dB).
+    @Test func probeSaysWhatSoapySDRReports() throws {
+        try Self.requireModules()
+        let served = try Served("rtlsdr")
+        let result = try run(Paths.tscope, ["devices", "--probe", "--device", "soapy:driver=rtlsdr", "--frames", "2",
+                                            "--band", "433:435"], environment: try served.environment, timeoutSeconds: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("gains: TUNER 0–49.6 dB; overall 0–49.6 dB, auto available"), "\(result.stderr)")
+        #expect(result.stderr.contains("antennas: RX (default RX)") && result.stderr.contains("stream: CS8 native, read as CS16"),
+                "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains(" dB at 433.9") }, "\(result.stdoutText)")
+    }
 }

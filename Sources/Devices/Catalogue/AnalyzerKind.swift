@@ -124,6 +124,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
 
     /// The family named `id` in the catalogue.
     public init?(rawValue id: String) {
+        // a SoapySDR device (a remote sensor's): its settings are checked where the device is
+        if id == AnalyzerKind.soapy.id { self = .soapy; return }
         guard let kind = Self.allCases.first(where: { $0.id == id }) else { return nil }
         self = kind
     }

@@ -86,6 +86,9 @@ public struct SelectedAnalyzer: Sendable {
     /// the calibration applied to its frames, when one is in use
     public var calibration: LiveCalibration?
 
+    /// what `devices --probe` says of the device beyond its frames (a SoapySDR device's gains, rates, antennas, sensors)
+    public var details: [String] = []
+
     /// the `--device` choice that opens this same analyzer again (not `auto`, which might find another)
     public var choice: DeviceChoice?
 

@@ -102,6 +102,7 @@ public enum SoapyFamily {
         var analyzer = SelectedAnalyzer(kind: kind, isDemo: false, name: "\(description.model) via SoapySDR",
                                         factory: factory, serial: serialFound)
         analyzer.settings = settings
+        analyzer.details = description.detailLines
         return analyzer
     }
 
@@ -155,6 +156,8 @@ public struct SoapyDeviceDescription: Sendable {
     public var antennas: [String]
     public var defaultAntenna: String
     public var sensors: [String]
+    /// each sensor's reading when the device was chosen
+    public var sensorReadings: [String: String] = [:]
     public var nativeFormat: String
     /// the gains set where none are given (`SoapyFamily.defaultGains`)
     public var defaultGains: [String: Double]
@@ -171,6 +174,7 @@ public struct SoapyDeviceDescription: Sendable {
         antennas = device.antennas
         defaultAntenna = device.antenna
         sensors = device.sensors
+        for sensor in sensors { sensorReadings[sensor] = device.readSensor(sensor) }
         nativeFormat = device.nativeFormat.format
         defaultGains = SoapyFamily.defaultGains(driver: driver)
     }
@@ -192,6 +196,29 @@ public struct SoapyDeviceDescription: Sendable {
         self.sensors = sensors
         self.nativeFormat = nativeFormat
         defaultGains = SoapyFamily.defaultGains(driver: driver)
+    }
+
+    /// "gains: LNA 0–40 dB, AMP 0–14 dB …", "sample rates: …", "antennas: …", "sensors: …", "stream: CS8 native, read as CS16"
+    public var detailLines: [String] {
+        func dB(_ range: ClosedRange<Double>) -> String {
+            "\(AnalyzerSettings.decimal(range.lowerBound))–\(AnalyzerSettings.decimal(range.upperBound)) dB"
+        }
+        let gains = gainElements.map { "\($0.name) \(dB($0.range))" }.joined(separator: ", ")
+        let rates = sampleRateRanges.map { range in
+            range.lowerBound == range.upperBound ? SampleRateText.label(range.lowerBound)
+                : "\(SampleRateText.label(range.lowerBound))–\(SampleRateText.label(range.upperBound))"
+        }.joined(separator: ", ")
+        let tuning = frequencyRanges.map { "\(FrequencyFormat.label($0.lowerBound))–\(FrequencyFormat.label($0.upperBound))" }
+        let integer = ["CS8", "CU8", "CS12", "CS16", "CU16"].contains(nativeFormat)
+        return [
+            "SoapySDR \(driver) (\(arguments.isEmpty ? "first device" : arguments)): \(model)",
+            "tunes: \(tuning.joined(separator: ", "))",
+            "gains: \(gains.isEmpty ? "none" : gains); overall \(dB(gainRange))\(hasAutomaticGain ? ", auto available" : "")",
+            "sample rates: \(rates.isEmpty ? "not reported" : rates)",
+            "antennas: \(antennas.isEmpty ? "none to choose" : antennas.joined(separator: ", ")) (default \(defaultAntenna))",
+            "sensors: " + (sensors.isEmpty ? "none" : sensors.map { "\($0) = \(sensorReadings[$0] ?? "")" }.joined(separator: ", ")),
+            "stream: \(nativeFormat) native, read as \(integer ? "CS16" : "CF32")",
+        ]
     }
 
     /// the lowest to highest frequency it tunes [Hz]

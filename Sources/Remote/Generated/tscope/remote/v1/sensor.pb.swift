@@ -46,7 +46,7 @@ public nonisolated struct Tscope_Remote_V1_SensorDescription: Sendable {
   /// "HackRF One", "tinySA Ultra" — how the viewer names the device
   public var deviceName: String = String()
 
-  /// tscope's analyzer kind: "hackrf", "rtlsdr", "tinysa", "rfexplorer"
+  /// tscope's analyzer kind: an AnalyzerKind id ("hackrf", "rtlsdr", "tinysa", "rfexplorer"), or "soapy"
   public var deviceKind: String = String()
 
   /// the USB serial number; empty for a demo device
