@@ -31,13 +31,13 @@ import USBDriver
         let socketPath: String
         private let keep: AnyObject
 
-        init(_ family: String) throws {
+        init(_ family: String, scene: DemoScene = SoapySDRCommandTests.scene) throws {
             if family == "hackrf" {
-                let served = try ServedHackRF(scene: SoapySDRCommandTests.scene, options: .init(pacing: .realTime))
+                let served = try ServedHackRF(scene: scene, options: .init(pacing: .realTime))
                 socketPath = served.socketPath
                 keep = served
             } else {
-                let served = try ServedRTLSDR(scene: SoapySDRCommandTests.scene, options: .init(realTime: true))
+                let served = try ServedRTLSDR(scene: scene, options: .init(realTime: true))
                 socketPath = served.socketPath
                 keep = served
             }
@@ -258,5 +258,39 @@ import USBDriver
                 "\(result.stderr)")
         let lines = result.stdoutText.split(separator: "\n")
         #expect(lines.count == 2 && lines.allSatisfy { $0.contains(" dB at 433.9") }, "\(result.stdoutText)")
+    }
+
+    /// `calibrate` through SoapySDR: two generator tones of known level make the table for the radio's model and
+    /// serial, which then applies on both paths: meter through SoapySDR and natively read the same dBm.
+    @Test func calibrationMadeThroughSoapySDRAppliesOnBothPaths() throws {
+        try Self.requireModules()
+        let scene = DemoScene(seed: 4, noiseSigma: 2, carriers: [.init(frequencyHz: 431e6, amplitude: 30),
+                                                                 .init(frequencyHz: 434e6, amplitude: 20),
+                                                                 .init(frequencyHz: 437e6, amplitude: 30)])
+        let served = try Served("hackrf", scene: scene)
+        let directory = try Paths.temporaryDirectory("soapy-calibration")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let references = directory.appendingPathComponent("ref.csv")
+        try "frequency_hz,level_dbm\n431000000,-40\n434000000,-43.5\n437000000,-40\n".write(to: references, atomically: true, encoding: .utf8)
+        var environment = try served.environment
+        environment["XDG_CONFIG_HOME"] = directory.path
+        let made = try run(Paths.tscope, ["calibrate", "--device", "soapy:driver=hackrf", "--reference", references.path],
+                           environment: environment, timeoutSeconds: 90)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect((made.stdoutText + made.stderr).contains("at LNA 16, AMP 0, VGA 20 dB, antenna TX/RX (gain 36 dB)"),
+                "\(made.stdoutText) \(made.stderr)")
+        func channel(_ device: String) throws -> (dBm: Double, unit: String) {
+            let result = try run(Paths.tscope, ["meter", "--device", device, "--band", "433.5:434.5", "--count", "2",
+                                                "--json"], environment: environment, timeoutSeconds: 60)
+            #expect(result.status == 0, "\(device): \(result.stderr)")
+            let line = try #require(result.stdoutText.split(separator: "\n").last, "\(result.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return (try #require(object["power_db"] as? Double), object["unit"] as? String ?? "")
+        }
+        let soapy = try channel("soapy:driver=hackrf")
+        let native = try channel("hackrf")
+        #expect(soapy.unit == "dBm" && native.unit == "dBm", "\(soapy) \(native)")
+        // the middle reference, −43.5 dBm (plus the noise in 1 MHz, far below), between the table's outer points
+        #expect(abs(soapy.dBm - native.dBm) <= 0.5 && abs(soapy.dBm - (-43.5)) <= 0.5, "\(soapy.dBm) vs \(native.dBm) dBm")
     }
 }
