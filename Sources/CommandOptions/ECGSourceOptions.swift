@@ -3,6 +3,8 @@ import ECG
 import Foundation
 import Runs
 
+extension BeatDetectorKind: ExpressibleByArgument {}
+
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
 /// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
 /// serial device, stdin, or the synthetic generator and its settings.
@@ -36,6 +38,12 @@ public struct ECGSourceOptions: ParsableArguments {
 
     @Option(help: "Leads: of the synthetic ECG (1–12, default 12), or values per line of --serial/--stdin (default 1).")
     public var leads: Int?
+
+    @Option(name: .customLong("qrs-detector"), help: ArgumentHelp(
+        "QRS detector: pan-tompkins (Pan & Tompkins with matched filters; default: the better on the measured records "
+            + "and in electrode-motion noise) or swt (Kalidas & Tamil's stationary wavelet; the better in muscle noise). "
+            + "Docs/ecg.md has the table.", valueName: "name"))
+    public var qrsDetector: BeatDetectorKind = .standard
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     public var qrsLead: Int?
@@ -137,6 +145,7 @@ public struct ECGSourceOptions: ParsableArguments {
         request.lead = lead
         request.follow = follow
         request.strict = strict
+        request.detector = qrsDetector
         request.speed = speed.factor
         request.mains = mains
         request.synthetic.heartRate = heartRate

@@ -21,7 +21,9 @@ public final class ECGPipeline {
     public private(set) var missingSamples = 0
 
     private let filters: [ECGFilterChain]
-    private let detector: QRSDetector
+    private let detector: any BeatDetector
+    /// which QRS detector runs on `qrsLead`
+    public let detectorKind: BeatDetectorKind
     private let monitor: RhythmMonitor
     private var quality: SignalQualityMeter
     /// each lead's last finite sample [mV], NaN before the first
@@ -30,13 +32,14 @@ public final class ECGPipeline {
     static let beatCapacity = 64
 
     public init(leadNames: [String], sampleRate: Double, qrsLead: Int = 0, historySeconds: Double = 10,
-                filters: (Int) -> ECGFilterChain) {
+                detector: BeatDetectorKind = .standard, filters: (Int) -> ECGFilterChain) {
         self.leadNames = leadNames
         self.sampleRate = sampleRate
         self.qrsLead = min(max(qrsLead, 0), max(leadNames.count - 1, 0))
         history = ECGLeadRings(leadCount: leadNames.count, capacity: Int(historySeconds * sampleRate))
         self.filters = leadNames.indices.map(filters)
-        detector = QRSDetector(sampleRate: sampleRate)
+        self.detector = detector.make(sampleRate: sampleRate)
+        detectorKind = detector
         monitor = RhythmMonitor(sampleRate: sampleRate)
         quality = SignalQualityMeter(sampleRate: sampleRate)
         events = RhythmEventLog()
@@ -46,9 +49,11 @@ public final class ECGPipeline {
     }
 
     /// A pipeline with the standard chain (0.5 Hz high-pass, mains notch, 40 Hz low-pass) on every lead.
-    public convenience init(source: ECGSource, qrsLead: Int = 0, mains: Double? = 50, historySeconds: Double = 10) {
+    public convenience init(source: ECGSource, qrsLead: Int = 0, mains: Double? = 50, historySeconds: Double = 10,
+                            detector: BeatDetectorKind = .standard) {
         let rate = source.sampleRate
-        self.init(leadNames: source.leadNames, sampleRate: rate, qrsLead: qrsLead, historySeconds: historySeconds) { _ in
+        self.init(leadNames: source.leadNames, sampleRate: rate, qrsLead: qrsLead, historySeconds: historySeconds,
+                  detector: detector) { _ in
             ECGFilterChain.standard(sampleRate: rate, mains: mains)
         }
     }

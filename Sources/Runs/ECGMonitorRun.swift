@@ -24,7 +24,8 @@ public struct ECGMonitorRun {
         case (true, let factor?): paced = PacedSource(raw, speed: factor)
         default: paced = raw   // a stream keeps its own pace; max reads as fast as it can
         }
-        let pipeline = ECGPipeline(source: paced, qrsLead: try source.detectionLead(opened), mains: source.mains)
+        let pipeline = ECGPipeline(source: paced, qrsLead: try source.detectionLead(opened), mains: source.mains,
+                                   detector: source.detector)
         let rate = paced.sampleRate
         // at most 50 ms of samples per step, so each second's line is on time
         var chunk = ECGChunk(leadCount: max(1, raw.leadNames.count), capacity: max(1, Int(rate / 20)))

@@ -66,18 +66,21 @@ public struct ECGScoreRun {
                            "no reference beats: give --reference FILE (a WFDB annotation file, or a CSV of sample indices or times)")
         }
         let excerpt = try ECGExcerpt(record: record, from: from, to: to)
-        let detections = QRSDetector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
+        let detections = source.detector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
         let referenceBeats = allReference.filter { excerpt.samples.contains($0) }.map { $0 - excerpt.samples.lowerBound }
         let score = BeatScore(reference: referenceBeats, detections: detections,
                               window: Int((windowMilliseconds / 1000 * record.sampleRate).rounded()))
-        return Self.report(record: record, lead: lead, fileLead: file.fileIndices[lead], excerpt: excerpt, score: score)
+        return Self.report(record: record, lead: lead, fileLead: file.fileIndices[lead], excerpt: excerpt, score: score,
+                           detector: source.detector)
     }
 
     /// Percentages to two decimals; `fileLead` is the lead's index in the file.
-    static func report(record: ECGRecord, lead: Int, fileLead: Int, excerpt: ECGExcerpt, score: BeatScore) -> String {
+    static func report(record: ECGRecord, lead: Int, fileLead: Int, excerpt: ECGExcerpt, score: BeatScore,
+                       detector: BeatDetectorKind) -> String {
         let percent = { (value: Double) in String(format: "%.2f %%", value * 100) }
         return """
         record \(record.name), lead \(fileLead) (\(record.leadNames[lead])), \(record.frameCount) samples at \(record.sampleRate) Hz\(excerpt.isWhole ? "" : ", excerpt \(excerpt.text)")
+        detector \(detector.rawValue) (\(detector.title))
         Se  \(percent(score.sensitivity))
         +P  \(percent(score.positivePredictivity))
         TP  \(score.truePositives)
@@ -108,7 +111,7 @@ public struct ECGDetectRun {
         let record = file.record
         let lead = try source.detectionLead(file)
         let excerpt = try ECGExcerpt(record: record, from: from, to: to)
-        let beats = QRSDetector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
+        let beats = source.detector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
             .map { $0 + excerpt.samples.lowerBound }
         let bytes: [UInt8]
         if (output as NSString).pathExtension.lowercased() == "csv" {

@@ -100,6 +100,8 @@ public struct ECGSourceRequest {
     public var speed: Double? = 1
     /// mains frequency of the notch filter [Hz]
     public var mains = 50.0
+    /// the QRS detector (`--qrs-detector`)
+    public var detector = BeatDetectorKind.standard
     public var synthetic = SyntheticECGSettings()
 
     public init() {}
@@ -162,7 +164,8 @@ public struct ECGSourceRequest {
             : opened.isSynthetic ? PacedSource(opened.source) : opened.source
         return ECGFeed(source: source, sourceName: opened.name,
                        qrsLead: try detectionLead(opened),
-                       mains: mains, referenceBeats: opened.referenceBeats, annotations: opened.annotations)
+                       mains: mains, referenceBeats: opened.referenceBeats, annotations: opened.annotations,
+                       detector: detector)
     }
 
     /// Reads a record, EDF or CSV (`ECGFileOpening`, by extension) with these

@@ -19,6 +19,8 @@ public final class ECGFeed {
     public let qrsLead: Int
     /// mains frequency the notch removes [Hz]; nil for no notch
     public let mains: Double?
+    /// the QRS detector the pipeline runs
+    public let detector: BeatDetectorKind
     public private(set) var pipeline: ECGPipeline
     /// sample-clock indices of reference beats (a WFDB record's `.atr`), ascending
     public let referenceBeats: [Int]
@@ -34,14 +36,16 @@ public final class ECGFeed {
     private var trendSecondsBeforeRestart = 0
 
     public init(source: any ECGSource, sourceName: String, qrsLead: Int = 0, mains: Double? = 50,
-                referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = []) {
+                referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = [],
+                detector: BeatDetectorKind = .standard) {
+        self.detector = detector
         self.source = source
         self.sourceName = sourceName
         self.qrsLead = qrsLead
         self.mains = mains
         self.referenceBeats = referenceBeats.sorted()
         self.annotations = annotations.sorted { $0.sample < $1.sample }
-        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
+        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains, detector: detector)
         chunk = ECGChunk(leadCount: max(1, source.leadNames.count), capacity: Self.chunkCapacity)
     }
 
@@ -137,7 +141,7 @@ public final class ECGFeed {
             throw ECGError(file: sourceName, "sample rate \(hz) Hz not offered: choose 50–10000 Hz")
         }
         generator.sampleRate = hz
-        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains)
+        pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains, detector: detector)
         trendSecondsBeforeRestart = trendSeconds
     }
 }

@@ -13,7 +13,7 @@ import Signals
     enum Noise { case muscle, electrodeMotion }
 
     /// Record 100's lead MLII with `noise` at `snr` dB in minutes 5–7, 9–11, …
-    static func stressed(_ noise: Noise, snr: Double) throws -> (samples: [Float], reference: [Int], rate: Double) {
+    static func stressed(_ noise: Noise, snr: Double, seed: UInt64? = nil) throws -> (samples: [Float], reference: [Int], rate: Double) {
         let record = try WFDBRecordReader.read(path: Fixture.mitdb100)
         let reference = try WFDBRecordReader.readAnnotations(recordPath: Fixture.mitdb100).filter(\.isBeat).map(\.sample)
         let rate = record.sampleRate
@@ -24,7 +24,7 @@ import Signals
             return Double(window.max()! - window.min()!)
         }
         let signalPower = pow(peakToPeak.reduce(0, +) / Double(peakToPeak.count), 2) / 8
-        let unit = unitNoise(noise, count: clean.count, rate: rate)
+        let unit = unitNoise(noise, count: clean.count, rate: rate, seed: seed)
         let scale = (signalPower / pow(10, snr / 10)).squareRoot()
         let minute = Int(60 * rate)
         var samples = clean
@@ -39,8 +39,8 @@ import Signals
     /// Zero-mean, unit-variance noise: muscle-like (20–100 Hz under a slow
     /// envelope) or electrode-motion-like (1–10 Hz plus decaying baseline steps
     /// at random times, one every 2 s on average).
-    static func unitNoise(_ noise: Noise, count: Int, rate: Double) -> [Double] {
-        var random = SeededRandom(seed: noise == .muscle ? 12 : 11)
+    static func unitNoise(_ noise: Noise, count: Int, rate: Double, seed: UInt64? = nil) -> [Double] {
+        var random = SeededRandom(seed: seed ?? (noise == .muscle ? 12 : 11))
         func band(_ low: Double, _ high: Double) -> [Double] {
             var sections = [Biquad.highPass(cutoff: low, sampleRate: rate),
                             Biquad.lowPass(cutoff: min(high, 0.45 * rate), sampleRate: rate)]

@@ -19,6 +19,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText == """
             record 100, lead 0 (MLII), 650000 samples at 360.0 Hz
+            detector pan-tompkins (Pan–Tompkins with matched filters)
             Se  100.00 %
             +P  100.00 %
             TP  2273
@@ -26,6 +27,27 @@ import Testing
             FN  0
 
             """)
+    }
+
+    /// `--qrs-detector swt` on every ecg command: score says which ran and what it found on record 100
+    /// (2 beats fewer than the reference: the wavelet detector's first, before its 2 s of learning end, and one
+    /// more); detect writes its beats; monitor runs it live.
+    @Test func theWaveletDetectorIsChosenByName() throws {
+        let result = try run(Paths.tscope, ["ecg", "score", "--qrs-detector", "swt", Self.mitdb100])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains("detector swt (stationary wavelet, Kalidas & Tamil)"), "\(result.stdoutText)")
+        let truePositives = try #require(Self.figure("TP", in: result.stdoutText))
+        #expect(truePositives >= 2268 && Self.figure("FP", in: result.stdoutText) == 0, "\(result.stdoutText)")
+        let directory = try Paths.temporaryDirectory("ecg-swt")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let beats = directory.appendingPathComponent("beats.csv").path
+        let detect = try run(Paths.tscope, ["ecg", "detect", "--qrs-detector", "swt", Self.mitdb100, "--out", beats])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let lines = try String(contentsOfFile: beats, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count - 1 == truePositives, "\(lines.count - 1) beats written, \(truePositives) scored")
+        let unknown = try run(Paths.tscope, ["ecg", "score", "--qrs-detector", "fast", Self.mitdb100])
+        #expect(unknown.status != 0 && unknown.stderr.contains("pan-tompkins") && unknown.stderr.contains("swt"),
+                "\(unknown.stderr)")
     }
 
     /// The offset regression end to end: record 105 (noisy, 250 Hz) with its header's

@@ -40,6 +40,26 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // each detector behind the BeatDetector protocol, side by side (real-time factor = 1805 s / p50)
+    for kind in BeatDetectorKind.allCases {
+        Benchmark("QRS detector \(kind.rawValue), 360 Hz 30 min") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(kind.detect(lead, sampleRate: record.sampleRate))
+            }
+        }
+        Benchmark("Live pipeline 2 leads, 100 ms chunks, 360 Hz 30 min, \(kind.rawValue)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                let source = RecordSource(record: record)
+                let pipeline = ECGPipeline(source: source, mains: 60, detector: kind)
+                var chunk = ECGChunk(leadCount: 2, capacity: 36)
+                benchmark.startMeasurement()
+                while case .samples = try source.read(into: &chunk) { pipeline.process(&chunk) }
+                benchmark.stopMeasurement()
+                blackHole(pipeline.beats.count)
+            }
+        }
+    }
+
     Benchmark("Live pipeline 2 leads, 100 ms chunks, 360 Hz 30 min") { benchmark in
         for _ in benchmark.scaledIterations {
             let source = RecordSource(record: record)
