@@ -40,9 +40,10 @@ public struct ECGSourceOptions: ParsableArguments {
     public var leads: Int?
 
     @Option(name: .customLong("qrs-detector"), help: ArgumentHelp(
-        "QRS detector: pan-tompkins (Pan & Tompkins with matched filters; default: the better on the measured records "
-            + "and in electrode-motion noise) or swt (Kalidas & Tamil's stationary wavelet; the better in muscle noise). "
-            + "Docs/ecg.md has the table.", valueName: "name"))
+        "QRS detector: auto (default: each beat from the detector that does better in the noise at its time — the "
+            + "wavelet one in muscle noise, else Pan–Tompkins; the best on the measured records), pan-tompkins (Pan & "
+            + "Tompkins with matched filters; the better in electrode-motion noise) or swt (Kalidas & Tamil's stationary "
+            + "wavelet; the better in muscle noise). Docs/ecg.md has the table.", valueName: "name"))
     public var qrsDetector: BeatDetectorKind = .standard
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")

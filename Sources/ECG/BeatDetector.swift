@@ -38,14 +38,18 @@ public enum BeatDetectorKind: String, CaseIterable, Sendable {
     case panTompkins = "pan-tompkins"
     /// Kalidas and Tamil's stationary-wavelet detector (2017) (`SWTQRSDetector`)
     case swt
+    /// both, each beat from the one that does better in the noise at its time (`AutoBeatDetector`)
+    case auto
 
     /// the default, chosen by the measured table (Docs/ecg.md, "Choosing the QRS detector")
-    public static let standard = BeatDetectorKind.panTompkins
+    /// (auto: mean F1 0.972 over 38 rows, against 0.959 for Pan–Tompkins and 0.950 for the wavelet alone)
+    public static let standard = BeatDetectorKind.auto
 
     public func make(sampleRate: Double) -> any BeatDetector {
         switch self {
         case .panTompkins: return QRSDetector(sampleRate: sampleRate)
         case .swt: return SWTQRSDetector(sampleRate: sampleRate)
+        case .auto: return AutoBeatDetector(sampleRate: sampleRate)
         }
     }
 
@@ -54,6 +58,7 @@ public enum BeatDetectorKind: String, CaseIterable, Sendable {
         switch self {
         case .panTompkins: return "Pan–Tompkins with matched filters"
         case .swt: return "stationary wavelet, Kalidas & Tamil"
+        case .auto: return "by noise: stationary wavelet in muscle noise, else Pan–Tompkins"
         }
     }
 

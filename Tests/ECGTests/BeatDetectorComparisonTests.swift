@@ -7,7 +7,8 @@ import Testing
 /// the project has (MIT-BIH 100, whole; MIT-BIH 105, an excerpt resampled to
 /// 250 Hz) and on record 100 under the noise-stress construction
 /// (QRSNoiseTests: muscle and electrode-motion noise at 24, 18, 12, 6, 0 and
-/// −6 dB, three seeds each), scored as bxb does (150 ms match window). The
+/// −6 dB, three seeds each; its first 13 minutes, 4 of them noisy), scored as
+/// bxb does (150 ms match window). The
 /// table is printed (Docs/ecg.md keeps a copy); the default detector must be
 /// the better one on the mean F1 over all rows, so the choice stays the
 /// evidence's.
@@ -40,10 +41,13 @@ import Testing
         for noise in [QRSNoiseTests.Noise.muscle, .electrodeMotion] {
             for snr in [24.0, 18, 12, 6, 0, -6] {
                 for seed: UInt64 in [1, 2, 3] {
-                    let (samples, reference, rate) = try QRSNoiseTests.stressed(noise, snr: snr, seed: seed)
+                    let (whole, allReference, rate) = try QRSNoiseTests.stressed(noise, snr: snr, seed: seed)
+                    // the first 13 minutes: 5 clean, then noise in minutes 5–7 and 9–11 (the test's time in a third)
+                    let end = min(whole.count, Int(13 * 60 * rate))
+                    let samples = Array(whole[0..<end]), reference = allReference.filter { $0 < end }
                     let label = noise == .muscle ? "muscle" : "electrode motion"
-                    rows.append(scored("100 + \(label) \(Int(snr)) dB, seed \(seed)", samples: samples, reference: reference,
-                                       rate: rate))
+                    rows.append(scored("100 (13 min) + \(label) \(Int(snr)) dB, seed \(seed)", samples: samples,
+                                       reference: reference, rate: rate))
                 }
             }
         }

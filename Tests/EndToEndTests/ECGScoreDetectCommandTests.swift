@@ -19,7 +19,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText == """
             record 100, lead 0 (MLII), 650000 samples at 360.0 Hz
-            detector pan-tompkins (Pan–Tompkins with matched filters)
+            detector auto (by noise: stationary wavelet in muscle noise, else Pan–Tompkins)
             Se  100.00 %
             +P  100.00 %
             TP  2273
