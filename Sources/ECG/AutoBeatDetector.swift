@@ -76,7 +76,9 @@ public final class AutoBeatDetector: BeatDetector {
             if sample.isFinite {
                 var high = Double(sample), qrs = high
                 if !primed {
-                    for index in highBand.indices { highBand[index].prime(with: high) }
+                    // settled on the first sample: each band's high-pass outputs 0 for it, so what follows it
+                    // starts from rest (an offset must not ring through as high-band power)
+                    highBand[0].prime(with: high)
                     qrsBand[0].prime(with: high)
                     primed = true
                 }

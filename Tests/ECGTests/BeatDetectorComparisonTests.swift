@@ -108,4 +108,20 @@ import Testing
         row("Polar H10 CSV (130 Hz)", samples: polar.samples[0], rate: polar.sampleRate, against: nil)
         print(lines.joined(separator: "\n"))
     }
+
+    /// No offset or leading gap fools any of them: record 100's first 5 minutes shifted by ±8 mV, with its
+    /// first 90 samples missing, give the beats the plain record gives.
+    @Test(arguments: BeatDetectorKind.allCases)
+    func offsetsAndLeadingGapsChangeNothing(kind: BeatDetectorKind) throws {
+        let record = try WFDBRecordReader.read(path: Fixture.mitdb100)
+        let plain = Array(record.samples[0].prefix(360 * 300))
+        func beats(_ offset: Float) -> [Int] {
+            var samples = plain.map { $0 + offset }
+            for index in 0..<90 { samples[index] = .nan }
+            return kind.detect(samples, sampleRate: 360)
+        }
+        let reference = beats(0)
+        #expect(reference.count >= 360)
+        #expect(beats(8) == reference && beats(-8) == reference, "\(kind)")
+    }
 }
