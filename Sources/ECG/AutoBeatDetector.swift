@@ -35,6 +35,8 @@ public final class AutoBeatDetector: BeatDetector {
     private let minimumGap: Int
     private var fromPanTompkins: [Int] = []
     private var fromWavelet: [Int] = []
+    /// the preferred detector's new beats, reused per block (`process` allocates nothing once warm)
+    private var candidates: [Int] = []
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -49,6 +51,7 @@ public final class AutoBeatDetector: BeatDetector {
         minimumGap = Int(0.2 * sampleRate)
         fromPanTompkins.reserveCapacity(8)
         fromWavelet.reserveCapacity(8)
+        candidates.reserveCapacity(16)
     }
 
     public var maximumDelay: Double { max(panTompkins.maximumDelay, wavelet.maximumDelay) }
@@ -118,13 +121,13 @@ public final class AutoBeatDetector: BeatDetector {
 
     /// The new beats of the detector preferred at each one's time, in time order.
     private func merge(_ beats: inout [Int]) {
-        var candidates: [(index: Int, wavelet: Bool)] = []
-        for beat in fromPanTompkins where !muscleNoise(at: beat) { candidates.append((beat, false)) }
-        for beat in fromWavelet where muscleNoise(at: beat) { candidates.append((beat, true)) }
-        candidates.sort { $0.index < $1.index }
-        for candidate in candidates where candidate.index >= lastReported + minimumGap {
-            beats.append(candidate.index)
-            lastReported = candidate.index
+        candidates.removeAll(keepingCapacity: true)
+        for beat in fromPanTompkins where !muscleNoise(at: beat) { candidates.append(beat) }
+        for beat in fromWavelet where muscleNoise(at: beat) { candidates.append(beat) }
+        if candidates.count > 1 { candidates.sort() }
+        for candidate in candidates where candidate >= lastReported + minimumGap {
+            beats.append(candidate)
+            lastReported = candidate
         }
     }
 }
