@@ -8,6 +8,8 @@ let package = Package(
     name: "tscope",
     products: [
         .executable(name: "tscope", targets: ["tscope"]),
+        // Tools/bench-serve's load generator: a benchmark tool, not a tscope command
+        .executable(name: "tscope-serve-load", targets: ["tscope-serve-load"]),
         // Libraries for the separate Benchmarks/ package.
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "ThreadKit", targets: ["ThreadKit"]),
@@ -102,6 +104,12 @@ let package = Package(
                 "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "tscope-serve-load",
+            dependencies: ["Remote", "Signals", "CommandOptions",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/serve-load"
         ),
         .executableTarget(
             name: "tscope",

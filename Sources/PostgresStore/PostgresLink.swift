@@ -14,8 +14,9 @@ final class PostgresLink: Sendable {
 
     init(_ location: PostgresLocation) throws(CaptureError) {
         self.location = location
+        let password = PostgresPassword.resolve(for: location)
         var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
+            host: location.host, port: location.port, username: location.user, password: password.password,
             database: location.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(5)
         do {
@@ -23,7 +24,10 @@ final class PostgresLink: Sendable {
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1,
                 logger: Self.logger).wait()
         } catch {
-            throw CaptureError(file: location.name, "cannot connect: \(Self.describe(error))")
+            // where the password came from (never the password): the usual cause of a refusal
+            let from = password.source.map { " (password from \($0))" }
+                ?? " (no password given: PGPASSWORD, PGPASSFILE or ~/.pgpass\(password.ignoredFile.map { "; \($0)" } ?? ""))"
+            throw CaptureError(file: location.name, "cannot connect: \(Self.describe(error))\(from)")
         }
     }
 

@@ -12,7 +12,9 @@ struct ServeCommand: ParsableCommand {
             Each viewer asks for its band and frame rate; frames are cut and peak-decimated per viewer, so a \
             slow link gets fewer frames, each the newest. The first viewer to retune holds control until it \
             quits; the others follow its band. With --token-file every viewer must present the same token; \
-            with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). \
+            with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). On an address \
+            other than loopback with neither, a token is made and kept in ~/.config/tscope/serve.token (readable \
+            by you only; its path is printed) unless --insecure lets anyone who reaches the port watch and retune. \
             Runs until Ctrl-C or SIGTERM; a lost analyzer is reconnected for as long as it takes.
             """
     )
@@ -40,6 +42,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Flag(help: "On an address other than loopback, serve without a token or TLS: anyone who can reach the port watches and retunes.")
+    var insecure = false
+
     func validate() throws {
         try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard binWidth > 0, binWidth.isFinite else { throw ValidationError("--bin-width \(binWidth): expected Hz > 0") }
@@ -52,36 +57,24 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let certificate = try tlsCertificate.map { try SensorCertificate(chainPath: $0, keyPath: tlsKey ?? "") }
         let selection = try analyzerOptions.apply(to: deviceOptions.selection)
-        try usage { try ServeRun(selection: selection, listen: listen, token: deviceOptions.token,
+        var token = try deviceOptions.token
+        var tokenNote = deviceOptions.tokenFile == nil ? "" : " (token required)"
+        if token == nil, certificate == nil, !SensorAccess.isLoopback(listen.host) {
+            if insecure {
+                tokenNote = " (--insecure: no token, no TLS: anyone who reaches it can watch and retune)"
+            } else {
+                let path = SensorAccess.defaultTokenPath
+                token = try usage { try SensorAccess.generatedToken(at: path) }
+                tokenNote = " (token required: viewers give --token-file with a copy of \(path))"
+            }
+        }
+        try usage { try ServeRun(selection: selection, listen: listen, token: token,
                      certificate: certificate, band: band.range, binWidthHz: binWidth,
                      detector: detectorOption.chosen(default: .peak))
             .run { address, analyzer in
                 printError("serving \(analyzer.name)\(analyzer.isDemo ? " (demo)" : "") on \(address)"
                     + (certificate == nil ? "" : " over TLS")
-                    + (deviceOptions.tokenFile == nil ? "" : " (token required)") + "; Ctrl-C stops")
+                    + tokenNote + "; Ctrl-C stops")
             } }
-    }
-}
-
-/// Tools/bench-serve's load: many viewers of one sensor in this process (hidden).
-struct ServeLoadCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve-load", shouldDisplay: false)
-
-    @Option(transform: { try RemoteEndpoint(parsing: $0) }) var remote: RemoteEndpoint
-    @Option var viewers: Int = 1
-    @Option var seconds: Double = 10
-    @Option(transform: Band.init(parsing:)) var band: Band = Band(defaultMHz: 88, 108)
-    @Option(name: .customLong("sensor-pid")) var sensorPID: Int32?
-    @Option(name: .customLong("tls-ca")) var tlsCA: String?
-
-    func run() throws {
-        let trust = try tlsCA.map { try SensorTrust.certificate(at: $0) }
-        let (counts, elapsed, cpu) = try RemoteLoad.run(
-            sensor: RemoteSensor(endpoint: remote, trust: trust), viewers: viewers, band: band.range, seconds: seconds,
-            cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
-        let rates = counts.map { Double($0.frames) / elapsed }
-        print("{\"viewers\":\(viewers),\"seconds\":\(elapsed),\"fps_min\":\(rates.min() ?? 0),"
-            + "\"fps_mean\":\(rates.reduce(0, +) / Double(max(1, rates.count))),\"bins\":\(counts.map(\.bins).min() ?? 0),"
-            + "\"sensor_cpu\":\(cpu / elapsed)}")
     }
 }

@@ -67,9 +67,11 @@ struct MultiHostTests {
     @Test func aSensorServesViewersOnTwoOtherHosts() throws {
         let hosts = try Hosts()
         defer { hosts.remove() }
-        let serve = try RemoteCommandTests.BackgroundServe(["--device", "demo", "--listen", "0.0.0.0:0"],
+        let serve = try RemoteCommandTests.BackgroundServe(["--device", "demo", "--listen", "0.0.0.0:0", "--insecure"],
                                                            launcher: hosts.exec(hosts.sensor))
         defer { serve.stop() }
+        #expect(serve.tscope.firstLine.contains("(--insecure: no token, no TLS: anyone who reaches it can watch and retune)"),
+                "\(serve.tscope.firstLine)")
         let meter = { (address: String) in
             ["meter", "--remote", "\(address):\(serve.port)", "--band", "88:108", "--count", "3", "--json"]
         }
@@ -114,12 +116,51 @@ struct MultiHostTests {
                 + "TLS: its certificate does not name \(hosts.sensorForB)\n", "\(results[1].stderr)")
     }
 
+    /// Safe by default: a sensor on every address with neither a token nor TLS makes a token, keeps it in a
+    /// file only its user reads, and says where; a viewer on another host without it is refused in words, one
+    /// with a copy of the file reads. A second start reuses the same token.
+    @Test func aSensorOffLoopbackMakesATokenAndRefusesViewersWithoutIt() throws {
+        let hosts = try Hosts()
+        defer { hosts.remove() }
+        let directory = try Paths.temporaryDirectory("multihost-token")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["XDG_CONFIG_HOME": directory.path]
+        let tokenPath = directory.appendingPathComponent("tscope/serve.token").path
+        func start() throws -> RemoteCommandTests.BackgroundServe {
+            try RemoteCommandTests.BackgroundServe(["--device", "demo", "--listen", "0.0.0.0:0"],
+                                                   launcher: hosts.exec(hosts.sensor), environment: environment)
+        }
+        var serve = try start()
+        #expect(serve.tscope.firstLine.contains("(token required: viewers give --token-file with a copy of \(tokenPath))"),
+                "\(serve.tscope.firstLine)")
+        let mode = try FileManager.default.attributesOfItem(atPath: tokenPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "mode \(String(mode ?? 0, radix: 8))")
+        let token = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
+        let copy = directory.appendingPathComponent("viewer-copy.token").path
+        try (token + "\n").write(toFile: copy, atomically: true, encoding: .utf8)
+        let meter = { (extra: [String]) in
+            ["meter", "--remote", "\(hosts.sensorForA):\(serve.port)", "--band", "88:108", "--count", "2", "--json"] + extra
+        }
+        let results = RemoteCommandTests.together([meter([]), meter(["--token-file", copy])],
+                                                  launchers: [hosts.exec(hosts.viewerA), hosts.exec(hosts.viewerA)])
+        #expect(results[0].status != 0 && results[0].stderr.contains("token"), "\(results[0].stderr)")
+        #expect(results[0].stderr.split(separator: "\n").count == 1, "\(results[0].stderr)")
+        #expect(results[1].status == 0 && RemoteCommandTests.readings(results[1]).count == 2, "\(results[1].stderr)")
+        serve.stop()
+        // restarted: the same token, so the viewers' copies keep working
+        serve = try start()
+        defer { serve.stop() }
+        let again = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(again == token)
+    }
+
     /// A viewer's link goes down for 6 s during a recording: the recording
     /// goes on after the link is back, with the outage stored as a gap.
     @Test func aLostLinkIsAGapInTheRecording() throws {
         let hosts = try Hosts()
         defer { hosts.remove() }
-        let serve = try RemoteCommandTests.BackgroundServe(["--device", "demo", "--listen", "0.0.0.0:0"],
+        let serve = try RemoteCommandTests.BackgroundServe(["--device", "demo", "--listen", "0.0.0.0:0", "--insecure"],
                                                            launcher: hosts.exec(hosts.sensor))
         defer { serve.stop() }
         let directory = try Paths.temporaryDirectory("multihost")

@@ -37,6 +37,19 @@ final class PostgresServer {
                                        "start"])
     }
 
+    /// From now on TCP connections need the password (`tscope`'s is set to it; SCRAM, as PostgreSQL 15's default).
+    func requirePassword(_ password: String) throws {
+        _ = try query("ALTER USER tscope PASSWORD '\(password)'")
+        let hba = data.appendingPathComponent("pg_hba.conf")
+        let text = try String(contentsOf: hba, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.hasPrefix("host") ? line.replacingOccurrences(of: "trust", with: "scram-sha-256") : String(line) }
+            .joined(separator: "\n")
+        try text.write(to: hba, atomically: false, encoding: .utf8)
+        try runAsServerUser("pg_ctl", ["-D", data.path, "reload"])
+        // the reload is asynchronous: wait until a password-less TCP connection is refused
+        for _ in 0..<50 where tcpOpenWithoutPassword() { usleep(100_000) }
+    }
+
     /// Stops the server; `immediate` is a crash as far as clients are concerned.
     func stop(immediate: Bool = false) {
         _ = try? runAsServerUser("pg_ctl", ["-D", data.path, "-w", "-m", immediate ? "immediate" : "fast", "stop"])
@@ -48,10 +61,17 @@ final class PostgresServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// psql's unaligned, tuples-only answer to `sql`.
+    /// psql's unaligned, tuples-only answer to `sql`, over the server's Unix socket (trusted even after
+    /// `requirePassword`, which asks it of TCP connections only).
     func query(_ sql: String) throws -> String {
-        try runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tscope", "-d", "tscope", "-At", "-c", sql])
+        try runAsServerUser("psql", ["-h", directory.path, "-p", "\(port)", "-U", "tscope", "-d", "tscope", "-At", "-c", sql])
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// whether a TCP connection without a password is let in
+    private func tcpOpenWithoutPassword() -> Bool {
+        (try? runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tscope", "-d", "tscope", "-w", "-At",
+                                      "-c", "SELECT 1"])) != nil
     }
 
     @discardableResult

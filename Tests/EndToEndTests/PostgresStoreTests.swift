@@ -4,6 +4,53 @@ import Testing
 /// The PostgreSQL capture store with a real server: `record --output
 /// postgresql://…`, and the URL wherever a capture file goes.
 @Suite(.serialized) struct PostgresStoreTests {
+    /// A server that wants a password: the recording finds it in a pgpass file (or PGPASSWORD), as libpq would,
+    /// so no command line carries it; without one, or with a pgpass file others may read, the refusal is one line
+    /// saying where a password may come from; the password is in no output and not in the session's metadata.
+    @Test func thePasswordComesFromPgpassNotTheCommandLine() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let secret = "s3cr3t-\(UInt32.random(in: 0...UInt32.max))"
+        try server.requirePassword(secret)
+        let directory = try Paths.temporaryDirectory("pg-password")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pgpass = directory.appendingPathComponent("pgpass").path
+        try "# tscope's test server\n127.0.0.1:\(server.port):tscope:tscope:\(secret)\n".write(toFile: pgpass, atomically: true,
+                                                                                         encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: pgpass)
+        let arguments = ["record", "--device", "demo", "--duration", "1", "--band", "430:440", "--output", server.url]
+        // HOME elsewhere: the machine's own ~/.pgpass is not consulted
+        let clean = ["HOME": directory.path, "PGPASSWORD": ""]
+
+        let without = try run(Paths.tscope, arguments, environment: clean)
+        #expect(without.status != 0)
+        #expect(without.stderr.contains("no password given: PGPASSWORD, PGPASSFILE or ~/.pgpass"), "\(without.stderr)")
+
+        var withFile = clean
+        withFile["PGPASSFILE"] = pgpass
+        let recorded = try run(Paths.tscope, arguments, environment: withFile)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(try server.query("SELECT count(*) FROM sessions") == "1")
+        #expect(!(recorded.stderr + recorded.stdoutText).contains(secret))
+
+        var withVariable = clean
+        withVariable["PGPASSWORD"] = secret
+        #expect(try run(Paths.tscope, arguments, environment: withVariable).status == 0)
+
+        // a URL password still works, and is shown nowhere
+        let inURL = server.url.replacingOccurrences(of: "tscope@", with: "tscope:\(secret)@")
+        let urlRun = try run(Paths.tscope, Array(arguments.dropLast()) + [inURL], environment: clean)
+        #expect(urlRun.status == 0 && !(urlRun.stderr + urlRun.stdoutText).contains(secret), "\(urlRun.stderr)")
+        #expect(try server.query("SELECT count(*) FROM sessions") == "3")
+        #expect(try server.query("SELECT count(*) FROM sessions s JOIN sensors d ON d.id = s.sensor_id WHERE "
+                                 + "strpos(d.device || coalesce(s.gains, '') || coalesce(s.label, ''), '\(secret)') > 0") == "0")
+
+        // a pgpass file others may read is not read, and the refusal says so
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pgpass)
+        let open = try run(Paths.tscope, arguments, environment: withFile)
+        #expect(open.status != 0 && open.stderr.contains("\(pgpass) was not read: group or others may read it"), "\(open.stderr)")
+    }
+
     /// A recording lands in the database; export and convert read it back,
     /// frame for frame as the store says; sessions are picked by label and id.
     @Test func recordExportAndConvertThroughPostgreSQL() throws {

@@ -12,8 +12,9 @@ import Testing
         let port: Int
 
         /// - Parameter launcher: a command and arguments to run tscope under (`ip netns exec NS`)
-        init(_ arguments: [String], launcher: [String] = []) throws {
-            tscope = try BackgroundTscope(["serve"] + arguments, launcher: launcher, stderr: .firstLine)
+        init(_ arguments: [String], launcher: [String] = [], environment: [String: String] = [:]) throws {
+            tscope = try BackgroundTscope(["serve"] + arguments, launcher: launcher, stderr: .firstLine,
+                                          environment: environment)
             // "tscope: serving HackRF One (demo) on 127.0.0.1:PORT; Ctrl-C stops"
             guard tscope.firstLine.hasPrefix("tscope: serving "), let port = try? Self.port(in: tscope.firstLine) else {
                 tscope.stop()

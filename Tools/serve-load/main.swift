@@ -1,0 +1,34 @@
+// tscope-serve-load: Tools/bench-serve's load, many viewers of one sensor in this
+// process, each reading frames through its own gRPC stream; prints one JSON line
+// (frame rates, bins, the sensor's CPU). A benchmark tool, not a tscope command.
+import ArgumentParser
+import CommandOptions
+import Remote
+import Signals
+
+struct ServeLoad: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tscope-serve-load",
+        abstract: "Many viewers of one tscope sensor in one process (Tools/bench-serve).")
+
+    @Option(help: "The sensor, host:port.", transform: { try RemoteEndpoint(parsing: $0) }) var remote: RemoteEndpoint
+    @Option(help: "Viewers to open.") var viewers: Int = 1
+    @Option(help: "Seconds to read for.") var seconds: Double = 10
+    @Option(help: "Band each viewer asks for, start:stop in MHz.", transform: Band.init(parsing:))
+    var band: Band = Band(defaultMHz: 88, 108)
+    @Option(name: .customLong("sensor-pid"), help: "The sensor's process, whose CPU time is reported.") var sensorPID: Int32?
+    @Option(name: .customLong("tls-ca"), help: "Speak TLS, trusting this PEM certificate.") var tlsCA: String?
+
+    func run() throws {
+        let trust = try tlsCA.map { try SensorTrust.certificate(at: $0) }
+        let (counts, elapsed, cpu) = try RemoteLoad.run(
+            sensor: RemoteSensor(endpoint: remote, trust: trust), viewers: viewers, band: band.range, seconds: seconds,
+            cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
+        let rates = counts.map { Double($0.frames) / elapsed }
+        print("{\"viewers\":\(viewers),\"seconds\":\(elapsed),\"fps_min\":\(rates.min() ?? 0),"
+            + "\"fps_mean\":\(rates.reduce(0, +) / Double(max(1, rates.count))),\"bins\":\(counts.map(\.bins).min() ?? 0),"
+            + "\"sensor_cpu\":\(cpu / elapsed)}")
+    }
+}
+
+ServeLoad.main()
