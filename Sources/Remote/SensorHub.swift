@@ -163,12 +163,12 @@ public final class SensorHub: Sendable {
     }
 
     /// A viewer connected: it gets the description and the control state first.
-    func join(peer: String) -> ViewerFeed? {
+    func join(peer: String, mayControl: Bool = true) -> ViewerFeed? {
         state.withLock { state -> ViewerFeed? in
             guard !state.closed else { return nil }
             // gRPC names peers "ipv4:10.0.0.7:51234"; the address is enough
             let address = peer.hasPrefix("ipv4:") || peer.hasPrefix("ipv6:") ? String(peer.dropFirst(5)) : peer
-            let feed = ViewerFeed(id: state.nextID, peer: address)
+            let feed = ViewerFeed(id: state.nextID, peer: address, mayControl: mayControl)
             state.nextID += 1
             state.viewersServed += 1
             state.feeds[feed.id] = feed
@@ -178,6 +178,10 @@ public final class SensorHub: Sendable {
             return feed
         }
     }
+
+    /// what a watch-only viewer is told when it asks to retune or change settings
+    static let watchOnlyNotice = "watch only: this viewer's token lets it watch, not retune or change the analyzer's "
+        + "settings (the sensor's --control-token-file gives that right)"
 
     /// A viewer hung up: control, if it held it, is free again.
     func leave(_ feed: ViewerFeed) {
@@ -196,6 +200,11 @@ public final class SensorHub: Sendable {
     func apply(_ request: Tscope_Remote_V1_ViewRequest, from feed: ViewerFeed) throws {
         let subscription = ViewerSubscription(request)
         feed.subscribe(subscription)
+        if request.control && !feed.mayControl {
+            // watch-only: it follows the sensor's band, and is told why its own request changes nothing
+            feed.send(notice: Self.watchOnlyNotice)
+            return
+        }
         let mayRetune = state.withLock { state -> Bool in
             let before = state.controller
             if request.control {

@@ -16,16 +16,22 @@ public final class SensorServer: Sendable {
     private let certificate: SensorCertificate?
     private let serving = Guarded<Task<Void, any Error>?>(nil)
 
-    public init(hub: SensorHub, listen: RemoteEndpoint, token: String?, certificate: SensorCertificate? = nil) {
+    /// - Parameters:
+    ///   - token: the token a viewer needs to watch (nil: none)
+    ///   - controlToken: the token a viewer needs to retune and change settings (nil: watching is enough)
+    public init(hub: SensorHub, listen: RemoteEndpoint, token: String?, controlToken: String? = nil,
+                certificate: SensorCertificate? = nil) {
         self.hub = hub
         self.certificate = certificate
+        let rights = ViewerRights(controlNeedsToken: controlToken != nil)
         address = listen.description
         let socket: GRPCNIOTransportCore.SocketAddress = listen.isIPv6
             ? .ipv6(host: listen.host, port: listen.port) : .ipv4(host: listen.host, port: listen.port)
         server = GRPCServer(transport: .http2NIOPosix(address: socket,
                                                   transportSecurity: certificate?.transportSecurity ?? .plaintext),
-                            services: [SensorService(hub: hub)],
-                            interceptors: token.map { [BearerTokenCheck(token: $0)] } ?? [])
+                            services: [SensorService(hub: hub, rights: rights)],
+                            interceptors: token == nil && controlToken == nil ? []
+                                : [BearerTokenCheck(token: token, controlToken: controlToken, rights: rights)])
     }
 
     /// Starts listening; returns the address bound (the port chosen when 0 was asked).
@@ -91,6 +97,7 @@ public final class SensorServer: Sendable {
 /// feed holds, no faster than the rate it asked for.
 struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
     let hub: SensorHub
+    let rights: ViewerRights
 
     func describe(request: Tscope_Remote_V1_DescribeRequest, context: ServerContext) async throws
         -> Tscope_Remote_V1_SensorDescription {
@@ -99,7 +106,7 @@ struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
 
     func watch(request: RPCAsyncSequence<Tscope_Remote_V1_ViewRequest, any Error>,
                response: RPCWriter<Tscope_Remote_V1_SensorMessage>, context: ServerContext) async throws {
-        guard let feed = hub.join(peer: context.remotePeer) else {
+        guard let feed = hub.join(peer: context.remotePeer, mayControl: rights.mayControl(context.remotePeer)) else {
             throw RPCError(code: .unavailable, message: "the sensor is shutting down")
         }
         defer { hub.leave(feed) }
@@ -138,21 +145,45 @@ struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
     }
 }
 
-/// Refuses every call without `authorization: Bearer <token>`.
+/// What each connection's token allows, by its peer address ("ipv4:10.0.0.7:51234"): the check
+/// below records it, the service reads it when the viewer joins.
+final class ViewerRights: Sendable {
+    private let control = Guarded<[String: Bool]>([:])
+    let controlNeedsToken: Bool
+
+    init(controlNeedsToken: Bool) { self.controlNeedsToken = controlNeedsToken }
+
+    func record(_ peer: String, mayControl: Bool) { control.withLock { $0[peer] = mayControl } }
+
+    /// Without a control token anyone watching may control; with one, only a connection that presented it.
+    func mayControl(_ peer: String) -> Bool {
+        guard controlNeedsToken else { return true }
+        return control.withLock { $0[peer] } ?? false
+    }
+}
+
+/// Checks `authorization: Bearer <token>`: the watch token (when set) or the control token lets a viewer in;
+/// only the control token (when one is set) lets it retune and change settings. Both compared in constant time.
 struct BearerTokenCheck: ServerInterceptor {
-    let token: String
+    let token: String?
+    let controlToken: String?
+    let rights: ViewerRights
 
     func intercept<Input: Sendable, Output: Sendable>(
         request: StreamingServerRequest<Input>, context: ServerContext,
         next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws -> StreamingServerResponse<Output>
     ) async throws -> StreamingServerResponse<Output> {
         let given = request.metadata[stringValues: "authorization"].first(where: { _ in true })
-        guard let given else {
-            throw RPCError(code: .unauthenticated, message: "this sensor needs a token (the viewer's --token-file)")
+        let isControl = controlToken.map { control in given.map { Self.same($0, "Bearer \(control)") } ?? false } ?? false
+        let isWatch = token.map { watch in given.map { Self.same($0, "Bearer \(watch)") } ?? false } ?? false
+        if !isControl && !isWatch {
+            if token != nil && given == nil {
+                throw RPCError(code: .unauthenticated, message: "this sensor needs a token (the viewer's --token-file)")
+            }
+            // no watch token: anyone watches; a token given must still be one of the sensor's
+            if token != nil || given != nil { throw RPCError(code: .unauthenticated, message: "wrong token") }
         }
-        guard Self.same(given, "Bearer \(token)") else {
-            throw RPCError(code: .unauthenticated, message: "wrong token")
-        }
+        rights.record(context.remotePeer, mayControl: isControl || (controlToken == nil && isWatch))
         return try await next(request, context)
     }
 

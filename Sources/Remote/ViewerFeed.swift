@@ -53,9 +53,13 @@ final class ViewerFeed: Sendable {
 
     private let state = Guarded(State())
 
-    init(id: Int, peer: String) {
+    /// whether its token lets it retune and change settings (not only watch)
+    let mayControl: Bool
+
+    init(id: Int, peer: String, mayControl: Bool = true) {
         self.id = id
         self.peer = peer
+        self.mayControl = mayControl
     }
 
     var subscription: ViewerSubscription { state.withLock { $0.subscription } }

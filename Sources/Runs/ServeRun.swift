@@ -12,6 +12,8 @@ public struct ServeRun {
     public var selection: DeviceSelection
     public var listen: RemoteEndpoint
     public var token: String?
+    /// the token that lets a viewer retune and change settings (nil: watching is enough)
+    public var controlToken: String?
     /// TLS identity (nil: plaintext HTTP/2)
     public var certificate: SensorCertificate?
     /// the band swept until a viewer takes control (nil: the analyzer's whole range)
@@ -72,7 +74,8 @@ public struct ServeRun {
         hub.withLock { $0 = made }
         try source.start(band: sweep, binWidthHz: binWidthHz)
         defer { serving.value.source.stop() }
-        let server = SensorServer(hub: made, listen: listen, token: token, certificate: certificate)
+        let server = SensorServer(hub: made, listen: listen, token: token, controlToken: controlToken,
+                                  certificate: certificate)
         let bound = try server.start()
         defer { server.stop() }
         listening(bound, analyzer)

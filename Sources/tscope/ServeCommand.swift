@@ -42,6 +42,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(name: .customLong("control-token-file"), help: ArgumentHelp(
+        "File whose first line is the token a viewer needs to retune and change the analyzer's settings; the "
+            + "--token-file token then only watches.", valueName: "file"))
+    var controlTokenFile: String?
+
     @Flag(help: "On an address other than loopback, serve without a token or TLS: anyone who can reach the port watches and retunes.")
     var insecure = false
 
@@ -68,9 +73,12 @@ struct ServeCommand: ParsableCommand {
                 tokenNote = " (token required: viewers give --token-file with a copy of \(path))"
             }
         }
-        try usage { try ServeRun(selection: selection, listen: listen, token: token,
-                     certificate: certificate, band: band.range, binWidthHz: binWidth,
-                     detector: detectorOption.chosen(default: .peak))
+        var serving = ServeRun(selection: selection, listen: listen, token: token,
+                               certificate: certificate, band: band.range, binWidthHz: binWidth,
+                               detector: detectorOption.chosen(default: .peak))
+        serving.controlToken = try usage { try controlTokenFile.map(BearerToken.read) }
+        if serving.controlToken != nil { tokenNote += " (control token required to retune)" }
+        try usage { try serving
             .run { address, analyzer in
                 printError("serving \(analyzer.name)\(analyzer.isDemo ? " (demo)" : "") on \(address)"
                     + (certificate == nil ? "" : " over TLS")

@@ -180,6 +180,45 @@ import Testing
         #expect(Self.readings(results[2]).count == 1)
     }
 
+    /// Watching and controlling are separate rights: with --control-token-file a viewer with the watch token
+    /// follows the sensor's band and is told, in words, that its token only watches; one with the control token
+    /// retunes it; no token, or one that is neither, is refused.
+    @Test func aWatchOnlyViewerCannotRetune() throws {
+        let directory = try Paths.temporaryDirectory("remote-control-token")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let watchFile = directory.appendingPathComponent("watch").path
+        let controlFile = directory.appendingPathComponent("control").path
+        let wrongFile = directory.appendingPathComponent("wrong").path
+        try "watch-4b1e\n".write(toFile: watchFile, atomically: true, encoding: .utf8)
+        try "control-77ad\n".write(toFile: controlFile, atomically: true, encoding: .utf8)
+        try "neither\n".write(toFile: wrongFile, atomically: true, encoding: .utf8)
+        let serve = try BackgroundServe(["--device", "demo", "--listen", "127.0.0.1:0", "--band", "88:108",
+                                         "--token-file", watchFile, "--control-token-file", controlFile])
+        defer { serve.stop() }
+        #expect(serve.tscope.firstLine.contains("(control token required to retune)"), "\(serve.tscope.firstLine)")
+        // a band away from the sensor's: only a retune could give it frames
+        let meter = ["meter", "--remote", "127.0.0.1:\(serve.port)", "--band", "400:404", "--count", "2", "--interval", "0.5",
+                     "--json"]
+        let watcher = try BackgroundTscope(meter + ["--token-file", watchFile], stderr: .keep)
+        sleep(4)
+        watcher.stop()
+        let (_, watcherErrors) = watcher.waitForExit()
+        let watcherOutput = String(decoding: watcher.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watcherErrors.contains("watch only: this viewer's token lets it watch, not retune"), "\(watcherErrors)")
+        #expect(watcherOutput.isEmpty, "no retune, so no frames of 400–404 MHz: \(watcherOutput)")
+        // the sensor still sweeps its own band: a watcher of it reads
+        let follower = try run(Paths.tscope, ["meter", "--remote", "127.0.0.1:\(serve.port)", "--band", "88:108", "--count", "1",
+                                              "--json", "--token-file", watchFile], timeoutSeconds: 60)
+        #expect(follower.status == 0 && Self.readings(follower).count == 1, "\(follower.stderr)")
+        let controller = try run(Paths.tscope, meter + ["--token-file", controlFile], timeoutSeconds: 60)
+        #expect(controller.status == 0 && !controller.stderr.contains("watch only"), "\(controller.stderr)")
+        #expect(Self.readings(controller).last?["start_hz"] as? Double == 400e6, "\(controller.stdoutText)")
+        for refused in [try run(Paths.tscope, meter, timeoutSeconds: 30),
+                        try run(Paths.tscope, meter + ["--token-file", wrongFile], timeoutSeconds: 30)] {
+            #expect(refused.status == 1 && refused.stderr.contains("refused this viewer"), "\(refused.stderr)")
+        }
+    }
+
     /// `serve --tls-cert --tls-key` with a token: a viewer trusting the
     /// certificate (`--tls-ca`) reads; one speaking plaintext is told why.
     @Test func aSensorOverTLS() throws {
