@@ -107,7 +107,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tscope-serve-load",
-            dependencies: ["Remote", "Signals", "CommandOptions",
+            dependencies: ["Remote", "Signals", "DSP", "CommandOptions",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/serve-load"
         ),

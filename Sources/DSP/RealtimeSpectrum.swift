@@ -70,6 +70,11 @@ public final class RealtimeSpectrum {
     private let framePower: UnsafeMutablePointer<Float>
     /// FFTs in the accumulator
     private var fftsInFrame = 0
+    /// every-detector mode: per FFT bin the largest, summed and last power
+    /// (3 × N, FFT order), and a frame's three planes in dB (3 × kept bins); nil otherwise
+    private let everyAccumulator: UnsafeMutablePointer<Float>?
+    private let everyFrameDecibels: UnsafeMutablePointer<Float>?
+    public var keepsEveryDetector: Bool { everyAccumulator != nil }
     /// the DC estimate [full-scale units] and the running sums of the current hop
     private var dcI: Float = 0, dcQ: Float = 0
     private var hasDC = false
@@ -87,7 +92,7 @@ public final class RealtimeSpectrum {
     ///   - framesPerSecond: frames wanted per second of samples; the FFTs per frame are rounded from it
     public init(fftSize: Int, overlap: Double = 0.5, sampleRateHz: Double, detector: SpectrumDetector,
                 format: SampleFormat, keptBins: Range<Int>? = nil, framesPerSecond: Double = 30,
-                removeDC: Bool = true) {
+                removeDC: Bool = true, keepEveryDetector: Bool = false) {
         precondition(fftSize >= 8, "FFT size must be at least 8")
         precondition(sampleRateHz > 0, "sample rate must be positive")
         self.fftSize = fftSize
@@ -115,6 +120,8 @@ public final class RealtimeSpectrum {
         accumulator.initialize(repeating: 0, count: fftSize)
         framePower = .allocate(capacity: self.keptBins.count)
         frameDecibels = .allocate(capacity: self.keptBins.count)
+        everyAccumulator = keepEveryDetector ? .allocate(capacity: 3 * fftSize) : nil
+        everyFrameDecibels = keepEveryDetector ? .allocate(capacity: 3 * self.keptBins.count) : nil
     }
 
     deinit {
@@ -126,6 +133,8 @@ public final class RealtimeSpectrum {
         accumulator.deallocate()
         framePower.deallocate()
         frameDecibels.deallocate()
+        everyAccumulator?.deallocate()
+        everyFrameDecibels?.deallocate()
     }
 
     /// frequency resolution: fs / N [Hz]
@@ -271,6 +280,17 @@ public final class RealtimeSpectrum {
                 accumulator[i] += (re * re + im * im) * scale
             }
         }
+        if let everyAccumulator {
+            let peak = everyAccumulator, sum = everyAccumulator + n, last = everyAccumulator + 2 * n
+            let first = fftsInFrame == 0
+            for i in 0..<n {
+                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                let power = (re * re + im * im) * scale
+                last[i] = power
+                peak[i] = first ? power : max(peak[i], power)
+                sum[i] = first ? power : sum[i] + power
+            }
+        }
         fftsInFrame += 1
         fftCount += 1
     }
@@ -285,9 +305,33 @@ public final class RealtimeSpectrum {
             framePower[j] = accumulator[bin] / divisor
         }
         FastDecibels.convert(framePower, into: frameDecibels, count: keptBins.count)
+        if let everyAccumulator, let everyFrameDecibels {
+            let kept = keptBins.count
+            let mean = 1 / Float(max(1, fftsInFrame))
+            for plane in 0..<3 {
+                let source = everyAccumulator + plane * n
+                let scale: Float = plane == 1 ? mean : 1
+                for (j, centred) in keptBins.enumerated() {
+                    framePower[j] = source[(centred + n / 2) % n] * scale
+                }
+                FastDecibels.convert(framePower, into: everyFrameDecibels + plane * kept, count: kept)
+            }
+        }
         let combined = fftsInFrame
         fftsInFrame = 0
         frame(UnsafeBufferPointer(start: frameDecibels, count: keptBins.count), combined)
+    }
+
+    /// During `consume`'s frame callback, where every detector is kept: the
+    /// frame's levels by `detector` (centred kept-bin order, dB); nil otherwise.
+    public func levels(by detector: SpectrumDetector) -> UnsafeBufferPointer<Float>? {
+        guard let everyFrameDecibels else { return nil }
+        let plane = switch detector {
+        case .peak: 0
+        case .average, .rms: 1
+        case .sample: 2
+        }
+        return UnsafeBufferPointer(start: everyFrameDecibels + plane * keptBins.count, count: keptBins.count)
     }
 
     /// new samples between windows for an overlap (clamped to 50 %…93.75 %)

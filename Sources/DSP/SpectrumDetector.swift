@@ -1,3 +1,5 @@
+import Signals
+
 /// How a swept analyzer turns the samples it captured at one tuning step
 /// (its dwell) into one level per bin, as a bench analyzer's detector does.
 ///
@@ -23,4 +25,23 @@ public enum SpectrumDetector: String, CaseIterable, Sendable {
 
     /// true when only the last segment counts
     public var usesLastSegmentOnly: Bool { self == .sample }
+
+    /// average and rms: the linear mean of power (one measurement, two names)
+    public var isPowerMean: Bool { self == .average || self == .rms }
+}
+
+extension DetectorLevels {
+    /// the levels `detector` made (rms is average: one measurement in power)
+    public func levels(by detector: SpectrumDetector) -> [Float] {
+        switch detector {
+        case .peak: return peak
+        case .average, .rms: return average
+        case .sample: return sample
+        }
+    }
+}
+
+extension SpectrumFrame {
+    /// this frame's levels by `detector`, where its source kept every detector; nil otherwise
+    public func levels(by detector: SpectrumDetector) -> [Float]? { everyDetector?.levels(by: detector) }
 }

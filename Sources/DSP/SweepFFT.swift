@@ -37,6 +37,12 @@ public final class SweepFFT {
     private let powerSum: UnsafeMutablePointer<Float>
     /// dB per bin in FFT order, filled by the last `process`
     private let decibels: UnsafeMutablePointer<Float>
+    /// set when every detector is kept: the one `process` returns
+    public let keptDetector: SpectrumDetector?
+    /// every-detector mode: the largest, summed and last segment power per
+    /// bin, then each in dB (FFT order; 3 × N each, nil otherwise)
+    private let everyPower: UnsafeMutablePointer<Float>?
+    private let everyDecibels: UnsafeMutablePointer<Float>?
 
     /// - Parameters:
     ///   - fftSize: N, 4…8180 as hackrf_sweep allows
@@ -44,11 +50,17 @@ public final class SweepFFT {
     ///     fit in `maxSamples`
     ///   - maxSamples: complex samples available per block (8192 for HackRF)
     ///   - keepMaximum: combine the segments by per-bin maximum instead of the mean
-    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192, keepMaximum: Bool = false) {
+    ///   - keepEveryDetector: transform every segment and keep each bin's peak, mean and last-segment
+    ///     power (`levels(by:)`); `process` then returns `keptDetector`'s
+    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192, keepMaximum: Bool = false,
+                keepEveryDetector: SpectrumDetector? = nil) {
         precondition(fftSize >= 4, "FFT size must be at least 4")
         self.fftSize = fftSize
-        self.segments = max(1, min(segments, maxSamples / fftSize))
+        self.segments = max(1, min(keepEveryDetector == nil ? segments : Int.max, maxSamples / fftSize))
         keepsMaximum = keepMaximum
+        keptDetector = keepEveryDetector
+        everyPower = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
+        everyDecibels = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
         let input = fftwf_alloc_complex(fftSize)!
         let output = fftwf_alloc_complex(fftSize)!
         self.input = input
@@ -68,9 +80,12 @@ public final class SweepFFT {
     /// A detector over the dwell: `sample` transforms the last N samples;
     /// `peak`, `average` and `rms` every whole N-sample segment of the
     /// `maxSamples` usable ones, back to back, ending at the block's end.
-    public convenience init(fftSize: Int, detector: SpectrumDetector, maxSamples: Int) {
+    /// With `keepingEveryDetector` every segment is transformed whatever the
+    /// detector, and the others' levels are kept beside its own (`levels(by:)`).
+    public convenience init(fftSize: Int, detector: SpectrumDetector, maxSamples: Int,
+                            keepingEveryDetector: Bool = false) {
         self.init(fftSize: fftSize, segments: detector.usesLastSegmentOnly ? 1 : Int.max, maxSamples: maxSamples,
-                  keepMaximum: detector.combinesByMaximum)
+                  keepMaximum: detector.combinesByMaximum, keepEveryDetector: keepingEveryDetector ? detector : nil)
     }
 
     deinit {
@@ -80,6 +95,8 @@ public final class SweepFFT {
         interleavedWindow.deallocate()
         powerSum.deallocate()
         decibels.deallocate()
+        everyPower?.deallocate()
+        everyDecibels?.deallocate()
     }
 
     /// A bin's noise bandwidth over its width (`SpectrumFrame.noiseBandwidthHz`):
@@ -98,9 +115,16 @@ public final class SweepFFT {
         guard pairs >= n * segments else {
             // A short block has no spectrum; say so with NaN rather than crash.
             for i in 0..<n { decibels[i] = .nan }
+            everyDecibels?.update(repeating: .nan, count: 3 * n)
             return UnsafeBufferPointer(start: decibels, count: n)
         }
         let int8s = samples.bindMemory(to: Int8.self)
+        if let detector = keptDetector, let everyPower, let everyDecibels {
+            processEveryDetector(int8s, pairs: pairs, power: everyPower, decibels: everyDecibels)
+            let plane = Self.plane(of: detector)
+            decibels.update(from: everyDecibels + plane * n, count: n)
+            return UnsafeBufferPointer(start: decibels, count: n)
+        }
         // |X/N|² = |X|²/N², averaged over segments (or the largest kept)
         let powerScale = 1 / (Float(n) * Float(n) * Float(keepsMaximum ? 1 : segments))
         // fftwf_complex is two contiguous Floats: view the buffers as 2N floats
@@ -132,6 +156,59 @@ public final class SweepFFT {
         }
         FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
+    }
+
+    /// Every segment transformed; per bin the largest power (plane 0), the
+    /// mean (plane 1) and the last segment's (plane 2), each then in dB.
+    private func processEveryDetector(_ int8s: UnsafeBufferPointer<Int8>, pairs: Int,
+                                      power: UnsafeMutablePointer<Float>, decibels: UnsafeMutablePointer<Float>) {
+        let n = fftSize
+        let scale = 1 / (Float(n) * Float(n))
+        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
+        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        let peak = power, sum = power + n, last = power + 2 * n
+        for segment in 0..<segments {
+            let segmentStart = int8s.baseAddress! + 2 * (pairs - n * (segments - segment))
+            for k in 0..<(2 * n) {
+                inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
+            }
+            fftwf_execute(plan)
+            for i in 0..<n {
+                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
+                last[i] = (re * re + im * im) * scale
+            }
+            if segment == 0 {
+                peak.update(from: last, count: n)
+                sum.update(from: last, count: n)
+            } else {
+                for i in 0..<n {
+                    peak[i] = max(peak[i], last[i])
+                    sum[i] += last[i]
+                }
+            }
+        }
+        let mean = 1 / Float(segments)
+        for i in 0..<n { sum[i] *= mean }
+        FastDecibels.convert(power, into: decibels, count: 3 * n)
+    }
+
+    /// where a detector's levels sit in the every-detector buffers
+    private static func plane(of detector: SpectrumDetector) -> Int {
+        switch detector {
+        case .peak: return 0
+        case .average, .rms: return 1
+        case .sample: return 2
+        }
+    }
+
+    /// A quarter of the last `process`'s spectrum by `detector`, where every
+    /// detector is kept (nil otherwise).
+    public func quarters(by detector: SpectrumDetector)
+        -> (lower: UnsafeBufferPointer<Float>, upper: UnsafeBufferPointer<Float>)? {
+        guard let everyDecibels else { return nil }
+        let base = everyDecibels + Self.plane(of: detector) * fftSize
+        return (UnsafeBufferPointer(start: base + lowerQuarterStart, count: quarterCount),
+                UnsafeBufferPointer(start: base + upperQuarterStart, count: quarterCount))
     }
 
     /// First FFT bin of the quarter printed as [f, f + fs/4]: 1 + 5N/8.

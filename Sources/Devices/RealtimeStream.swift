@@ -73,9 +73,10 @@ final class RealtimeStream: Sendable {
         }
     }
 
-    /// Starts the DSP thread for `plan`; frames go to `onFrame` on it.
-    func start(plan: RealtimeBandPlan, detector: SpectrumDetector, format: RealtimeSpectrum.SampleFormat,
-               onFrame: @escaping @Sendable (SpectrumFrame) -> Void) -> Bool {
+    /// Starts the DSP thread for `plan`; frames go to `onFrame` on it (with
+    /// every detector's levels beside `detector`'s when `keepingEveryDetector`).
+    func start(plan: RealtimeBandPlan, detector: SpectrumDetector, keepingEveryDetector: Bool = false,
+               format: RealtimeSpectrum.SampleFormat, onFrame: @escaping @Sendable (SpectrumFrame) -> Void) -> Bool {
         stop()
         ring.reopen()
         pushed.store(0, ordering: .relaxed)
@@ -87,7 +88,8 @@ final class RealtimeStream: Sendable {
         guard let thread = WorkerThread({ [self] in
             // the spectrum belongs to the DSP thread alone: made there, never shared
             let spectrum = RealtimeSpectrum(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz, detector: detector,
-                                            format: format, keptBins: plan.keptBins)
+                                            format: format, keptBins: plan.keptBins,
+                                            keepEveryDetector: keepingEveryDetector)
             var working = [UInt8](repeating: 0, count: chunkBytes)
             var expected = 0
             while true {
@@ -108,13 +110,21 @@ final class RealtimeStream: Sendable {
                         frames.add(1, ordering: .relaxed)
                         onFrame(SpectrumFrame(startHz: plan.frameStartHz, binWidthHz: plan.binWidthHz,
                                               timestamp: unixTimeNow(), powerDB: Array(bins),
-                                              noiseBandwidthHz: noiseBandwidthHz))
+                                              noiseBandwidthHz: noiseBandwidthHz,
+                                              everyDetector: Self.everyDetector(of: spectrum)))
                     }
                 }
             }
         }) else { return false }
         worker.withLock { $0 = (thread, analysis) }
         return true
+    }
+
+    /// the frame just made by each detector, where the spectrum keeps them all
+    static func everyDetector(of spectrum: RealtimeSpectrum) -> DetectorLevels? {
+        guard let peak = spectrum.levels(by: .peak), let average = spectrum.levels(by: .average),
+              let sample = spectrum.levels(by: .sample) else { return nil }
+        return DetectorLevels(peak: Array(peak), average: Array(average), sample: Array(sample))
     }
 
     /// Closes the ring (what is queued belongs to the old tuning) and joins the DSP thread.

@@ -125,6 +125,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         shared.withLock { $0.connected?.source }?.dwellTiming
     }
 
+    public func dwellTiming(by detector: SpectrumDetector) -> DwellTiming? {
+        shared.withLock { $0.connected?.source }?.dwellTiming(by: detector)
+    }
+
     public var counters: SpectrumSourceCounters {
         let (retired, current, forwarded, stale) = shared.withLock {
             ($0.retired, $0.connected?.source, $0.framesOut, $0.staleFrames)

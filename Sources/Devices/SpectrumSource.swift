@@ -33,6 +33,10 @@ public protocol SpectrumSource: AnyObject, Sendable {
     /// revisited, where the source computes spectra from samples (nil where
     /// the device does it: tinySA, RF Explorer)
     var dwellTiming: DwellTiming? { get }
+    /// the dwell and revisit another detector would have in the running
+    /// plan (a sensor's viewer asking for it); the source's own where the
+    /// detector does not change them
+    func dwellTiming(by detector: SpectrumDetector) -> DwellTiming?
     /// Starts delivering frames of `band` with bins about `binWidthHz` wide
     /// (a device may round the bin width to what it can do).
     func start(band: FrequencyRange, binWidthHz: Double) throws
@@ -44,4 +48,5 @@ public protocol SpectrumSource: AnyObject, Sendable {
 
 extension SpectrumSource {
     public var dwellTiming: DwellTiming? { nil }
+    public func dwellTiming(by detector: SpectrumDetector) -> DwellTiming? { dwellTiming }
 }

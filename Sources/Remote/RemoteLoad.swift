@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 import Signals
 import ThreadKit
@@ -13,13 +14,17 @@ public enum RemoteLoad {
     }
 
     /// Runs `viewers` streams for `seconds` after each received its first frame.
-    /// - Parameter cpuSeconds: read at the window's start and end (the sensor's CPU time) [s]
+    /// - Parameters:
+    ///   - detectors: viewer i asks for `detectors[i % count]` (nil: the sensor's own); empty: all the sensor's own
+    ///   - cpuSeconds: read at the window's start and end (the sensor's CPU time) [s]
     public static func run(sensor: RemoteSensor, viewers: Int, band: FrequencyRange, seconds: Double,
-                           cpuSeconds: () -> Double = { 0 }) throws
+                           detectors: [SpectrumDetector?] = [], cpuSeconds: () -> Double = { 0 }) throws
         -> (viewers: [Viewer], seconds: Double, cpuSeconds: Double) {
         let counts = (0..<viewers).map { _ in Locked(Viewer(frames: 0, bins: 0)) }
-        let sources = counts.map { count in
-            RemoteSpectrumSource(sensor: sensor, onFrame: { frame in
+        let sources = counts.enumerated().map { index, count in
+            var sensor = sensor
+            sensor.detector = detectors.isEmpty ? nil : detectors[index % detectors.count]
+            return RemoteSpectrumSource(sensor: sensor, onFrame: { frame in
                 count.withLock {
                     $0.frames += 1
                     $0.bins = frame.powerDB.count

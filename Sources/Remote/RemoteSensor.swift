@@ -22,6 +22,8 @@ public struct RemoteSensor: Sendable {
     public var trust: SensorTrust?
     /// the analyzer's settings to change on the sensor ("lna-gain" → "24"), sent with the stream's first request
     public var settings: [String: String] = [:]
+    /// the detector the viewer's levels are made with on the sensor (nil: the sensor's own)
+    public var detector: SpectrumDetector?
 
     public init(endpoint: RemoteEndpoint, token: String? = nil, trust: SensorTrust? = nil, framesPerSecond: Double = 0,
                 fullResolution: Bool = true) {
@@ -45,9 +47,12 @@ public struct RemoteSensor: Sendable {
         public var stallSeconds: Double
         /// the sensor analyzer's settings and calibration line
         public var settings: String
+        /// the same as `meter --json` fields, where the sensor gave well-formed ones
+        public var settingsJSON: String?
 
         init(_ message: Tscope_Remote_V1_SensorDescription) {
             settings = message.settings
+            settingsJSON = RemoteSensor.checkedJSONFields(message.settingsJson)
             deviceName = message.deviceName
             kind = AnalyzerKind(rawValue: message.deviceKind)
             serial = message.serial.isEmpty ? nil : message.serial
@@ -122,11 +127,22 @@ public struct RemoteSensor: Sendable {
         // the sensor's settings, calibration and unit, not this machine's
         analyzer.unitOverride = description.unit
         analyzer.settingsOverride = description.settings
+        analyzer.jsonSettingsOverride = description.settingsJSON
         if let range = description.tunableRange { analyzer.tunableRangeOverride = range }
         return analyzer
     }
 
     /// A user-facing error for what gRPC threw.
+    /// `,"key":value` fields from a sensor, kept only when they are JSON
+    /// members with plain keys (they go verbatim into this machine's output)
+    public static func checkedJSONFields(_ fields: String) -> String? {
+        guard fields.hasPrefix(","), let data = ("{" + fields.dropFirst() + "}").data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
+              object.keys.allSatisfy({ key in !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
+        else { return nil }
+        return fields
+    }
+
     func classify(_ error: any Error, whileConnecting: Bool) -> RemoteError {
         if let error = error as? RemoteError { return error }
         if let error = error as? RPCError {
@@ -187,10 +203,13 @@ public final class RemoteSpectrumSource: SpectrumSource {
         var controlHolder = ""
         var sweep: FrequencyRange?
         var tunable: FrequencyRange?
-        /// the sensor analyzer's settings line, as last described
+        /// the sensor analyzer's settings line (and as JSON fields), as last described
         var settings: String?
+        var settingsJSON: String?
         /// what became of the settings request, not yet taken
         var notice: String?
+        /// the newest frame's dwell and revisit, as the sensor stated them
+        var dwell: DwellTiming?
     }
 
     private let state = Guarded(State())
@@ -216,6 +235,12 @@ public final class RemoteSpectrumSource: SpectrumSource {
 
     /// the sensor analyzer's settings and calibration as it last described them
     public var settingsLine: String? { state.withLock { $0.settings } }
+
+    /// the sensor analyzer's settings as `meter --json` fields, as last described (nil: none well-formed)
+    public var settingsJSON: String? { state.withLock { $0.settingsJSON } }
+
+    /// the dwell and revisit of the detector the sensor made the newest frame with
+    public var dwellTiming: DwellTiming? { state.withLock { $0.dwell } }
 
     /// What the sensor said of the settings asked for, once.
     public func takeNotice() -> String? { state.withLock { $0.notice.take() } }
@@ -264,6 +289,7 @@ public final class RemoteSpectrumSource: SpectrumSource {
         request.framesPerSecond = sensor.framesPerSecond
         request.control = true
         request.fullResolution = sensor.fullResolution
+        request.detector = sensor.detector?.rawValue ?? ""
         return request
     }
 
@@ -292,6 +318,15 @@ public final class RemoteSpectrumSource: SpectrumSource {
         if let ending, !state.withLock({ $0.stopping }) { onEnd(ending) }
     }
 
+    static func timing(_ message: Tscope_Remote_V1_DwellTiming) -> DwellTiming {
+        let realtime = message.realtime
+            ? RealtimeAnalysis(fftSize: Int(message.fftSize), overlap: message.overlap,
+                               sampleRateHz: message.sampleRateHz, frameSeconds: message.frameSeconds)
+            : nil
+        return DwellTiming(dwellSeconds: message.dwellSeconds, revisitSeconds: message.revisitSeconds,
+                           realtime: realtime)
+    }
+
     /// Acts on one message; returns the text of a sensor outage.
     private func handle(_ message: Tscope_Remote_V1_SensorMessage) -> String? {
         switch message.message {
@@ -299,7 +334,9 @@ public final class RemoteSpectrumSource: SpectrumSource {
             let spectrum = SpectrumFrame(startHz: frame.startHz, binWidthHz: frame.binWidthHz,
                                          timestamp: frame.timestamp, powerDB: frame.power,
                                          noiseBandwidthHz: frame.noiseBandwidthHz > 0 ? frame.noiseBandwidthHz : nil)
+            let dwell = frame.hasDwell ? Self.timing(frame.dwell) : nil
             let stopping = state.withLock { state -> Bool in
+                state.dwell = dwell
                 state.counters.frames += 1
                 state.counters.badBlocks = Int(clamping: frame.badBlocks)
                 state.counters.droppedBlocks = Int(clamping: frame.droppedBlocks)
@@ -311,6 +348,7 @@ public final class RemoteSpectrumSource: SpectrumSource {
                 state.sweep = FrequencyRange(lowerHz: description.sweepLowHz, upperHz: description.sweepHighHz)
                 state.tunable = FrequencyRange(lowerHz: description.tunableLowHz, upperHz: description.tunableHighHz)
                 state.settings = description.settings
+                state.settingsJSON = RemoteSensor.checkedJSONFields(description.settingsJson)
             }
         case .control(let control):
             state.withLock { state in

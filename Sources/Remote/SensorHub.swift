@@ -23,10 +23,20 @@ public final class SensorHub: Sendable {
         public var stallSeconds: Double
         /// its settings and calibration as the status line shows them
         public var settings: String
+        /// the same as `meter --json` fields (`,"key":value` each)
+        public var settingsJSON: String
+        /// the detector that makes its frames' levels (the others ride along where it keeps them all)
+        public var detector: SpectrumDetector
+        /// tscope makes its levels from samples (`AnalyzerKind.detectsFromSamples`): a detector means something
+        public var detectsFromSamples: Bool
 
         public init(name: String, kind: String, serial: String?, unit: String, isDemo: Bool,
-                    tunableRange: FrequencyRange, stallSeconds: Double, settings: String = "") {
+                    tunableRange: FrequencyRange, stallSeconds: Double, settings: String = "",
+                    settingsJSON: String = "", detector: SpectrumDetector = .peak, detectsFromSamples: Bool = true) {
+            self.detectsFromSamples = detectsFromSamples
             self.settings = settings
+            self.settingsJSON = settingsJSON
+            self.detector = detector
             self.name = name
             self.kind = kind
             self.serial = serial
@@ -40,9 +50,11 @@ public final class SensorHub: Sendable {
     /// Retunes the analyzer to a band with a bin width [Hz] (USB work: called outside the hub's lock).
     public typealias Retune = @Sendable (FrequencyRange, Double) throws -> Void
     /// Changes the analyzer's settings ("lna-gain" → "24", as the command line
-    /// names them) and returns it as it runs now (its settings line and unit);
+    /// names them) and returns it as it runs now (its settings line, the
+    /// same as `meter --json` fields, and its unit);
     /// throws a message in words for a value it refuses.
-    public typealias ChangeSettings = @Sendable ([String: String]) throws -> (settings: String, unit: String)
+    public typealias ChangeSettings = @Sendable ([String: String]) throws
+        -> (settings: String, settingsJSON: String, unit: String)
 
     private struct State {
         var feeds: [Int: ViewerFeed] = [:]
@@ -54,9 +66,12 @@ public final class SensorHub: Sendable {
         var outage: String?
         var closed = false
         var viewersServed = 0
-        /// the analyzer's settings line and level unit, as they are now
+        /// the analyzer's settings line (and as JSON fields) and level unit, as they are now
         var settings: String
+        var settingsJSON: String
         var unit: String
+        /// each detector's dwell and revisit in the running plan, as last told (`updateTiming`)
+        var timing: [SpectrumDetector: DwellTiming] = [:]
     }
 
     private let analyzer: Analyzer
@@ -72,7 +87,8 @@ public final class SensorHub: Sendable {
         self.analyzer = analyzer
         self.retune = retune
         self.changeSettings = changeSettings
-        state = Guarded(State(sweep: sweep, binWidthHz: binWidthHz, settings: analyzer.settings, unit: analyzer.unit))
+        state = Guarded(State(sweep: sweep, binWidthHz: binWidthHz, settings: analyzer.settings,
+                               settingsJSON: analyzer.settingsJSON, unit: analyzer.unit))
     }
 
     /// viewers connected now, and all that ever connected
@@ -90,6 +106,7 @@ public final class SensorHub: Sendable {
         message.serial = analyzer.serial ?? ""
         message.unit = state.unit
         message.settings = state.settings
+        message.settingsJson = state.settingsJSON
         message.demo = analyzer.isDemo
         message.tunableLowHz = analyzer.tunableRange.lowerHz
         message.tunableHighHz = analyzer.tunableRange.upperHz
@@ -118,6 +135,7 @@ public final class SensorHub: Sendable {
             let now = try retuning.withLock { _ in try changeSettings(changes) }
             let (feeds, described) = state.withLock { state -> ([ViewerFeed], Tscope_Remote_V1_SensorDescription) in
                 state.settings = now.settings
+                state.settingsJSON = now.settingsJSON
                 state.unit = now.unit
                 return (Array(state.feeds.values), describe(sweep: state.sweep, binWidthHz: state.binWidthHz, in: state))
             }
@@ -142,14 +160,22 @@ public final class SensorHub: Sendable {
             }
             return (Array(state.feeds.values), state.sequence, changed)
         }
-        let unit = state.withLock { $0.unit }
+        let (unit, timing) = state.withLock { ($0.unit, $0.timing) }
+        let detection = SensorDetection(detector: analyzer.detector, fromSamples: analyzer.detectsFromSamples,
+                                        timing: { timing[$0] })
         let identity = FrameIdentity(deviceName: analyzer.name, serial: analyzer.serial ?? "", unit: unit,
                                      badBlocks: UInt64(max(0, counters.badBlocks)),
                                      droppedBlocks: UInt64(max(0, counters.droppedBlocks)))
         for feed in feeds {
             if let changed { feed.send(sensor: changed) }
-            feed.offer(frame, identity: identity, sequence: sequence)
+            feed.offer(frame, identity: identity, sequence: sequence, detection: detection)
         }
+    }
+
+    /// Each detector's dwell and revisit in the running plan (the serving
+    /// loop tells it a few times a second; a detector left out has none).
+    public func updateTiming(_ timing: [SpectrumDetector: DwellTiming]) {
+        state.withLock { $0.timing = timing }
     }
 
     /// The analyzer is lost (the text says why and what next); nil when it is back.
@@ -200,6 +226,11 @@ public final class SensorHub: Sendable {
     func apply(_ request: Tscope_Remote_V1_ViewRequest, from feed: ViewerFeed) throws {
         let subscription = ViewerSubscription(request)
         feed.subscribe(subscription)
+        if !request.detector.isEmpty && subscription.detector == nil {
+            feed.send(notice: "detector \(request.detector) unknown: "
+                + SpectrumDetector.allCases.map(\.rawValue).joined(separator: ", ")
+                + "; these frames are \(analyzer.detector.rawValue)")
+        }
         if request.control && !feed.mayControl {
             // watch-only: it follows the sensor's band, and is told why its own request changes nothing
             feed.send(notice: Self.watchOnlyNotice)

@@ -1,4 +1,5 @@
 import DSP
+import Foundation
 import Signals
 import ThreadKit
 
@@ -10,26 +11,43 @@ struct ViewerSubscription: Sendable, Equatable {
     var binWidthHz: Double
     /// at most this many frames a second; 0: every frame
     var framesPerSecond: Double
+    /// the detector its levels are made with; nil: the sensor's own
+    var detector: SpectrumDetector?
 
-    init(band: FrequencyRange? = nil, binWidthHz: Double = 0, framesPerSecond: Double = 0) {
+    init(band: FrequencyRange? = nil, binWidthHz: Double = 0, framesPerSecond: Double = 0,
+         detector: SpectrumDetector? = nil) {
         self.band = band
         self.binWidthHz = binWidthHz
         self.framesPerSecond = framesPerSecond
+        self.detector = detector
     }
 
     init(_ request: Tscope_Remote_V1_ViewRequest) {
         band = FrequencyRange(lowerHz: request.lowHz, upperHz: request.highHz)
         binWidthHz = request.fullResolution || !request.binWidthHz.isFinite ? 0 : max(0, request.binWidthHz)
         framesPerSecond = request.framesPerSecond.isFinite ? max(0, request.framesPerSecond) : 0
+        detector = SpectrumDetector(rawValue: request.detector)
     }
 }
 
+/// What the sensor's analyzer makes its frames with, for cutting each viewer's share.
+struct SensorDetection: Sendable {
+    /// the detector of every frame's `powerDB`
+    var detector: SpectrumDetector
+    /// the sensor turns samples into levels (a detector choice means something; `AnalyzerKind.detectsFromSamples`)
+    var fromSamples: Bool
+    /// each detector's dwell and revisit in the running plan (nil: the device detects; none told)
+    var timing: @Sendable (SpectrumDetector) -> DwellTiming?
+}
+
 /// One viewer's outbox on the sensor. The analyzer's thread `offer`s every
-/// frame: it is cut to the viewer's band and peak-decimated to its bin width
-/// at once, then merged by peak into the frame still waiting, so a viewer
-/// whose link (or rate) is slower than the analyzer gets fewer frames —
-/// each the newest, holding the strongest level of every frame it stands
-/// for — never a partial or a stale one. The viewer's writer task takes
+/// frame: its levels by the viewer's detector (where the analyzer kept every
+/// detector; else the sensor's own) are cut to the viewer's band and
+/// decimated to its bin width at once, then merged into the frame still
+/// waiting by that detector — peak by maximum, average and rms by the
+/// linear mean, sample by the newest — so a viewer whose link (or rate) is
+/// slower than the analyzer gets fewer frames, each the newest and standing
+/// for all it replaced, never a partial or a stale one. The viewer's writer task takes
 /// messages with `next()`; description and control changes go first.
 final class ViewerFeed: Sendable {
     let id: Int
@@ -47,6 +65,8 @@ final class ViewerFeed: Sendable {
         var outage: String?
         /// what became of this viewer's settings request
         var notice: String?
+        /// the viewer was told its detector is not served (once per subscription)
+        var toldDetectorMissing = false
         var waiter: CheckedContinuation<Void, Never>?
         var closed = false
     }
@@ -67,25 +87,41 @@ final class ViewerFeed: Sendable {
     /// A new subscription: the frame waiting (cut for the old one) is dropped.
     func subscribe(_ subscription: ViewerSubscription) {
         state.withLock {
+            if $0.subscription.detector != subscription.detector { $0.toldDetectorMissing = false }
             $0.subscription = subscription
             $0.frame = nil
         }
     }
 
     /// Cuts and decimates `frame` for this viewer and merges it into the one waiting.
-    func offer(_ frame: SpectrumFrame, identity: FrameIdentity, sequence: UInt64) {
+    func offer(_ frame: SpectrumFrame, identity: FrameIdentity, sequence: UInt64, detection: SensorDetection) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.closed else { return nil }
-            guard let cut = Self.cut(frame, for: state.subscription, decimator: state.decimator,
+            // the viewer's detector where the analyzer kept it, else the sensor's own
+            var levels = frame
+            var detector = detection.detector
+            if let wanted = state.subscription.detector, wanted != detector {
+                if let plane = frame.levels(by: wanted) {
+                    levels.powerDB = plane
+                    detector = wanted
+                } else if !state.toldDetectorMissing && !(wanted.isPowerMean && detector.isPowerMean)
+                            && detection.fromSamples {
+                    // (an analyzer that detects by itself, as the tinySA, ignores --detector locally too)
+                    state.toldDetectorMissing = true
+                    state.notice = "detector \(wanted.rawValue) not served: this sensor's analyzer makes "
+                        + "\(detector.rawValue) levels only (its `serve --detector`); these frames are \(detector.rawValue)"
+                }
+            }
+            state.decimator.detector = detector.isPowerMean ? .mean : .peak
+            guard let cut = Self.cut(levels, for: state.subscription, decimator: state.decimator,
                                      into: &state.scratch) else { return nil }
             if var waiting = state.frame, waiting.startHz == cut.startHz, waiting.binWidthHz == cut.binWidthHz,
-               waiting.power.count == state.scratch.count {
+               waiting.power.count == state.scratch.count, waiting.detector == detector.rawValue {
                 state.frame = nil  // one owner of the array while merging
+                let mergedBefore = Float(waiting.merged)
                 state.scratch.withUnsafeBufferPointer { new in
                     waiting.power.withUnsafeMutableBufferPointer { held in
-                        for index in held.indices where held[index].isNaN || new[index] > held[index] {
-                            held[index] = new[index]
-                        }
+                        Self.merge(new, into: held, heldFrames: mergedBefore, by: detector)
                     }
                 }
                 waiting.merged += 1
@@ -100,7 +136,13 @@ final class ViewerFeed: Sendable {
                 message.startHz = cut.startHz
                 message.binWidthHz = cut.binWidthHz
                 message.power = state.scratch
+                message.detector = detector.rawValue
                 state.frame = message
+            }
+            if let timing = detection.timing(detector) {
+                state.frame?.dwell = Self.message(timing)
+            } else {
+                state.frame?.clearDwell()
             }
             state.frame?.noiseBandwidthHz = frame.noiseBandwidthHz ?? 0
             state.frame?.deviceName = identity.deviceName
@@ -180,6 +222,47 @@ final class ViewerFeed: Sendable {
                 }
             }
         }
+    }
+
+    /// Merges a new frame's levels into those held for `heldFrames` frames
+    /// [dB, in place], as the detector combines a longer dwell: peak keeps
+    /// the larger, average and rms the linear mean over all the frames,
+    /// sample the newest. A NaN bin takes the other's level.
+    static func merge(_ new: UnsafeBufferPointer<Float>, into held: UnsafeMutableBufferPointer<Float>,
+                      heldFrames: Float, by detector: SpectrumDetector) {
+        switch detector {
+        case .peak:
+            for index in held.indices where held[index].isNaN || new[index] > held[index] {
+                held[index] = new[index]
+            }
+        case .average, .rms:
+            let weight = max(1, heldFrames)
+            for index in held.indices {
+                let old = held[index], incoming = new[index]
+                if old.isNaN {
+                    held[index] = incoming
+                } else if !incoming.isNaN {
+                    let mean = (weight * powf(10, old / 10) + powf(10, incoming / 10)) / (weight + 1)
+                    held[index] = 10 * log10f(mean)
+                }
+            }
+        case .sample:
+            for index in held.indices where !new[index].isNaN { held[index] = new[index] }
+        }
+    }
+
+    static func message(_ timing: DwellTiming) -> Tscope_Remote_V1_DwellTiming {
+        var message = Tscope_Remote_V1_DwellTiming()
+        message.dwellSeconds = timing.dwellSeconds
+        message.revisitSeconds = timing.revisitSeconds
+        if let realtime = timing.realtime {
+            message.realtime = true
+            message.fftSize = UInt32(clamping: realtime.fftSize)
+            message.overlap = realtime.overlap
+            message.sampleRateHz = realtime.sampleRateHz
+            message.frameSeconds = realtime.frameSeconds
+        }
+        return message
     }
 
     /// Writes into `power` the part of `frame` the subscription covers, at

@@ -29,6 +29,9 @@ public struct DeviceSelection: Sendable {
     public var demoInput = DemoInput()
     /// real time, sweep, or real time where the band allows (`--mode`)
     public var mode = AnalysisMode.auto
+    /// frames also carry every other detector's levels (a sensor serving
+    /// viewers that ask for different detectors), where the analyzer's family can
+    public var keepsEveryDetector = false
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -51,6 +54,8 @@ public struct DeviceSelection: Sendable {
             }
             // asked of the sensor, which applies them while this viewer holds control
             remote.settings = settings.given
+            // the sensor makes this command's levels with this command's detector, as a local analyzer would
+            remote.detector = detector
             let analyzer = try remote.selectAnalyzer()
             if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
             return analyzer
@@ -58,7 +63,8 @@ public struct DeviceSelection: Sendable {
         if let follow { return try follow.selectAnalyzer() }
         if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
         var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,
-                                                   detector: detector, mode: mode, demoInput: demoInput)
+                                                   detector: detector, mode: mode, demoInput: demoInput,
+                                                   keepingEveryDetector: keepsEveryDetector)
         if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
         if let table = try calibration.table(for: analyzer) {
             analyzer.calibration = LiveCalibration(table: table, gainDB: settings.totalGainDB(for: analyzer.kind),

@@ -18,6 +18,7 @@ extension SelectedAnalyzer {
         guard settingsOverride != nil, let line = source.remoteSettingsLine else { return self }
         var analyzer = self
         analyzer.settingsOverride = line
+        analyzer.jsonSettingsOverride = (source.connectedSource as? RemoteSpectrumSource)?.settingsJSON
         return analyzer
     }
 }

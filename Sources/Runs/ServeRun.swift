@@ -50,6 +50,9 @@ public struct ServeRun {
         let counters = Locked(SpectrumSourceCounters())
         let publish: @Sendable (SpectrumFrame) -> Void = { frame in hub.value?.publish(frame, counters: counters.value) }
         let detector = detector
+        // each viewer may ask for its own detector: the analyzer keeps them all where it can (HackRF)
+        var selection = selection
+        selection.keepsEveryDetector = true
         let (source, analyzer) = try selection.spectrumSource(headless: false, detector: detector, onFrame: publish)
         let sweep = try band.map { try checkedBand($0, within: analyzer.tunableRange) } ?? analyzer.tunableRange
         let unit = analyzer.tune(to: sweep)
@@ -59,7 +62,8 @@ public struct ServeRun {
             analyzer: .init(name: analyzer.name, kind: analyzer.kind.rawValue, serial: analyzer.serial,
                             unit: unit, isDemo: analyzer.isDemo,
                             tunableRange: analyzer.tunableRange, stallSeconds: analyzer.stallSeconds,
-                            settings: analyzer.settingsLine ?? ""),
+                            settings: analyzer.settingsLine ?? "", settingsJSON: analyzer.jsonSettings,
+                            detector: detector, detectsFromSamples: analyzer.kind.detectsFromSamples),
             sweep: sweep, binWidthHz: binWidthHz,
             retune: { band, binWidth in
                 let now = serving.withLock { serving -> Serving in
@@ -74,6 +78,7 @@ public struct ServeRun {
         hub.withLock { $0 = made }
         try source.start(band: sweep, binWidthHz: binWidthHz)
         defer { serving.value.source.stop() }
+        made.updateTiming(Self.timing(of: source))
         let server = SensorServer(hub: made, listen: listen, token: token, controlToken: controlToken,
                                   certificate: certificate)
         let bound = try server.start()
@@ -83,8 +88,16 @@ public struct ServeRun {
         _ = latch.wait(onSignal: SIGTERM, tickSeconds: 0.25) {
             let source = serving.value.source
             counters.withLock { $0 = source.counters }
+            made.updateTiming(Self.timing(of: source))
             made.publishOutage(source.statusLine)
         }
+    }
+
+    /// each detector's dwell and revisit in the source's running plan (none where the device detects)
+    private static func timing(of source: ReconnectingSpectrumSource) -> [SpectrumDetector: DwellTiming] {
+        Dictionary(uniqueKeysWithValues: SpectrumDetector.allCases.compactMap { detector in
+            source.dwellTiming(by: detector).map { (detector, $0) }
+        })
     }
 
     /// A viewer holding control changed the analyzer's settings: the same
@@ -92,13 +105,14 @@ public struct ServeRun {
     /// correction for them) on the band it sweeps, then the old one closed.
     /// Settings already in force change nothing.
     private static func change(_ serving: Locked<Serving>, to changes: [String: String], detector: SpectrumDetector,
-                               onFrame: @escaping @Sendable (SpectrumFrame) -> Void) throws -> (settings: String, unit: String) {
+                               onFrame: @escaping @Sendable (SpectrumFrame) -> Void) throws
+        -> (settings: String, settingsJSON: String, unit: String) {
         let now = serving.value
         let settings: AnalyzerSettings
         do { settings = try now.selection.settings.updated(with: changes) } catch { throw CommandError(error.description) }
         if let problem = settings.problem(for: now.analyzer.kind) { throw CommandError(problem) }
         guard settings != now.selection.settings else {
-            return (now.analyzer.settingsLine ?? "", now.analyzer.powerUnit)
+            return (now.analyzer.settingsLine ?? "", now.analyzer.jsonSettings, now.analyzer.powerUnit)
         }
         var selection = now.selection
         selection.settings = settings
@@ -114,7 +128,7 @@ public struct ServeRun {
             serving.analyzer = analyzer
             serving.selection = selection
         }
-        return (analyzer.settingsLine ?? "", unit)
+        return (analyzer.settingsLine ?? "", analyzer.jsonSettings, unit)
     }
 
     private func checkedBand(_ band: FrequencyRange, within limits: FrequencyRange) throws -> FrequencyRange {

@@ -17,14 +17,19 @@ public struct SpectrumFrame: Sendable, Equatable {
     /// is Σ Pᵢ × binWidthHz / noiseBandwidthHz (`BandPower`). nil: the bins
     /// tile the band exactly (stored captures, which do not record it).
     public var noiseBandwidthHz: Double?
+    /// The same bins by every detector over the same dwells, where the
+    /// source was asked to keep them all (a sensor whose viewers ask for
+    /// different detectors); `powerDB` is then one of them. nil otherwise.
+    public var everyDetector: DetectorLevels?
 
     public init(startHz: Double, binWidthHz: Double, timestamp: Double, powerDB: [Float],
-                noiseBandwidthHz: Double? = nil) {
+                noiseBandwidthHz: Double? = nil, everyDetector: DetectorLevels? = nil) {
         self.startHz = startHz
         self.binWidthHz = binWidthHz
         self.timestamp = timestamp
         self.powerDB = powerDB
         self.noiseBandwidthHz = noiseBandwidthHz
+        self.everyDetector = everyDetector
     }
 
     /// upper edge of the last bin [Hz]
@@ -36,5 +41,21 @@ public struct SpectrumFrame: Sendable, Equatable {
     /// centre frequency of bin `index` [Hz]
     public func binCenterHz(_ index: Int) -> Double {
         startHz + (Double(index) + 0.5) * binWidthHz
+    }
+}
+
+/// One frame's bins as each detector made them from the same samples [dB]:
+/// the largest segment power (peak), the linear mean over the dwell
+/// (average, which is also rms in power) and the last segment alone
+/// (sample). Each holds as many values as the frame's `powerDB`.
+public struct DetectorLevels: Sendable, Equatable {
+    public var peak: [Float]
+    public var average: [Float]
+    public var sample: [Float]
+
+    public init(peak: [Float], average: [Float], sample: [Float]) {
+        self.peak = peak
+        self.average = average
+        self.sample = sample
     }
 }

@@ -9,8 +9,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the analyzer to viewers on other machines over gRPC (they use --remote HOST:PORT).",
         discussion: """
-            Each viewer asks for its band and frame rate; frames are cut and peak-decimated per viewer, so a \
-            slow link gets fewer frames, each the newest. The first viewer to retune holds control until it \
+            Each viewer asks for its band, frame rate and detector; frames are cut and decimated per viewer, so \
+            a slow link gets fewer frames, each the newest. A HackRF (and an RTL-SDR in real time) keeps every \
+            detector and sends each viewer its own, so a remote meter reads what a local one reads; \
+            --detector is for viewers that ask for none. The first viewer to retune holds control until it \
             quits; the others follow its band. With --token-file every viewer must present the same token; \
             with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). On an address \
             other than loopback with neither, a token is made and kept in ~/.config/tscope/serve.token (readable \

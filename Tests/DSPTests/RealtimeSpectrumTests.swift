@@ -165,3 +165,92 @@ import Signals
 enum FrequencyRangeFixture {
     static func band(_ lower: Double, _ upper: Double) -> FrequencyRange? { FrequencyRange(lowerHz: lower, upperHz: upper) }
 }
+
+/// Every detector kept at once (a sensor serving viewers that ask for
+/// different detectors): each plane equals what a spectrum running that
+/// detector alone makes from the same samples — swept blocks and a
+/// real-time stream alike — on a signal whose detectors disagree (a tone
+/// switched on for part of the dwell over noise).
+@Suite struct EveryDetectorTests {
+    /// noise of ±20 int8 units, a tone of 70 on samples `on`
+    static func signal(samples: Int, on: Range<Int>) -> [Int8] {
+        var random = SystemRandomNumberGenerator()
+        let tone = RealtimeSpectrumTests.tone(samples: samples, amplitude: 70, cyclesPerSample: 0.125, on: on)
+        return tone.map { Int8(clamping: Int($0) + Int.random(in: -20...20, using: &random)) }
+    }
+
+    @Test(arguments: [SpectrumDetector.peak, .average, .sample])
+    func sweptPlanesEqualEachDetectorAlone(primary: SpectrumDetector) throws {
+        let n = 400, usable = 8187
+        // the tone in the first third of the block only: peak sees it, sample (the last N) does not
+        let block = Self.signal(samples: usable, on: 0..<2700)
+        let every = SweepFFT(fftSize: n, detector: primary, maxSamples: usable, keepingEveryDetector: true)
+        let returned = block.withUnsafeBytes { Array(every.process($0)) }
+        let quarters = Dictionary(uniqueKeysWithValues: [SpectrumDetector.peak, .average, .sample].map { detector in
+            (detector, try! #require(every.quarters(by: detector)))
+        })
+        for detector in [SpectrumDetector.peak, .average, .sample] {
+            let alone = SweepFFT(fftSize: n, detector: detector, maxSamples: usable)
+            let expected = block.withUnsafeBytes { Array(alone.process($0)) }
+            let plane = quarters[detector]!
+            let lower = Array(plane.lower), upper = Array(plane.upper)
+            #expect(zip(lower, expected[alone.lowerQuarterStart...]).allSatisfy { abs($0 - $1) < 1e-3 }, "\(detector)")
+            #expect(zip(upper, expected[alone.upperQuarterStart...]).allSatisfy { abs($0 - $1) < 1e-3 }, "\(detector)")
+            if detector == primary || (detector == .average && primary == .rms) {
+                #expect(zip(returned, expected).allSatisfy { abs($0 - $1) < 1e-3 }, "process returns \(primary)'s")
+            }
+        }
+        // the planes disagree where the tone is (else the test could not fail on a swapped plane)
+        let peak = quarters[.peak]!, sample = quarters[.sample]!
+        let joinedPeak = Array(peak.upper) + Array(peak.lower), joinedSample = Array(sample.upper) + Array(sample.lower)
+        let toneBin = joinedPeak.indices.max { joinedPeak[$0] < joinedPeak[$1] }!
+        #expect(joinedPeak[toneBin] - joinedSample[toneBin] > 10, "peak \(joinedPeak[toneBin]), sample \(joinedSample[toneBin]) dB")
+        #expect(SweepFFT(fftSize: n, detector: .peak, maxSamples: usable).quarters(by: .peak) == nil)
+    }
+
+    @Test(arguments: [SpectrumDetector.peak, .average, .sample])
+    func realtimePlanesEqualEachDetectorAlone(primary: SpectrumDetector) throws {
+        let n = 512
+        // frames of 39 FFTs (10 000 samples); the tone on for 1000 of every 5120 samples
+        let samples = 5120 * 6
+        var bytes = Self.signal(samples: samples, on: 0..<0)
+        let tone = RealtimeSpectrumTests.tone(samples: samples, amplitude: 70, cyclesPerSample: 0.125)
+        for k in 0..<samples where k % 5120 < 1000 {
+            bytes[2 * k] = Int8(clamping: Int(bytes[2 * k]) + Int(tone[2 * k]))
+            bytes[2 * k + 1] = Int8(clamping: Int(bytes[2 * k + 1]) + Int(tone[2 * k + 1]))
+        }
+        func spectrum(_ detector: SpectrumDetector, every: Bool) -> RealtimeSpectrum {
+            RealtimeSpectrum(fftSize: n, sampleRateHz: 1e6, detector: detector, format: .int8, framesPerSecond: 100,
+                             removeDC: false, keepEveryDetector: every)
+        }
+        let every = spectrum(primary, every: true)
+        var planes: [[SpectrumDetector: [Float]]] = []
+        var returned: [[Float]] = []
+        bytes.withUnsafeBytes { raw in
+            every.consume(raw) { levels, _ in
+                returned.append(Array(levels))
+                planes.append(Dictionary(uniqueKeysWithValues: [SpectrumDetector.peak, .average, .sample].map {
+                    ($0, Array(every.levels(by: $0)!))
+                }))
+            }
+        }
+        #expect(planes.count >= 3)
+        for detector in [SpectrumDetector.peak, .average, .sample] {
+            let alone = RealtimeSpectrumTests.frames(spectrum(detector, every: false), bytes).map(\.levels)
+            #expect(alone.count == planes.count)
+            for (frame, expected) in zip(planes, alone) {
+                #expect(zip(frame[detector]!, expected).allSatisfy { abs($0 - $1) < 1e-3 }, "\(detector)")
+            }
+            if detector == primary {
+                for (got, expected) in zip(returned, alone) {
+                    #expect(zip(got, expected).allSatisfy { abs($0 - $1) < 1e-3 }, "consume gives \(primary)'s")
+                }
+            }
+        }
+        // peak and average differ at the tone's bin (n/2 + n/8) in every frame
+        for frame in planes {
+            #expect(frame[.peak]![n / 2 + n / 8] - frame[.average]![n / 2 + n / 8] > 3)
+        }
+        #expect(spectrum(.peak, every: false).levels(by: .peak) == nil)
+    }
+}

@@ -3,6 +3,7 @@
 // (frame rates, bins, the sensor's CPU). A benchmark tool, not a tscope command.
 import ArgumentParser
 import CommandOptions
+import DSP
 import Remote
 import Signals
 
@@ -18,12 +19,20 @@ struct ServeLoad: ParsableCommand {
     var band: Band = Band(defaultMHz: 88, 108)
     @Option(name: .customLong("sensor-pid"), help: "The sensor's process, whose CPU time is reported.") var sensorPID: Int32?
     @Option(name: .customLong("tls-ca"), help: "Speak TLS, trusting this PEM certificate.") var tlsCA: String?
+    @Option(help: "Detectors the viewers ask for in turn, comma-separated (peak,average,sample,rms); none: the sensor's own.")
+    var detectors: String = ""
 
     func run() throws {
         let trust = try tlsCA.map { try SensorTrust.certificate(at: $0) }
+        let asked = try detectors.split(separator: ",").map { name -> SpectrumDetector? in
+            guard let detector = SpectrumDetector(rawValue: String(name)) else {
+                throw ValidationError("--detectors: \(name) is not peak, average, sample or rms")
+            }
+            return detector
+        }
         let (counts, elapsed, cpu) = try RemoteLoad.run(
             sensor: RemoteSensor(endpoint: remote, trust: trust), viewers: viewers, band: band.range, seconds: seconds,
-            cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
+            detectors: asked, cpuSeconds: { sensorPID.map(RemoteLoad.cpuSeconds) ?? 0 })
         let rates = counts.map { Double($0.frames) / elapsed }
         print("{\"viewers\":\(viewers),\"seconds\":\(elapsed),\"fps_min\":\(rates.min() ?? 0),"
             + "\"fps_mean\":\(rates.reduce(0, +) / Double(max(1, rates.count))),\"bins\":\(counts.map(\.bins).min() ?? 0),"

@@ -89,6 +89,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Every detector kept at once (issue 37: a sensor's viewers each get
+    // their own detector): the same block as above, peak primary, with the
+    // mean and last segment kept too; Benchmarks/README.md "serve" compares
+    // it with the peak detector alone in the same run.
+    for size in [20, 200, 2000] {
+        let fft = SweepFFT(fftSize: size, detector: .peak, maxSamples: 8187, keepingEveryDetector: true)
+        let block = syntheticBlock()
+        Benchmark("SweepFFT every detector over the dwell N=\(size)") { benchmark in
+            block.withUnsafeBytes { bytes in
+                for _ in benchmark.scaledIterations {
+                    blackHole(fft.process(bytes)[0])
+                }
+            }
+        }
+    }
+
     // Trace holds (issue 20) on a 0–6 GHz sweep at 100 kHz bins (60 000 bins),
     // per sweep; a HackRF sweep of that band takes 300 steps × 1.2288 ms = 369 ms.
     let wideSweep = SpectrumFrame(startHz: 0, binWidthHz: 100_000, timestamp: 0,

@@ -28,6 +28,12 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
     /// the widest band streamed at one tuning for real-time mode [Hz]; nil for analyzers that compute
     /// their spectra themselves
     public let realtimeBandwidthHz: Double?
+
+    /// tscope turns the analyzer's samples into levels itself, so `--detector`
+    /// chooses how (HackRF, RTL-SDR, SoapySDR devices: they stream I/Q); a
+    /// swept analyzer that sends finished levels (tinySA, RF Explorer) detects
+    /// by itself and the option changes nothing
+    public var detectsFromSamples: Bool { realtimeBandwidthHz != nil }
     /// how long without a frame means the device stalled [s]
     public let stallSeconds: Double
     /// what the family takes and how its settings read back
@@ -71,11 +77,15 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
         public var settings: AnalyzerSettings
         public var detector: SpectrumDetector
         public var mode: AnalysisMode
+        /// frames also carry every other detector's levels (where the family can: HackRF)
+        public var keepsEveryDetector: Bool
 
-        public init(settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto) {
+        public init(settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto,
+                    keepsEveryDetector: Bool = false) {
             self.settings = settings
             self.detector = detector
             self.mode = mode
+            self.keepsEveryDetector = keepsEveryDetector
         }
     }
 
@@ -85,6 +95,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
         public var settings: AnalyzerSettings
         public var detector: SpectrumDetector
         public var mode: AnalysisMode
+        /// frames also carry every other detector's levels (`SpectrumFrame.everyDetector`), where the family can
+        public var keepsEveryDetector = false
         public var onFrame: @Sendable (SpectrumFrame) -> Void
         public var onEnd: @Sendable (any Error) -> Void
         /// `onEnd` for sources that report an optional USB error
@@ -187,8 +199,10 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Opens the hardware each time it is called, with `settings` and `detector`.
     public func hardwareFactory(serial: String?, settings: AnalyzerSettings = .init(),
-                                detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto) -> SpectrumSourceFactory {
-        let request = SourceSettings(settings: settings, detector: detector, mode: mode)
+                                detector: SpectrumDetector = .peak, mode: AnalysisMode = .auto,
+                                keepingEveryDetector: Bool = false) -> SpectrumSourceFactory {
+        let request = SourceSettings(settings: settings, detector: detector, mode: mode,
+                                     keepsEveryDetector: keepingEveryDetector)
         if let openHardware { return openHardware(serial, request) }
         let kind = self
         return { onFrame, onEnd in
@@ -196,6 +210,7 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
             do {
                 let source = try kind.makeSource(SourceRequest(transport: transport, settings: settings,
                                                                detector: detector, mode: mode,
+                                                               keepsEveryDetector: keepingEveryDetector,
                                                                onFrame: onFrame, onEnd: onEnd))
                 return ConnectedSpectrumSource(source: source, close: { transport.close() })
             } catch {
@@ -207,7 +222,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
 
     /// Opens a fresh emulator of the kind each time it is called.
     public func demoFactory(seed: UInt64, settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                            mode: AnalysisMode = .auto, input: DemoInput = .init()) -> SpectrumSourceFactory {
+                            mode: AnalysisMode = .auto, input: DemoInput = .init(),
+                            keepingEveryDetector: Bool = false) -> SpectrumSourceFactory {
         let kind = self
         return { onFrame, onEnd in
             guard let emulator = kind.emulator else {
@@ -215,7 +231,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
             }
             let transport = EmulatedTransport(emulator: emulator(seed, input))
             let source = try kind.makeSource(SourceRequest(transport: transport, settings: settings, detector: detector,
-                                                           mode: mode, onFrame: onFrame, onEnd: onEnd))
+                                                           mode: mode, keepsEveryDetector: keepingEveryDetector,
+                                                           onFrame: onFrame, onEnd: onEnd))
             return ConnectedSpectrumSource(source: source, close: { transport.close() })
         }
     }

@@ -110,6 +110,8 @@ public struct SelectedAnalyzer: Sendable {
     public var unitOverride: String?
     /// set where the settings are not this machine's (a remote sensor's, as it describes them)
     public var settingsOverride: String?
+    /// a remote sensor's settings as `meter --json` fields, as it gives them
+    public var jsonSettingsOverride: String?
 
     /// what the status line says of its settings and calibration:
     /// "LNA 16 dB, VGA 20 dB, amp off │ cal 2026-11-25"
@@ -149,13 +151,16 @@ public struct SelectedAnalyzer: Sendable {
     ///   - settings: the analyzer's settings (the caller checks they fit its kind)
     ///   - detector: how each dwell or hop becomes one level per bin
     ///   - demoInput: a demo device's signal generator and crystal error
+    ///   - keepingEveryDetector: frames also carry every other detector's levels, where the family can
     public static func select(_ choice: DeviceChoice, serial: String?, demoSeed: UInt64,
                               settings: AnalyzerSettings = .init(), detector: SpectrumDetector = .peak,
-                              mode: AnalysisMode = .auto, demoInput: DemoInput = .init()) throws -> SelectedAnalyzer {
+                              mode: AnalysisMode = .auto, demoInput: DemoInput = .init(),
+                              keepingEveryDetector: Bool = false) throws -> SelectedAnalyzer {
         func demo(_ kind: AnalyzerKind) -> SelectedAnalyzer {
             var analyzer = SelectedAnalyzer(kind: kind, isDemo: true, name: kind.model,
                                             factory: kind.demoFactory(seed: demoSeed, settings: settings,
-                                                                      detector: detector, mode: mode, input: demoInput))
+                                                                      detector: detector, mode: mode, input: demoInput,
+                                                                      keepingEveryDetector: keepingEveryDetector))
             analyzer.settings = settings
             analyzer.choice = .emulated(kind)
             return analyzer
@@ -193,7 +198,8 @@ public struct SelectedAnalyzer: Sendable {
         let serialSuffix = serial.map { " \($0.suffix(8))" } ?? ""
         var analyzer = SelectedAnalyzer(kind: kind, isDemo: false, name: kind.model + serialSuffix,
                                         factory: kind.hardwareFactory(serial: serial, settings: settings,
-                                                                      detector: detector, mode: mode),
+                                                                      detector: detector, mode: mode,
+                                                                      keepingEveryDetector: keepingEveryDetector),
                                         serial: serial ?? found?.serialNumber)
         analyzer.settings = settings
         analyzer.choice = .hardware(kind)
@@ -231,6 +237,7 @@ extension SelectedAnalyzer {
     /// `meter --json`'s fields for the settings and calibration, each
     /// `,"key":value` ("lna_gain_db":16 … "calibration":"2026-11-25" or null)
     public var jsonSettings: String {
+        if let jsonSettingsOverride { return jsonSettingsOverride }
         if let settingsOverride { return ",\"settings\":\"\(settingsOverride.replacingOccurrences(of: "\"", with: "'"))\"" }
         var text = ""
         for field in settings.fields(for: kind) {

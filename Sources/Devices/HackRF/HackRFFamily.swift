@@ -41,6 +41,7 @@ extension AnalyzerKind {
         makeSource: { request in
             var settings = request.settings.hackRF(detector: request.detector)
             settings.mode = request.mode
+            settings.keepsEveryDetector = request.keepsEveryDetector
             return try HackRFSpectrumSource(transport: request.transport, settings: settings,
                                             onFrame: request.onFrame, onEnd: request.onUSBEnd)
         })

@@ -47,9 +47,15 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         public var ringCapacity: Int
         /// real time for a band the radio streams at once, or sweeping
         public var mode: AnalysisMode
+        /// every frame also carries each other detector's levels over the
+        /// same samples (`SpectrumFrame.everyDetector`: a sensor whose viewers
+        /// ask for different detectors); the dwell is then always whole
+        public var keepsEveryDetector: Bool
 
         public init(gains: HackRFGains = .sweepDefaults, ampEnabled: Bool = false, antennaPower: Bool = false,
-                    detector: SpectrumDetector = .peak, ringCapacity: Int = 256, mode: AnalysisMode = .auto) {
+                    detector: SpectrumDetector = .peak, ringCapacity: Int = 256, mode: AnalysisMode = .auto,
+                    keepsEveryDetector: Bool = false) {
+            self.keepsEveryDetector = keepsEveryDetector
             self.gains = gains
             self.ampEnabled = ampEnabled
             self.antennaPower = antennaPower
@@ -91,9 +97,13 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     }
 
     /// the running plan's dwell per frequency (by the detector) and sweep time
-    public var dwellTiming: DwellTiming? {
+    public var dwellTiming: DwellTiming? { dwellTiming(by: settings.detector) }
+
+    /// The dwell `detector` watches each frequency for, in the running plan:
+    /// what a viewer asking for another detector than the source's is told.
+    public func dwellTiming(by detector: SpectrumDetector) -> DwellTiming? {
         if let analysis = stream.analysis { return .realtime(analysis) }
-        return plan.map { DwellTiming.hackRFSweep(fftSize: $0.fftSize, detector: settings.detector,
+        return plan.map { DwellTiming.hackRFSweep(fftSize: $0.fftSize, detector: detector,
                                            steps: $0.stepFrequenciesHz.count,
                                            usableSamples: HackRFProtocol.samplesAfterHeader) }
     }
@@ -129,10 +139,16 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         } catch { throw .usb(error) }
         ring.reset()
         let detector = settings.detector
+        let everyDetector = settings.keepsEveryDetector
         // the FFT and the assembler belong to the DSP thread alone: made there, never shared
         guard let thread = WorkerThread({ [self] in
-            runDSP(fft: SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader),
-                   assembler: SweepFrameAssembler(plan: plan))
+            let fft = SweepFFT(fftSize: plan.fftSize, detector: detector, maxSamples: HackRFProtocol.samplesAfterHeader,
+                               keepingEveryDetector: everyDetector)
+            if everyDetector {
+                runEveryDetectorDSP(fft: fft, plan: plan)
+            } else {
+                runDSP(fft: fft, assembler: SweepFrameAssembler(plan: plan))
+            }
         }) else {
             throw .usb(.io(operation: "HackRF DSP thread", detail: "no thread could be started"))
         }
@@ -159,7 +175,8 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
                                         ampEnabled: settings.ampEnabled, antennaPower: settings.antennaPower)
         } catch { throw .usb(error) }
         let onFrame = self.onFrame
-        guard stream.start(plan: plan, detector: settings.detector, format: .int8, onFrame: onFrame) else {
+        guard stream.start(plan: plan, detector: settings.detector, keepingEveryDetector: settings.keepsEveryDetector,
+                           format: .int8, onFrame: onFrame) else {
             throw .usb(.io(operation: "HackRF DSP thread", detail: "no thread could be started"))
         }
         let stream = self.stream
@@ -204,6 +221,31 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
                 frames.add(1, ordering: .relaxed)
                 onFrame(frame)
             }
+        }
+    }
+
+    /// `runDSP` with one assembler per detector plane, fed the same blocks in
+    /// lockstep, so each sweep's frame carries all three (its `powerDB` the
+    /// source's own detector's).
+    private func runEveryDetectorDSP(fft: SweepFFT, plan: HackRFSweepPlan) {
+        let detectors: [SpectrumDetector] = [.peak, .average, .sample]
+        let assemblers = detectors.map { _ in SweepFrameAssembler(plan: plan) }
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
+        defer { scratch.deallocate() }
+        var finished: [SpectrumFrame?] = [nil, nil, nil]
+        while let frequency = ring.pop(into: scratch) {
+            fft.process(UnsafeRawBufferPointer(scratch))
+            let now = unixTimeNow()
+            for (index, detector) in detectors.enumerated() {
+                guard let quarters = fft.quarters(by: detector) else { return }
+                finished[index] = assemblers[index].add(frequencyHz: frequency, lowerQuarter: quarters.lower,
+                                                        upperQuarter: quarters.upper, timestamp: now)
+            }
+            guard let peak = finished[0], let average = finished[1], let sample = finished[2] else { continue }
+            var frame = settings.detector == .peak ? peak : settings.detector == .sample ? sample : average
+            frame.everyDetector = DetectorLevels(peak: peak.powerDB, average: average.powerDB, sample: sample.powerDB)
+            frames.add(1, ordering: .relaxed)
+            onFrame(frame)
         }
     }
 }

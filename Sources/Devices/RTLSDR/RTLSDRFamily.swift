@@ -37,11 +37,14 @@ extension AnalyzerKind {
         servedEmulator: { seed, realTime in RTLSDREmulator(seed: seed, options: .init(realTime: realTime)) },
         makeSource: { request in
             let settings = request.settings
+            var sourceSettings = RTLSDRSpectrumSource.Settings(
+                gain: settings.tunerGain ?? .automatic, detector: request.detector,
+                frequencyCorrectionPPM: settings.frequencyCorrectionPPM ?? 0,
+                biasTee: settings.biasTee ?? false, mode: request.mode)
+            sourceSettings.keepsEveryDetector = request.keepsEveryDetector
             return try RTLSDRSpectrumSource(
                 device: try RTLSDRDevice.open(transport: request.transport),
-                settings: .init(gain: settings.tunerGain ?? .automatic, detector: request.detector,
-                                frequencyCorrectionPPM: settings.frequencyCorrectionPPM ?? 0,
-                                biasTee: settings.biasTee ?? false, mode: request.mode),
+                settings: sourceSettings,
                 onFrame: request.onFrame, onEnd: { error in if let error { request.onEnd(error) } })
         })
 

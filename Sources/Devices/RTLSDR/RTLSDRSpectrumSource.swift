@@ -44,6 +44,9 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         public var biasTee: Bool
         /// real time for a band one tuning covers, or hopping
         public var mode: AnalysisMode
+        /// in real time, frames also carry every other detector's levels
+        /// (`SpectrumFrame.everyDetector`); hops carry their own detector's only
+        public var keepsEveryDetector = false
 
         public init(gain: RTLSDRGain = .automatic, crop: Double = 0.25, window: SpectralWindow = .blackmanHarris,
                     detector: SpectrumDetector = .peak, frequencyCorrectionPPM: Int = 0, biasTee: Bool = false,
@@ -154,7 +157,8 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
             try device.resetBuffer()
         } catch { throw .usb(error) }
         let plan = RealtimeBandPlan(band: band, centreHz: centre, sampleRateHz: rate, binWidthHz: binWidthHz)
-        guard stream.start(plan: plan, detector: settings.detector, format: .uint8, onFrame: onFrame) else {
+        guard stream.start(plan: plan, detector: settings.detector, keepingEveryDetector: settings.keepsEveryDetector,
+                           format: .uint8, onFrame: onFrame) else {
             throw .usb(.io(operation: "RTL-SDR DSP thread", detail: "no thread could be started"))
         }
         let stream = self.stream

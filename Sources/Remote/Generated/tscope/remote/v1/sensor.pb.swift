@@ -76,6 +76,11 @@ public nonisolated struct Tscope_Remote_V1_SensorDescription: Sendable {
   /// shows them ("LNA 16 dB, VGA 20 dB, amp off │ cal 2026-11-25")
   public var settings: String = String()
 
+  /// the same settings and calibration as `meter --json` fields, each
+  /// ,"key":value (",\"lna_gain_db\":16,…,\"calibration\":null"), so a
+  /// remote meter's lines have a local meter's keys
+  public var settingsJson: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -111,6 +116,12 @@ public nonisolated struct Tscope_Remote_V1_ViewRequest: Sendable {
   /// the dashes ("lna-gain" → "24", "amp" → "on"): applied when this viewer
   /// holds control (or can take it), refused in words otherwise
   public var settings: Dictionary<String,String> = [:]
+
+  /// the detector the viewer's levels are made with ("peak", "average",
+  /// "rms", "sample"; empty: the sensor's own). A sensor whose analyzer keeps
+  /// every detector (HackRF) sends each viewer its own; otherwise the frames
+  /// say which detector made them and the viewer is told in words
+  public var detector: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -198,40 +209,123 @@ public nonisolated struct Tscope_Remote_V1_ControlState: Sendable {
   public init() {}
 }
 
-public nonisolated struct Tscope_Remote_V1_Frame: Sendable {
+public nonisolated struct Tscope_Remote_V1_Frame: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// the sensor's count of analyzer frames; the frames merged into this one
   /// end at it
-  public var sequence: UInt64 = 0
+  public var sequence: UInt64 {
+    get {_storage._sequence}
+    set {_uniqueStorage()._sequence = newValue}
+  }
 
-  /// analyzer frames merged by peak into this one (1: none skipped)
-  public var merged: UInt32 = 0
+  /// analyzer frames merged into this one by its detector (1: none skipped)
+  public var merged: UInt32 {
+    get {_storage._merged}
+    set {_uniqueStorage()._merged = newValue}
+  }
 
-  public var timestamp: Double = 0
+  public var timestamp: Double {
+    get {_storage._timestamp}
+    set {_uniqueStorage()._timestamp = newValue}
+  }
 
   /// lower edge of bin 0 and the bin width [Hz]
-  public var startHz: Double = 0
+  public var startHz: Double {
+    get {_storage._startHz}
+    set {_uniqueStorage()._startHz = newValue}
+  }
 
-  public var binWidthHz: Double = 0
+  public var binWidthHz: Double {
+    get {_storage._binWidthHz}
+    set {_uniqueStorage()._binWidthHz = newValue}
+  }
 
-  public var power: [Float] = []
+  public var power: [Float] {
+    get {_storage._power}
+    set {_uniqueStorage()._power = newValue}
+  }
 
   /// the analyzer's noise bandwidth per bin [Hz]; 0 when the bins tile the band
-  public var noiseBandwidthHz: Double = 0
+  public var noiseBandwidthHz: Double {
+    get {_storage._noiseBandwidthHz}
+    set {_uniqueStorage()._noiseBandwidthHz = newValue}
+  }
 
-  public var deviceName: String = String()
+  public var deviceName: String {
+    get {_storage._deviceName}
+    set {_uniqueStorage()._deviceName = newValue}
+  }
 
-  public var serial: String = String()
+  public var serial: String {
+    get {_storage._serial}
+    set {_uniqueStorage()._serial = newValue}
+  }
 
-  public var unit: String = String()
+  public var unit: String {
+    get {_storage._unit}
+    set {_uniqueStorage()._unit = newValue}
+  }
 
   /// the analyzer's counters since the sensor started
-  public var badBlocks: UInt64 = 0
+  public var badBlocks: UInt64 {
+    get {_storage._badBlocks}
+    set {_uniqueStorage()._badBlocks = newValue}
+  }
 
-  public var droppedBlocks: UInt64 = 0
+  public var droppedBlocks: UInt64 {
+    get {_storage._droppedBlocks}
+    set {_uniqueStorage()._droppedBlocks = newValue}
+  }
+
+  /// the detector that made these levels ("peak", "average", "rms", "sample")
+  public var detector: String {
+    get {_storage._detector}
+    set {_uniqueStorage()._detector = newValue}
+  }
+
+  /// how long that detector watched each frequency per sweep and how often
+  /// it came back; absent where the analyzer itself detects (tinySA, RF Explorer)
+  public var dwell: Tscope_Remote_V1_DwellTiming {
+    get {_storage._dwell ?? Tscope_Remote_V1_DwellTiming()}
+    set {_uniqueStorage()._dwell = newValue}
+  }
+  /// Returns true if `dwell` has been explicitly set.
+  public var hasDwell: Bool {_storage._dwell != nil}
+  /// Clears the value of `dwell`. Subsequent reads from it will return its default value.
+  public mutating func clearDwell() {_uniqueStorage()._dwell = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Tscope_Remote_V1_DwellTiming: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// [s]
+  public var dwellSeconds: Double = 0
+
+  public var revisitSeconds: Double = 0
+
+  /// real-time mode: every sample transformed (the fields below are set)
+  public var realtime: Bool = false
+
+  public var fftSize: UInt32 = 0
+
+  /// fraction of each window shared with the next
+  public var overlap: Double = 0
+
+  public var sampleRateHz: Double = 0
+
+  /// the time one frame spans [s]
+  public var frameSeconds: Double = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -263,7 +357,7 @@ nonisolated extension Tscope_Remote_V1_DescribeRequest: SwiftProtobuf.Message, S
 
 nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SensorDescription"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_name\0\u{3}device_kind\0\u{1}serial\0\u{1}unit\0\u{1}demo\0\u{3}tunable_low_hz\0\u{3}tunable_high_hz\0\u{3}sweep_low_hz\0\u{3}sweep_high_hz\0\u{3}bin_width_hz\0\u{3}stall_seconds\0\u{1}settings\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}device_name\0\u{3}device_kind\0\u{1}serial\0\u{1}unit\0\u{1}demo\0\u{3}tunable_low_hz\0\u{3}tunable_high_hz\0\u{3}sweep_low_hz\0\u{3}sweep_high_hz\0\u{3}bin_width_hz\0\u{3}stall_seconds\0\u{1}settings\0\u{3}settings_json\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -283,6 +377,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
       case 10: try { try decoder.decodeSingularDoubleField(value: &self.binWidthHz) }()
       case 11: try { try decoder.decodeSingularDoubleField(value: &self.stallSeconds) }()
       case 12: try { try decoder.decodeSingularStringField(value: &self.settings) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.settingsJson) }()
       default: break
       }
     }
@@ -325,6 +420,9 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
     if !self.settings.isEmpty {
       try visitor.visitSingularStringField(value: self.settings, fieldNumber: 12)
     }
+    if !self.settingsJson.isEmpty {
+      try visitor.visitSingularStringField(value: self.settingsJson, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -341,6 +439,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
     if lhs.binWidthHz != rhs.binWidthHz {return false}
     if lhs.stallSeconds != rhs.stallSeconds {return false}
     if lhs.settings != rhs.settings {return false}
+    if lhs.settingsJson != rhs.settingsJson {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -348,7 +447,7 @@ nonisolated extension Tscope_Remote_V1_SensorDescription: SwiftProtobuf.Message,
 
 nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ViewRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}low_hz\0\u{3}high_hz\0\u{3}bin_width_hz\0\u{3}frames_per_second\0\u{1}control\0\u{3}full_resolution\0\u{1}settings\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}low_hz\0\u{3}high_hz\0\u{3}bin_width_hz\0\u{3}frames_per_second\0\u{1}control\0\u{3}full_resolution\0\u{1}settings\0\u{1}detector\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -363,6 +462,7 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
       case 5: try { try decoder.decodeSingularBoolField(value: &self.control) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.fullResolution) }()
       case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.settings) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.detector) }()
       default: break
       }
     }
@@ -390,6 +490,9 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
     if !self.settings.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.settings, fieldNumber: 7)
     }
+    if !self.detector.isEmpty {
+      try visitor.visitSingularStringField(value: self.detector, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -401,6 +504,7 @@ nonisolated extension Tscope_Remote_V1_ViewRequest: SwiftProtobuf.Message, Swift
     if lhs.control != rhs.control {return false}
     if lhs.fullResolution != rhs.fullResolution {return false}
     if lhs.settings != rhs.settings {return false}
+    if lhs.detector != rhs.detector {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -551,7 +655,168 @@ nonisolated extension Tscope_Remote_V1_ControlState: SwiftProtobuf.Message, Swif
 
 nonisolated extension Tscope_Remote_V1_Frame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Frame"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}merged\0\u{1}timestamp\0\u{3}start_hz\0\u{3}bin_width_hz\0\u{1}power\0\u{3}noise_bandwidth_hz\0\u{3}device_name\0\u{1}serial\0\u{1}unit\0\u{3}bad_blocks\0\u{3}dropped_blocks\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}merged\0\u{1}timestamp\0\u{3}start_hz\0\u{3}bin_width_hz\0\u{1}power\0\u{3}noise_bandwidth_hz\0\u{3}device_name\0\u{1}serial\0\u{1}unit\0\u{3}bad_blocks\0\u{3}dropped_blocks\0\u{1}detector\0\u{1}dwell\0")
+
+  fileprivate class _StorageClass {
+    var _sequence: UInt64 = 0
+    var _merged: UInt32 = 0
+    var _timestamp: Double = 0
+    var _startHz: Double = 0
+    var _binWidthHz: Double = 0
+    var _power: [Float] = []
+    var _noiseBandwidthHz: Double = 0
+    var _deviceName: String = String()
+    var _serial: String = String()
+    var _unit: String = String()
+    var _badBlocks: UInt64 = 0
+    var _droppedBlocks: UInt64 = 0
+    var _detector: String = String()
+    var _dwell: Tscope_Remote_V1_DwellTiming? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _sequence = source._sequence
+      _merged = source._merged
+      _timestamp = source._timestamp
+      _startHz = source._startHz
+      _binWidthHz = source._binWidthHz
+      _power = source._power
+      _noiseBandwidthHz = source._noiseBandwidthHz
+      _deviceName = source._deviceName
+      _serial = source._serial
+      _unit = source._unit
+      _badBlocks = source._badBlocks
+      _droppedBlocks = source._droppedBlocks
+      _detector = source._detector
+      _dwell = source._dwell
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._sequence) }()
+        case 2: try { try decoder.decodeSingularUInt32Field(value: &_storage._merged) }()
+        case 3: try { try decoder.decodeSingularDoubleField(value: &_storage._timestamp) }()
+        case 4: try { try decoder.decodeSingularDoubleField(value: &_storage._startHz) }()
+        case 5: try { try decoder.decodeSingularDoubleField(value: &_storage._binWidthHz) }()
+        case 6: try { try decoder.decodeRepeatedFloatField(value: &_storage._power) }()
+        case 7: try { try decoder.decodeSingularDoubleField(value: &_storage._noiseBandwidthHz) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._deviceName) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._serial) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._unit) }()
+        case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._badBlocks) }()
+        case 12: try { try decoder.decodeSingularUInt64Field(value: &_storage._droppedBlocks) }()
+        case 13: try { try decoder.decodeSingularStringField(value: &_storage._detector) }()
+        case 14: try { try decoder.decodeSingularMessageField(value: &_storage._dwell) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._sequence != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._sequence, fieldNumber: 1)
+      }
+      if _storage._merged != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._merged, fieldNumber: 2)
+      }
+      if _storage._timestamp.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._timestamp, fieldNumber: 3)
+      }
+      if _storage._startHz.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._startHz, fieldNumber: 4)
+      }
+      if _storage._binWidthHz.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._binWidthHz, fieldNumber: 5)
+      }
+      if !_storage._power.isEmpty {
+        try visitor.visitPackedFloatField(value: _storage._power, fieldNumber: 6)
+      }
+      if _storage._noiseBandwidthHz.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._noiseBandwidthHz, fieldNumber: 7)
+      }
+      if !_storage._deviceName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._deviceName, fieldNumber: 8)
+      }
+      if !_storage._serial.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._serial, fieldNumber: 9)
+      }
+      if !_storage._unit.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._unit, fieldNumber: 10)
+      }
+      if _storage._badBlocks != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._badBlocks, fieldNumber: 11)
+      }
+      if _storage._droppedBlocks != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._droppedBlocks, fieldNumber: 12)
+      }
+      if !_storage._detector.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._detector, fieldNumber: 13)
+      }
+      try { if let v = _storage._dwell {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Tscope_Remote_V1_Frame, rhs: Tscope_Remote_V1_Frame) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._sequence != rhs_storage._sequence {return false}
+        if _storage._merged != rhs_storage._merged {return false}
+        if _storage._timestamp != rhs_storage._timestamp {return false}
+        if _storage._startHz != rhs_storage._startHz {return false}
+        if _storage._binWidthHz != rhs_storage._binWidthHz {return false}
+        if _storage._power != rhs_storage._power {return false}
+        if _storage._noiseBandwidthHz != rhs_storage._noiseBandwidthHz {return false}
+        if _storage._deviceName != rhs_storage._deviceName {return false}
+        if _storage._serial != rhs_storage._serial {return false}
+        if _storage._unit != rhs_storage._unit {return false}
+        if _storage._badBlocks != rhs_storage._badBlocks {return false}
+        if _storage._droppedBlocks != rhs_storage._droppedBlocks {return false}
+        if _storage._detector != rhs_storage._detector {return false}
+        if _storage._dwell != rhs_storage._dwell {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Tscope_Remote_V1_DwellTiming: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DwellTiming"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}dwell_seconds\0\u{3}revisit_seconds\0\u{1}realtime\0\u{3}fft_size\0\u{1}overlap\0\u{3}sample_rate_hz\0\u{3}frame_seconds\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -559,76 +824,51 @@ nonisolated extension Tscope_Remote_V1_Frame: SwiftProtobuf.Message, SwiftProtob
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
-      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.merged) }()
-      case 3: try { try decoder.decodeSingularDoubleField(value: &self.timestamp) }()
-      case 4: try { try decoder.decodeSingularDoubleField(value: &self.startHz) }()
-      case 5: try { try decoder.decodeSingularDoubleField(value: &self.binWidthHz) }()
-      case 6: try { try decoder.decodeRepeatedFloatField(value: &self.power) }()
-      case 7: try { try decoder.decodeSingularDoubleField(value: &self.noiseBandwidthHz) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self.deviceName) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self.serial) }()
-      case 10: try { try decoder.decodeSingularStringField(value: &self.unit) }()
-      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.badBlocks) }()
-      case 12: try { try decoder.decodeSingularUInt64Field(value: &self.droppedBlocks) }()
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.dwellSeconds) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.revisitSeconds) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.realtime) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.fftSize) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.overlap) }()
+      case 6: try { try decoder.decodeSingularDoubleField(value: &self.sampleRateHz) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.frameSeconds) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.sequence != 0 {
-      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
+    if self.dwellSeconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.dwellSeconds, fieldNumber: 1)
     }
-    if self.merged != 0 {
-      try visitor.visitSingularUInt32Field(value: self.merged, fieldNumber: 2)
+    if self.revisitSeconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.revisitSeconds, fieldNumber: 2)
     }
-    if self.timestamp.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.timestamp, fieldNumber: 3)
+    if self.realtime != false {
+      try visitor.visitSingularBoolField(value: self.realtime, fieldNumber: 3)
     }
-    if self.startHz.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.startHz, fieldNumber: 4)
+    if self.fftSize != 0 {
+      try visitor.visitSingularUInt32Field(value: self.fftSize, fieldNumber: 4)
     }
-    if self.binWidthHz.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.binWidthHz, fieldNumber: 5)
+    if self.overlap.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.overlap, fieldNumber: 5)
     }
-    if !self.power.isEmpty {
-      try visitor.visitPackedFloatField(value: self.power, fieldNumber: 6)
+    if self.sampleRateHz.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.sampleRateHz, fieldNumber: 6)
     }
-    if self.noiseBandwidthHz.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.noiseBandwidthHz, fieldNumber: 7)
-    }
-    if !self.deviceName.isEmpty {
-      try visitor.visitSingularStringField(value: self.deviceName, fieldNumber: 8)
-    }
-    if !self.serial.isEmpty {
-      try visitor.visitSingularStringField(value: self.serial, fieldNumber: 9)
-    }
-    if !self.unit.isEmpty {
-      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 10)
-    }
-    if self.badBlocks != 0 {
-      try visitor.visitSingularUInt64Field(value: self.badBlocks, fieldNumber: 11)
-    }
-    if self.droppedBlocks != 0 {
-      try visitor.visitSingularUInt64Field(value: self.droppedBlocks, fieldNumber: 12)
+    if self.frameSeconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.frameSeconds, fieldNumber: 7)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Tscope_Remote_V1_Frame, rhs: Tscope_Remote_V1_Frame) -> Bool {
-    if lhs.sequence != rhs.sequence {return false}
-    if lhs.merged != rhs.merged {return false}
-    if lhs.timestamp != rhs.timestamp {return false}
-    if lhs.startHz != rhs.startHz {return false}
-    if lhs.binWidthHz != rhs.binWidthHz {return false}
-    if lhs.power != rhs.power {return false}
-    if lhs.noiseBandwidthHz != rhs.noiseBandwidthHz {return false}
-    if lhs.deviceName != rhs.deviceName {return false}
-    if lhs.serial != rhs.serial {return false}
-    if lhs.unit != rhs.unit {return false}
-    if lhs.badBlocks != rhs.badBlocks {return false}
-    if lhs.droppedBlocks != rhs.droppedBlocks {return false}
+  public static func ==(lhs: Tscope_Remote_V1_DwellTiming, rhs: Tscope_Remote_V1_DwellTiming) -> Bool {
+    if lhs.dwellSeconds != rhs.dwellSeconds {return false}
+    if lhs.revisitSeconds != rhs.revisitSeconds {return false}
+    if lhs.realtime != rhs.realtime {return false}
+    if lhs.fftSize != rhs.fftSize {return false}
+    if lhs.overlap != rhs.overlap {return false}
+    if lhs.sampleRateHz != rhs.sampleRateHz {return false}
+    if lhs.frameSeconds != rhs.frameSeconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
