@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to PostgreSQL (sslmode, sslrootcert): the version postgres-nio itself resolves
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
@@ -64,7 +66,8 @@ let package = Package(
         // The capture store in PostgreSQL (postgres-nio): many sensors and sessions in one database.
         .target(
             name: "PostgresStore",
-            dependencies: ["Signals", "ThreadKit", "Capture", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["Signals", "ThreadKit", "Capture", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         // What tscope offers to other systems: Prometheus metrics over HTTP (swift-prometheus on SwiftNIO).
         .target(

@@ -5,6 +5,7 @@ import Foundation
 /// `postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE[?session=ID|label=LABEL]`
 /// (`postgres://` too). `session` picks a session by id, `label` the latest
 /// with that label; without either a reader takes the latest session.
+/// `sslmode` and `sslrootcert` choose encryption as libpq's do (`PostgresTLS`).
 public struct PostgresLocation: Sendable, Equatable {
     public var user: String
     public var password: String?
@@ -13,6 +14,10 @@ public struct PostgresLocation: Sendable, Equatable {
     public var database: String
     public var session: Int64?
     public var label: String?
+    /// `sslmode=`: nil where the URL gives none (PGSSLMODE, else prefer)
+    public var sslMode: PostgresTLS.Mode?
+    /// `sslrootcert=FILE`: the CA a server's certificate is checked against
+    public var sslRootCertificate: String?
 
     /// whether `text` names a PostgreSQL store rather than a file
     public static func isURL(_ text: String) -> Bool {
@@ -45,8 +50,19 @@ public struct PostgresLocation: Sendable, Equatable {
             case "label":
                 guard let value = item.value, !value.isEmpty else { throw CaptureError(file: text, "label=: expected a label") }
                 label = value
+            case "sslmode":
+                guard let mode = item.value.flatMap(PostgresTLS.Mode.init(rawValue:)) else {
+                    throw CaptureError(file: text, "sslmode=\(item.value ?? ""): expected one of \(PostgresTLS.modes)")
+                }
+                sslMode = mode
+            case "sslrootcert":
+                guard let value = item.value, !value.isEmpty else {
+                    throw CaptureError(file: text, "sslrootcert=: expected a PEM file")
+                }
+                sslRootCertificate = value
             default:
-                throw CaptureError(file: text, "unknown parameter \(item.name): expected session=ID or label=LABEL")
+                throw CaptureError(file: text, "unknown parameter \(item.name): expected session=ID, label=LABEL, "
+                    + "sslmode=MODE or sslrootcert=FILE")
             }
         }
     }

@@ -47,7 +47,37 @@ final class PostgresServer {
         try text.write(to: hba, atomically: false, encoding: .utf8)
         try runAsServerUser("pg_ctl", ["-D", data.path, "reload"])
         // the reload is asynchronous: wait until a password-less TCP connection is refused
-        for _ in 0..<50 where tcpOpenWithoutPassword() { usleep(100_000) }
+        Self.wait(whilst: tcpOpenWithoutPassword)
+    }
+
+    /// From now on TCP connections must be encrypted: TLS on with `certificate` and `key` (PEM), and every
+    /// `host` line of pg_hba.conf made `hostssl`, so a plaintext connection is refused.
+    func requireTLS(certificate: String, key: String) throws {
+        let installedCertificate = data.appendingPathComponent("server.crt").path
+        let installedKey = data.appendingPathComponent("server.key").path
+        for (from, to) in [(certificate, installedCertificate), (key, installedKey)] {
+            try? FileManager.default.removeItem(atPath: to)
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        }
+        // PostgreSQL refuses a key others may read
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: installedKey)
+        if getuid() == 0 { try Self.shell(["chown", "postgres:postgres", installedCertificate, installedKey]) }
+        _ = try query("ALTER SYSTEM SET ssl = on")
+        let hba = data.appendingPathComponent("pg_hba.conf")
+        let text = try String(contentsOf: hba, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.hasPrefix("host ") ? "hostssl" + line.dropFirst(4) : String(line) }
+            .joined(separator: "\n")
+        try text.write(to: hba, atomically: false, encoding: .utf8)
+        try runAsServerUser("pg_ctl", ["-D", data.path, "reload"])
+        // the reload is asynchronous: wait until a plaintext TCP connection is refused
+        Self.wait(whilst: { tcpOpen(sslMode: "disable") })
+    }
+
+    /// Polls `condition` every 0.1 s while it holds, for up to `seconds` (a `for … where` loop would
+    /// go on evaluating it — a psql run each time — after it stopped holding).
+    static func wait(seconds: Double = 5, whilst condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && condition() { usleep(100_000) }
     }
 
     /// Stops the server; `immediate` is a crash as far as clients are concerned.
@@ -69,9 +99,12 @@ final class PostgresServer {
     }
 
     /// whether a TCP connection without a password is let in
-    private func tcpOpenWithoutPassword() -> Bool {
-        (try? runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tscope", "-d", "tscope", "-w", "-At",
-                                      "-c", "SELECT 1"])) != nil
+    private func tcpOpenWithoutPassword() -> Bool { tcpOpen(sslMode: "prefer") }
+
+    /// whether psql's TCP connection with `sslMode` and no password is let in
+    private func tcpOpen(sslMode: String) -> Bool {
+        (try? runAsServerUser("psql", ["host=127.0.0.1 port=\(port) user=tscope dbname=tscope sslmode=\(sslMode)",
+                                      "-w", "-At", "-c", "SELECT 1"])) != nil
     }
 
     @discardableResult

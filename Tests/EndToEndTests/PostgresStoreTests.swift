@@ -4,6 +4,91 @@ import Testing
 /// The PostgreSQL capture store with a real server: `record --output
 /// postgresql://…`, and the URL wherever a capture file goes.
 @Suite(.serialized) struct PostgresStoreTests {
+    /// A self-signed certificate (its own root) from Debian's openssl naming `subjectAltName`; returns (pem, key).
+    static func certificate(_ name: String, subjectAltName: String, in directory: URL) throws -> (String, String) {
+        let pem = directory.appendingPathComponent("\(name).pem").path, key = directory.appendingPathComponent("\(name).key").path
+        let made = try run(URL(fileURLWithPath: "/usr/bin/openssl"),
+                           ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                            "-keyout", key, "-out", pem, "-days", "2", "-subj", "/CN=tscope \(name)",
+                            "-addext", "subjectAltName=\(subjectAltName)"])
+        #expect(made.status == 0, "\(made.stderr)")
+        return (pem, key)
+    }
+
+    /// Encryption as libpq chooses it (sslmode, sslrootcert, PGSSLMODE,
+    /// PGSSLROOTCERT) against a server that takes TLS connections only,
+    /// its certificate naming `localhost` and not 127.0.0.1: plaintext
+    /// (`disable`) is refused by the server, saying which mode was used; the
+    /// default (`prefer`) and `require` encrypt without checking; `verify-ca`
+    /// checks the signature only, so it accepts the certificate at
+    /// 127.0.0.1; `verify-full` checks the name too, refusing 127.0.0.1 and
+    /// accepting localhost (an address cannot be checked: it is refused
+    /// before connecting, in words), and a certificate naming another host
+    /// is refused by the check; a stranger's root certificate is refused; a
+    /// verifying mode without a root certificate stops before connecting.
+    @Test func encryptionIsChosenAsLibpqChoosesIt() throws {
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let directory = try Paths.temporaryDirectory("pg-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (serverPEM, serverKey) = try Self.certificate("server", subjectAltName: "DNS:localhost", in: directory)
+        let (strangerPEM, _) = try Self.certificate("stranger", subjectAltName: "DNS:localhost", in: directory)
+        try server.requireTLS(certificate: serverPEM, key: serverKey)
+        // HOME elsewhere: no ~/.postgresql/root.crt of the machine's is consulted
+        let clean = ["HOME": directory.path, "PGSSLMODE": "", "PGSSLROOTCERT": ""]
+        func record(_ url: String, _ environment: [String: String] = [:]) throws -> ProcessResult {
+            try run(Paths.tscope, ["record", "--device", "demo", "--duration", "0.5", "--band", "430:440", "--output", url],
+                    environment: clean.merging(environment) { $1 })
+        }
+        let ip = server.url, named = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        var stored = 0
+
+        let plaintext = try record(ip + "?sslmode=disable")
+        #expect(plaintext.status != 0)
+        #expect(plaintext.stderr.contains("encryption: disable, from sslmode=disable"), "\(plaintext.stderr)")
+        #expect(plaintext.stderr.split(separator: "\n").count == 1, "one line: \(plaintext.stderr)")
+
+        for accepted in [try record(ip), try record(ip + "?sslmode=require"),
+                         try record(ip + "?sslmode=verify-ca&sslrootcert=\(serverPEM)"),
+                         try record(named + "?sslmode=verify-full&sslrootcert=\(serverPEM)"),
+                         try record(named, ["PGSSLMODE": "verify-full", "PGSSLROOTCERT": serverPEM])] {
+            #expect(accepted.status == 0, "\(accepted.stderr)")
+            if accepted.status == 0 { stored += 1 }
+        }
+
+        // the certificate names localhost; 127.0.0.1 is refused before connecting, since an address cannot be checked
+        let address = try record(ip + "?sslmode=verify-full&sslrootcert=\(serverPEM)")
+        #expect(address.status != 0)
+        #expect(address.stderr.contains("127.0.0.1 is an address: connect by the name its certificate gives"),
+                "\(address.stderr)")
+        // a name the certificate does not give is refused by the check itself
+        let (otherPEM, otherKey) = try Self.certificate("other", subjectAltName: "DNS:db.example", in: directory)
+        try server.requireTLS(certificate: otherPEM, key: otherKey)
+        let wrongName = try record(named + "?sslmode=verify-full&sslrootcert=\(otherPEM)")
+        #expect(wrongName.status != 0)
+        #expect(wrongName.stderr.contains("the server's certificate does not name the host dialled (encryption: "
+                    + "verify-full, from sslmode=verify-full, root certificate \(otherPEM))"), "\(wrongName.stderr)")
+        #expect(!wrongName.stderr.contains("password"), "a certificate problem is not blamed on the password")
+
+        let stranger = try record(named + "?sslmode=verify-ca&sslrootcert=\(strangerPEM)")
+        #expect(stranger.status != 0)
+        #expect(stranger.stderr.contains("the server's certificate is not signed by the root certificate (encryption: verify-ca"),
+                "\(stranger.stderr)")
+
+        let noRoot = try record(ip + "?sslmode=verify-ca")
+        #expect(noRoot.status != 0)
+        #expect(noRoot.stderr.contains("give sslrootcert=FILE (or PGSSLROOTCERT)"), "\(noRoot.stderr)")
+
+        let badMode = try record(ip + "?sslmode=sometimes")
+        #expect(badMode.status != 0)
+        #expect(badMode.stderr.contains("sslmode=sometimes: expected one of disable, allow, prefer, require, verify-ca, verify-full"),
+                "\(badMode.stderr)")
+
+        // the server itself counts what was stored: only the accepted links' sessions
+        #expect(try server.query("SELECT count(*) FROM sessions") == "\(stored)")
+        #expect(stored == 5)
+    }
+
     /// A server that wants a password: the recording finds it in a pgpass file (or PGPASSWORD), as libpq would,
     /// so no command line carries it; without one, or with a pgpass file others may read, the refusal is one line
     /// saying where a password may come from; the password is in no output and not in the session's metadata.
@@ -130,7 +215,9 @@ import Testing
 
         let gone = try BackgroundTscope(["record", "--device", "demo", "--duration", "4", "--band", "430:440",
                                          "--output", server.url], stderr: .keep)
-        usleep(1_500_000)
+        // the crash comes once the new session has committed frames (however long a loaded machine takes to start)
+        let committed = "SELECT count(*) FROM frames WHERE session_id = (SELECT max(id) FROM sessions WHERE id > 1)"
+        PostgresServer.wait(seconds: 20) { (Int((try? server.query(committed)) ?? "") ?? 0) == 0 }
         server.stop(immediate: true)
         let (goneStatus, goneText) = gone.waitForExit()
         #expect(goneStatus == 1, "\(goneText)")
