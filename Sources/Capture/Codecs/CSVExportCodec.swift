@@ -4,8 +4,7 @@ struct CSVExportCodec: WritableCaptureCodec {
     let name = "csv"
     let summary = "a tscope CSV export (a table for pandas)"
     let recognition = CaptureRecognition(firstLine: .init(pattern: "^time,", extensions: ["csv"]))
-    // .csv is rtl_power's and hackrf_sweep's too: --format decides
-    let outputExtensions: [String] = []
+    // no outputExtensions: .csv is rtl_power's and hackrf_sweep's too, --format decides
 
     func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {
         CSVExporter(sink: try makeSink(path: path), layout: options.csvLayout, unit: options.metadata?.levelUnit ?? "dB")

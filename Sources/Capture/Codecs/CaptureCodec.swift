@@ -20,6 +20,11 @@ public protocol CaptureCodec: Sendable {
     var outputExtensions: [String] { get }
 }
 
+extension CaptureCodec {
+    /// most formats are named for output by --format only
+    public var outputExtensions: [String] { [] }
+}
+
 /// A format tscope reads.
 public protocol ReadableCaptureCodec: CaptureCodec {
     /// Opens `path` for reading frames in this format.

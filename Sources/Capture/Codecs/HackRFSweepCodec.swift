@@ -5,7 +5,6 @@ struct HackRFSweepCodec: ReadableCaptureCodec, WritableCaptureCodec {
     // hackrf_sweep prints microseconds after the seconds: "HH:MM:SS.ffffff,"
     let recognition = CaptureRecognition(
         firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2}\.\d"#, extensions: ["csv", "txt"]))
-    let outputExtensions: [String] = []
 
     func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
         try HackRFSweepCSVReader(path: path, options: options)

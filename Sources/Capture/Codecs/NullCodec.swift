@@ -6,7 +6,6 @@ struct NullCodec: WritableCaptureCodec {
     let name = "null"
     let summary = "nothing: frames are read and dropped (a check)"
     let recognition = CaptureRecognition.byNameOnly
-    let outputExtensions: [String] = []
 
     func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {
         DiscardingWriter()

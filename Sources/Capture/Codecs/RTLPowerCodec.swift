@@ -5,7 +5,6 @@ struct RTLPowerCodec: ReadableCaptureCodec, WritableCaptureCodec {
     // rtl_power prints whole seconds: "YYYY-MM-DD, HH:MM:SS, Hz low, …"
     let recognition = CaptureRecognition(
         firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2},"#, extensions: ["csv", "txt"]))
-    let outputExtensions: [String] = []
 
     func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
         try RTLPowerCSVReader(path: path, options: options)

@@ -24,7 +24,6 @@ struct RawIQCodec: ReadableCaptureCodec {
         }
     }
 
-    let outputExtensions: [String] = []
 
     func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
         try IQSpectrumReader(path: path, format: sampleFormat, options: options.iq)

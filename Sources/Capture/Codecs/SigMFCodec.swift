@@ -5,7 +5,6 @@ struct SigMFCodec: ReadableCaptureCodec {
     let name = "sigmf"
     let summary = "SigMF raw I/Q (.sigmf-meta beside .sigmf-data)"
     let recognition = CaptureRecognition(extensions: ["sigmf-meta", "sigmf-data", "sigmf"])
-    let outputExtensions: [String] = []
 
     func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
         try SigMFRecording(path: path).makeReader(options: options.iq)
