@@ -52,7 +52,7 @@ public enum IQSampleFormat: String, Sendable, CaseIterable {
 }
 
 extension IQSampleFormat {
-    /// what raw I/Q needs on the command line, for hints (here, not in
-    /// `CaptureFormat`, so the parsers build without the store, as Tools/fuzz does)
+    /// what raw I/Q needs on the command line, for hints (from the reader of
+    /// a .bin that is not hackrf_sweep -B, and from detection)
     public static let commandLineHint = "--in-format cu8 --rate RATE --center FREQ (or cs8, cs16, cf32)"
 }

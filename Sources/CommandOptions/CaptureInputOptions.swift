@@ -8,7 +8,7 @@ public struct CaptureInputOptions: ParsableArguments {
     public init() {}
 
     @Option(name: .customLong("in-format"),
-            help: "Input format (default: from the extension and first bytes): rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, sigmf, cu8, cs8, cs16, cf32.")
+            help: "Input format (default: from the extension and first bytes): \(CaptureFormat.readable).")
     public var inputFormat: CaptureFormatArgument?
 
     @Flag(help: "Stop at the first damaged line or record instead of skipping and counting it.")

@@ -2,7 +2,6 @@ import DSP
 import Devices
 import Remote
 import Signals
-import USBDriver
 
 /// The analyzer a command asked for (`--device`, `--serial`,
 /// `--reconnect-timeout`), and the ways a run opens it: as a reconnecting
@@ -97,69 +96,21 @@ public struct DeviceSelection: Sendable {
         return (source, analyzer)
     }
 
-    /// An opened analyzer: its transport and how to name it on screen.
-    public struct OpenedHackRF {
-        public var transport: USBTransport
-        public var name: String
-        public var isDemo: Bool
-    }
-
-    /// Opens a HackRF (the sweep protocol's device). `auto` falls back to the
-    /// demo only when no HackRF is attached; an attached one that cannot be
-    /// opened is an error.
+    /// Opens a HackRF (the sweep protocol's device) as the catalogue does
+    /// (`DeviceChoice.openHackRF`); a sensor's or another family's analyzer is refused.
     public func openHackRF(demoPacing: HackRFEmulator.Pacing = .realTime) throws -> OpenedHackRF {
         try refuseRemote("drives a HackRF One itself (hackrf_sweep's protocol)")
-        switch device.target {
-        case .emulated(.hackrf):
-            return demoHackRF(pacing: demoPacing)
-        case .hardware(.hackrf):
-            return try attachedHackRF()
-        case .auto:
-            let attached = try USBEnumerator.devices(matching: AnalyzerKind.hackrf.usbIDs)
-            return attached.isEmpty && serial == nil ? demoHackRF(pacing: demoPacing) : try attachedHackRF()
-        default:
+        guard let opened = try device.openHackRF(serial: serial, demoSeed: demoSeed, pacing: demoPacing) else {
             throw CommandError("this command drives a HackRF One (hackrf_sweep's protocol); "
                 + "--device \(device.rawValue) works with `tscope watch`, `meter`, `record` and `devices --probe`")
         }
+        return opened
     }
 
-    private func demoHackRF(pacing: HackRFEmulator.Pacing) -> OpenedHackRF {
-        let emulator = HackRFEmulator(seed: demoSeed, options: .init(pacing: pacing))
-        return OpenedHackRF(transport: EmulatedTransport(emulator: emulator), name: "HackRF One", isDemo: true)
-    }
-
-    private func attachedHackRF() throws -> OpenedHackRF {
-        let transport = try AnalyzerKind.hackrf.openTransport(serial: serial)
-        let serialText = transport.deviceInfo.serialNumber.map { " \($0.suffix(8))" } ?? ""
-        return OpenedHackRF(transport: transport, name: "HackRF One\(serialText)", isDemo: false)
-    }
-
-    /// An opened and initialised RTL-SDR and how to name it.
-    public struct OpenedRTLSDR {
-        public var device: RTLSDRDevice
-        public var name: String
-        public var isDemo: Bool
-    }
-
-    /// Opens the RTL-SDR chosen: `demo-rtlsdr` hosts the emulator in-process;
-    /// `rtlsdr` opens the first attached dongle with a known id (and the
-    /// serial, if given) through libusb, detaching the DVB kernel driver.
+    /// Opens the RTL-SDR chosen as the catalogue does (`DeviceChoice.openRTLSDR`); a sensor's is refused.
     public func openRTLSDR(realTime: Bool = true) throws -> OpenedRTLSDR {
         try refuseRemote("drives an RTL-SDR itself")
-        if device == .emulated(.rtlsdr) {
-            let emulator = RTLSDREmulator(seed: demoSeed, options: .init(realTime: realTime))
-            return OpenedRTLSDR(device: try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator)),
-                                name: "RTL-SDR (demo)", isDemo: true)
-        }
-        let transport = try AnalyzerKind.rtlsdr.openTransport(serial: serial)
-        do {
-            let device = try RTLSDRDevice.open(transport: transport)
-            let serialText = transport.deviceInfo.serialNumber.map { " \($0)" } ?? ""
-            return OpenedRTLSDR(device: device, name: "RTL-SDR\(serialText)", isDemo: false)
-        } catch {
-            transport.close()
-            throw error
-        }
+        return try device.openRTLSDR(serial: serial, demoSeed: demoSeed, realTime: realTime)
     }
 
     private func refuseRemote(_ what: String) throws {

@@ -157,7 +157,7 @@ public final class RTLPowerSweep {
     public func run() throws {
         let plan = settings.plan
         report(plan)
-        let opened: DeviceSelection.OpenedRTLSDR
+        let opened: OpenedRTLSDR
         opened = try selection.openRTLSDR()
         try opened.device.setGain(settings.gain)
         defer {

@@ -8,15 +8,17 @@ import Runs
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert between formats (tscope capture store, rtl_power, hackrf_sweep, soapy_power_bin, SigMF, raw I/Q, CSV).",
+        abstract: "Convert a capture from one format into another (convert --help lists the formats).",
         discussion: """
             The input format comes from the extension and the first bytes (or --in-format), the output format from \
-            the extension (.bin: hackrf_sweep -B, .sdrff: soapy_power_bin) or --format. CSV outputs need --format: \
+            the extension (\(CaptureFormat.outputExtensionsHelp)) or --format. CSV outputs need --format: \
             hackrf_sweep, or csv (a table for pandas, see `tscope export --csv`). --format null reads the whole \
             input and writes nothing: a check of a file.
             Damaged lines or records are skipped and counted with a warning; --strict stops at the first.
             The output appears only when the run succeeds (it is written beside it under a temporary name); a session \
             appended to an existing capture store is rolled back whole if the run fails.
+            Formats (r: read, w: written):
+            \(CaptureFormat.helpTable)
             """
     )
 
@@ -26,7 +28,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Output file ('-' for stdout).")
     var output: String
 
-    @Option(help: "Output format: tscope, rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, csv, null.")
+    @Option(help: "Output format: \(CaptureFormat.writable).")
     var format: CaptureFormatArgument?
 
     @Option(help: "Table layout for --format csv: wide (one row per frame) or long (one row per bin).")

@@ -78,7 +78,10 @@ struct WatchCommand: ParsableCommand {
             selection: try analyzerOptions.apply(to: deviceOptions.selection), detector: detectorOption.chosen(default: .peak),
             recordings: .init(directory: recordDirectory, label: label, operatorName: operatorName,
                               duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
-        run.ecgPane = try ecg.map(ECGPaneOpening.pane)
+        if let ecg {
+            // the pane opens its source as `ecg watch` does with no options given
+            run.ecgPane = try ECGPaneOpening.pane(source: ecg, request: ECGSourceOptions.parse([]).request)
+        }
         run.mode = view.mode
         run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace

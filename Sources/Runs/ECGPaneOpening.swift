@@ -1,21 +1,19 @@
-import ArgumentParser
 import ECG
-import Runs
 import ViewModels
 import Views
 
 /// `watch --ecg SOURCE`: the ECG pane beside the spectrum, its source opened
-/// with `ecg watch`'s defaults (the synthetic ECG with the demo episodes, or
-/// a record or CSV replayed at real rate), shown as stacked strips.
+/// as `ecg watch` opens it (the synthetic ECG with the demo episodes, or a
+/// record or CSV replayed at real rate), shown as stacked strips.
 public enum ECGPaneOpening {
     /// strip length in the pane [s]
     public static let stripSeconds = 5.0
 
-    public static func pane(source: String) throws -> ECGSidePane {
-        let options = try ECGSourceOptions.parse([])
+    /// Opens `source` as `request` (`ecg watch`'s defaults, as its options parse with none given) says.
+    public static func pane(source: String, request: ECGSourceRequest) throws -> ECGSidePane {
         let feed: ECGFeed
         do {
-            feed = try options.request.openFeed(sourcePath: source)
+            feed = try request.openFeed(sourcePath: source)
         } catch let error as ECGError {
             throw CommandError("--ecg \(error.description)")
         }

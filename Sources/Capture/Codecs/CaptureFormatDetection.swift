@@ -1,0 +1,68 @@
+import Foundation
+import Signals
+
+/// Which format a path is, from the codecs' `recognition` and
+/// `outputExtensions` (the stages are described on `CaptureRecognition`).
+extension CaptureFormat {
+    /// What the extension of an output path names; nil if it says nothing
+    /// definite (.csv could be three formats: --format decides).
+    public static func forOutput(path: String) -> CaptureFormat? {
+        let ext = fileExtension(path)
+        return CaptureCodecs.all.first { $0.outputExtensions.contains(ext) }.map(CaptureFormat.init)
+    }
+
+    /// The format of an existing file from its extension and first bytes.
+    public static func detect(path: String) throws -> CaptureFormat {
+        let codecs = CaptureCodecs.all
+        let ext = fileExtension(path)
+        if let named = codecs.first(where: { $0.recognition.extensions.contains(ext) }) { return CaptureFormat(named) }
+
+        // 64 bytes: longer than every magic and than a sweep text's date and time
+        let head = try firstBytes(path, count: 64)
+        if head.isEmpty { throw CaptureError(file: path, "empty: nothing to read") }
+        if let marked = codecs.first(where: { $0.recognition.magic.map { head.starts(with: $0) } ?? false }) {
+            return CaptureFormat(marked)
+        }
+        if let claimed = codecs.first(where: { $0.recognition.checkedExtensions.contains(ext) }) {
+            if let problem = claimed.recognition.mismatch?(head) {
+                throw CaptureError(file: path, location: .byte(0), problem)
+            }
+            return CaptureFormat(claimed)
+        }
+
+        let texts = codecs.compactMap { codec in codec.recognition.firstLine.map { (codec: codec, firstLine: $0) } }
+        let startsWithDigit = head.first.map { (0x30...0x39).contains($0) } == true
+        guard startsWithDigit || texts.contains(where: { $0.firstLine.extensions.contains(ext) }) else {
+            throw CaptureError(file: path, "unknown kind of file: give --in-format (\(readable)); raw I/Q also needs "
+                + "--rate and --center")
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        if let matched = texts.first(where: { text.range(of: $0.firstLine.pattern, options: .regularExpression) != nil }) {
+            guard matched.codec is any ReadableCaptureCodec else {
+                throw CaptureError(file: path, "is \(matched.codec.summary), which tscope does not read back")
+            }
+            return CaptureFormat(matched.codec)
+        }
+        let readableTexts = texts.map(\.codec).filter { $0 is any ReadableCaptureCodec }.map(\.name)
+        throw CaptureError(file: path, location: .line(1),
+                           "expected \(alternatives(readableTexts)) lines ('2024-05-01, 12:00:00, Hz low, …'); "
+                            + "give --in-format (\(readable))")
+    }
+
+    /// "a", "a or b", "a, b or c"
+    private static func alternatives(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.last ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    static func fileExtension(_ path: String) -> String {
+        URL(fileURLWithPath: path).pathExtension.lowercased()
+    }
+
+    private static func firstBytes(_ path: String, count: Int) throws -> [UInt8] {
+        let input = try ByteInput(path: path)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = try bytes.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, count: count) }
+        return Array(bytes[0..<n])
+    }
+}
