@@ -1,4 +1,3 @@
-import CFFTW
 import DSP
 import Foundation
 import Signals
@@ -39,9 +38,7 @@ public final class IQSpectrumReader: SpectrumFrameReader {
     private let segments: [Segment]
     private let startTime: Double
     private let records: RecordReader
-    private let input: UnsafeMutablePointer<fftwf_complex>
-    private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
+    private let fft: PowerSpectrumFFT
     private let window: UnsafeMutablePointer<Float>
     private let samples: UnsafeMutablePointer<Float>
     private let powerSum: UnsafeMutablePointer<Float>
@@ -65,9 +62,7 @@ public final class IQSpectrumReader: SpectrumFrameReader {
         self.startTime = options.startTime ?? 0
         records = RecordReader(input: input, initialCapacity: max(1 << 16, options.fftSize * format.bytesPerSample))
         let n = options.fftSize
-        self.input = fftwf_alloc_complex(n)!
-        self.output = fftwf_alloc_complex(n)!
-        plan = FFTWPlanner.forwardPlan(size: n, input: self.input, output: self.output)
+        fft = PowerSpectrumFFT(size: n)
         window = .allocate(capacity: n)
         samples = .allocate(capacity: 2 * n)
         powerSum = .allocate(capacity: n)
@@ -94,9 +89,6 @@ public final class IQSpectrumReader: SpectrumFrameReader {
     }
 
     deinit {
-        FFTWPlanner.destroy(plan)
-        fftwf_free(input)
-        fftwf_free(output)
         window.deallocate()
         samples.deallocate()
         powerSum.deallocate()
@@ -164,18 +156,14 @@ public final class IQSpectrumReader: SpectrumFrameReader {
 
     private func transform(accumulate: Bool) {
         let n = fftSize
-        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
+        let inputFloats = fft.input
         for i in 0..<n {
             inputFloats[2 * i] = samples[2 * i] * window[i]
             inputFloats[2 * i + 1] = samples[2 * i + 1] * window[i]
         }
-        fftwf_execute(plan)
-        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
-        for i in 0..<n {
-            let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-            let power = re * re + im * im
-            powerSum[i] = accumulate ? powerSum[i] + power : power
-        }
+        fft.transform()
+        // |X|² unscaled here: powerScale (1 / (Σ window)²) is applied once per frame
+        fft.combinePower(scale: 1, accumulate ? .sum : .replace, into: powerSum)
     }
 
     private func currentSegment() -> Segment {

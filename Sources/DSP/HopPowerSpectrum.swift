@@ -1,4 +1,3 @@
-import CFFTW
 import Foundation
 
 /// Power spectrum of one RTL-SDR hop, as rtl_power integrates it: the hop's
@@ -19,9 +18,7 @@ public final class HopPowerSpectrum {
     public let downsample: Int
     public let window: SpectralWindow
 
-    private let input: UnsafeMutablePointer<fftwf_complex>
-    private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
+    private let fft: PowerSpectrumFFT
     /// window / 128 / downsample, each weight twice (I and Q)
     private let interleavedWindow: UnsafeMutablePointer<Float>
     /// 1 / N², applied in the power pass
@@ -38,11 +35,7 @@ public final class HopPowerSpectrum {
         self.fftSize = fftSize
         self.downsample = downsample
         self.window = window
-        let input = fftwf_alloc_complex(fftSize)!
-        let output = fftwf_alloc_complex(fftSize)!
-        self.input = input
-        self.output = output
-        plan = FFTWPlanner.forwardPlan(size: fftSize, input: input, output: output)
+        fft = PowerSpectrumFFT(size: fftSize)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         for i in 0..<fftSize {
             let w = Float(window.weight(i, length: fftSize) / 128 / Double(downsample))
@@ -53,9 +46,6 @@ public final class HopPowerSpectrum {
     }
 
     deinit {
-        FFTWPlanner.destroy(plan)
-        fftwf_free(input)
-        fftwf_free(output)
         interleavedWindow.deallocate()
     }
 
@@ -75,8 +65,7 @@ public final class HopPowerSpectrum {
         guard transforms > 0, let base = iq.baseAddress else { return 0 }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         if n == 1 && downsample == 1 { return accumulateMeanPower(bytes, samples: transforms, into: accumulator) }
-        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
-        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        let inputFloats = fft.input
         for t in 0..<transforms {
             let segment = bytes + t * bytesPerTransform
             if downsample == 1 {
@@ -86,18 +75,8 @@ public final class HopPowerSpectrum {
             } else {
                 boxcar(segment, into: inputFloats)
             }
-            fftwf_execute(plan)
-            if keepsMaximum {
-                for i in 0..<n {
-                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                    accumulator[i] = max(accumulator[i], (re * re + im * im) * powerScale)
-                }
-            } else {
-                for i in 0..<n {
-                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                    accumulator[i] += (re * re + im * im) * powerScale
-                }
-            }
+            fft.transform()
+            fft.combinePower(scale: powerScale, keepsMaximum ? .maximum : .sum, into: accumulator)
         }
         return transforms
     }

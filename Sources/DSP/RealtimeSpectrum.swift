@@ -1,4 +1,3 @@
-import CFFTW
 import Foundation
 
 /// Real-time spectrum analysis of a continuous I/Q stream, as a bench
@@ -54,9 +53,7 @@ public final class RealtimeSpectrum {
     public let keptBins: Range<Int>
     public let removesDC: Bool
 
-    private let input: UnsafeMutablePointer<fftwf_complex>
-    private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
+    private let fft: PowerSpectrumFFT
     /// Hann / 128, twice per sample (I and Q)
     private let interleavedWindow: UnsafeMutablePointer<Float>
     /// the newest ≤ N samples, converted to float, DC not yet removed (2N floats)
@@ -104,11 +101,7 @@ public final class RealtimeSpectrum {
         self.keptBins = kept.isEmpty ? 0..<fftSize : kept
         fftsPerFrame = Self.fftsPerFrame(sampleRateHz: sampleRateHz, hop: hop, framesPerSecond: framesPerSecond)
         removesDC = removeDC
-        let input = fftwf_alloc_complex(fftSize)!
-        let output = fftwf_alloc_complex(fftSize)!
-        self.input = input
-        self.output = output
-        plan = FFTWPlanner.forwardPlan(size: fftSize, input: input, output: output)
+        fft = PowerSpectrumFFT(size: fftSize)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         for i in 0..<fftSize {
             let w = Float(SpectralWindow.hann(i, length: fftSize)) / 128
@@ -125,9 +118,6 @@ public final class RealtimeSpectrum {
     }
 
     deinit {
-        FFTWPlanner.destroy(plan)
-        fftwf_free(input)
-        fftwf_free(output)
         interleavedWindow.deallocate()
         history.deallocate()
         accumulator.deallocate()
@@ -255,40 +245,28 @@ public final class RealtimeSpectrum {
         hopSumI = 0
         hopSumQ = 0
         let n = fftSize
-        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
-        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        let inputFloats = fft.input
         let (oi, oq) = removesDC ? (dcI, dcQ) : (0, 0)
         for k in 0..<n {
             inputFloats[2 * k] = (history[2 * k] - oi) * interleavedWindow[2 * k]
             inputFloats[2 * k + 1] = (history[2 * k + 1] - oq) * interleavedWindow[2 * k + 1]
         }
-        fftwf_execute(plan)
+        fft.transform()
         let scale = 1 / (Float(n) * Float(n))
-        if fftsInFrame == 0 || detector.usesLastSegmentOnly {
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                accumulator[i] = (re * re + im * im) * scale
-            }
-        } else if detector.combinesByMaximum {
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                accumulator[i] = max(accumulator[i], (re * re + im * im) * scale)
-            }
-        } else {
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                accumulator[i] += (re * re + im * im) * scale
-            }
-        }
+        let combination: PowerSpectrumFFT.Combination = fftsInFrame == 0 || detector.usesLastSegmentOnly
+            ? .replace : detector.combinesByMaximum ? .maximum : .sum
+        fft.combinePower(scale: scale, combination, into: accumulator)
         if let everyAccumulator {
             let peak = everyAccumulator, sum = everyAccumulator + n, last = everyAccumulator + 2 * n
-            let first = fftsInFrame == 0
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                let power = (re * re + im * im) * scale
-                last[i] = power
-                peak[i] = first ? power : max(peak[i], power)
-                sum[i] = first ? power : sum[i] + power
+            fft.combinePower(scale: scale, .replace, into: last)
+            if fftsInFrame == 0 {
+                peak.update(from: last, count: n)
+                sum.update(from: last, count: n)
+            } else {
+                for i in 0..<n {
+                    peak[i] = max(peak[i], last[i])
+                    sum[i] += last[i]
+                }
             }
         }
         fftsInFrame += 1

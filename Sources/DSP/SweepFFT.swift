@@ -1,4 +1,3 @@
-import CFFTW
 import Foundation
 
 /// The per-block power spectrum exactly as hackrf_sweep computes it
@@ -25,9 +24,7 @@ public final class SweepFFT {
     /// true: each bin keeps its largest segment power (peak detector); false: the mean
     public let keepsMaximum: Bool
 
-    private let input: UnsafeMutablePointer<fftwf_complex>
-    private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
+    private let fft: PowerSpectrumFFT
     /// Hann window divided by 128 (int8 full scale), each weight twice (for
     /// I and for Q) so the conversion runs over the interleaved bytes in one
     /// vectorisable loop; the division by a power of two is exact, so
@@ -61,11 +58,7 @@ public final class SweepFFT {
         keptDetector = keepEveryDetector
         everyPower = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
         everyDecibels = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
-        let input = fftwf_alloc_complex(fftSize)!
-        let output = fftwf_alloc_complex(fftSize)!
-        self.input = input
-        self.output = output
-        plan = FFTWPlanner.forwardPlan(size: fftSize, input: input, output: output)
+        fft = PowerSpectrumFFT(size: fftSize)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         powerSum = .allocate(capacity: fftSize)
         decibels = .allocate(capacity: fftSize)
@@ -89,9 +82,6 @@ public final class SweepFFT {
     }
 
     deinit {
-        FFTWPlanner.destroy(plan)
-        fftwf_free(input)
-        fftwf_free(output)
         interleavedWindow.deallocate()
         powerSum.deallocate()
         decibels.deallocate()
@@ -127,32 +117,15 @@ public final class SweepFFT {
         }
         // |X/N|² = |X|²/N², averaged over segments (or the largest kept)
         let powerScale = 1 / (Float(n) * Float(n) * Float(keepsMaximum ? 1 : segments))
-        // fftwf_complex is two contiguous Floats: view the buffers as 2N floats
-        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
-        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        let inputFloats = fft.input
         for segment in 0..<segments {
             let firstPair = pairs - n * (segments - segment)
             let segmentStart = int8s.baseAddress! + 2 * firstPair
             for k in 0..<(2 * n) {
                 inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
             }
-            fftwf_execute(plan)
-            if segment == 0 {
-                for i in 0..<n {
-                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                    powerSum[i] = (re * re + im * im) * powerScale
-                }
-            } else if keepsMaximum {
-                for i in 0..<n {
-                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                    powerSum[i] = max(powerSum[i], (re * re + im * im) * powerScale)
-                }
-            } else {
-                for i in 0..<n {
-                    let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                    powerSum[i] += (re * re + im * im) * powerScale
-                }
-            }
+            fft.transform()
+            fft.combinePower(scale: powerScale, segment == 0 ? .replace : keepsMaximum ? .maximum : .sum, into: powerSum)
         }
         FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
@@ -164,19 +137,15 @@ public final class SweepFFT {
                                       power: UnsafeMutablePointer<Float>, decibels: UnsafeMutablePointer<Float>) {
         let n = fftSize
         let scale = 1 / (Float(n) * Float(n))
-        let inputFloats = UnsafeMutableRawPointer(input).assumingMemoryBound(to: Float.self)
-        let outputFloats = UnsafeRawPointer(output).assumingMemoryBound(to: Float.self)
+        let inputFloats = fft.input
         let peak = power, sum = power + n, last = power + 2 * n
         for segment in 0..<segments {
             let segmentStart = int8s.baseAddress! + 2 * (pairs - n * (segments - segment))
             for k in 0..<(2 * n) {
                 inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
             }
-            fftwf_execute(plan)
-            for i in 0..<n {
-                let re = outputFloats[2 * i], im = outputFloats[2 * i + 1]
-                last[i] = (re * re + im * im) * scale
-            }
+            fft.transform()
+            fft.combinePower(scale: scale, .replace, into: last)
             if segment == 0 {
                 peak.update(from: last, count: n)
                 sum.update(from: last, count: n)

@@ -31,7 +31,7 @@ import Testing
                         case 0: foreground = nil; background = nil
                         case 39: foreground = nil
                         case 49: background = nil
-                        case 38, 48 where i + 4 < values.count && values[i + 1] == 2:
+                        case let code where (code == 38 || code == 48) && i + 4 < values.count && values[i + 1] == 2:
                             let rgb = PowerColorMap.RGB(red: UInt8(clamping: values[i + 2]), green: UInt8(clamping: values[i + 3]),
                                                         blue: UInt8(clamping: values[i + 4]))
                             if values[i] == 38 { foreground = rgb } else { background = rgb }
