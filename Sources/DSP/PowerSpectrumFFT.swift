@@ -76,4 +76,24 @@ public final class PowerSpectrumFFT {
             }
         }
     }
+
+    /// Each bin's power |X|² × `scale` from the last `transform` into the
+    /// three planes of `planes` (3N values, FFT order each): the largest so
+    /// far (plane 0, the peak detector), the running sum (plane 1: the
+    /// average, divided by the caller) and this transform's alone (plane 2,
+    /// the sample detector). `first` starts the planes afresh.
+    public func combineEveryDetector(scale: Float, first: Bool, into planes: UnsafeMutablePointer<Float>) {
+        let n = size
+        let peak = planes, sum = planes + n, last = planes + 2 * n
+        combinePower(scale: scale, .replace, into: last)
+        if first {
+            peak.update(from: last, count: n)
+            sum.update(from: last, count: n)
+        } else {
+            for i in 0..<n {
+                peak[i] = max(peak[i], last[i])
+                sum[i] += last[i]
+            }
+        }
+    }
 }

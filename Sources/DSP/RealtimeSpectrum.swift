@@ -257,17 +257,7 @@ public final class RealtimeSpectrum {
             ? .replace : detector.combinesByMaximum ? .maximum : .sum
         fft.combinePower(scale: scale, combination, into: accumulator)
         if let everyAccumulator {
-            let peak = everyAccumulator, sum = everyAccumulator + n, last = everyAccumulator + 2 * n
-            fft.combinePower(scale: scale, .replace, into: last)
-            if fftsInFrame == 0 {
-                peak.update(from: last, count: n)
-                sum.update(from: last, count: n)
-            } else {
-                for i in 0..<n {
-                    peak[i] = max(peak[i], last[i])
-                    sum[i] += last[i]
-                }
-            }
+            fft.combineEveryDetector(scale: scale, first: fftsInFrame == 0, into: everyAccumulator)
         }
         fftsInFrame += 1
         fftCount += 1

@@ -138,24 +138,15 @@ public final class SweepFFT {
         let n = fftSize
         let scale = 1 / (Float(n) * Float(n))
         let inputFloats = fft.input
-        let peak = power, sum = power + n, last = power + 2 * n
         for segment in 0..<segments {
             let segmentStart = int8s.baseAddress! + 2 * (pairs - n * (segments - segment))
             for k in 0..<(2 * n) {
                 inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
             }
             fft.transform()
-            fft.combinePower(scale: scale, .replace, into: last)
-            if segment == 0 {
-                peak.update(from: last, count: n)
-                sum.update(from: last, count: n)
-            } else {
-                for i in 0..<n {
-                    peak[i] = max(peak[i], last[i])
-                    sum[i] += last[i]
-                }
-            }
+            fft.combineEveryDetector(scale: scale, first: segment == 0, into: power)
         }
+        let sum = power + n
         let mean = 1 / Float(segments)
         for i in 0..<n { sum[i] *= mean }
         FastDecibels.convert(power, into: decibels, count: 3 * n)
