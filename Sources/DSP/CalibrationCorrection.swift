@@ -41,9 +41,22 @@ public struct CalibrationCorrection: Sendable {
             geometry = wanted
             offsets = (0..<count).map { Float(offsetDB(atHz: frame.binCenterHz($0))) }
         }
+        Self.add(offsets, to: &frame.powerDB)
+        // every detector's levels, where the source kept them all (a sensor's viewers read them in dBm too)
+        if var levels = frame.everyDetector, levels.peak.count == count, levels.average.count == count,
+           levels.sample.count == count {
+            frame.everyDetector = nil  // one owner of each array while adding
+            Self.add(offsets, to: &levels.peak)
+            Self.add(offsets, to: &levels.average)
+            Self.add(offsets, to: &levels.sample)
+            frame.everyDetector = levels
+        }
+    }
+
+    private static func add(_ offsets: [Float], to levels: inout [Float]) {
         offsets.withUnsafeBufferPointer { offset in
-            frame.powerDB.withUnsafeMutableBufferPointer { power in
-                for i in 0..<count { power[i] += offset[i] }
+            levels.withUnsafeMutableBufferPointer { power in
+                for i in 0..<min(offset.count, power.count) { power[i] += offset[i] }
             }
         }
     }

@@ -69,6 +69,25 @@ import Testing
         #expect(frame.powerDB[3].isNaN)
     }
 
+    /// A frame that carries every detector's levels (a sensor's) has each
+    /// plane corrected by the same per-bin offsets as its own levels, so a
+    /// viewer reading another detector reads dBm too.
+    @Test func everyDetectorsLevelsAreCorrectedAlike() {
+        var correction = CalibrationCorrection(table: Self.table, gainDB: 36)
+        let peak: [Float] = (0..<50).map { Float($0) - 50 }
+        let levels = DetectorLevels(peak: peak, average: peak.map { $0 - 6 }, sample: peak.map { $0 - 9 })
+        var frame = SpectrumFrame(startHz: 120e6, binWidthHz: 1e6, timestamp: 0, powerDB: peak, everyDetector: levels)
+        correction.apply(to: &frame)
+        let corrected = frame.everyDetector!
+        for i in 0..<peak.count {
+            let offset = frame.powerDB[i] - peak[i]
+            #expect(abs(Double(offset) - Self.table.offsetDB(atHz: frame.binCenterHz(i))!) < 1e-3, "bin \(i)")
+            #expect(corrected.peak[i] == frame.powerDB[i])
+            #expect(abs(corrected.average[i] - (levels.average[i] + offset)) < 1e-4, "bin \(i)")
+            #expect(abs(corrected.sample[i] - (levels.sample[i] + offset)) < 1e-4, "bin \(i)")
+        }
+    }
+
     /// A live calibration corrects only while the tuned band is covered.
     @Test func aLiveCalibrationCorrectsOnlyCoveredBands() {
         let live = LiveCalibration(table: Self.table, gainDB: 36)
