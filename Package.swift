@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit"]),
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals", "ThreadKit"]),
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "Signals", "DSP", .product(name: "GRDB", package: "GRDB.swift")],

@@ -15,6 +15,11 @@ import Synchronization
 ///
 /// Every frame an inner source delivers is either forwarded or — if it
 /// comes from a source already torn down — counted in `droppedBlocks`.
+///
+/// Stalls, backoff and outages are timed on `clock` (the system's monotonic
+/// clock unless a test hands in a `ManualClock`); the supervisor sleeps on
+/// it until the next moment something can be due — the stall limit after
+/// the last frame, the next attempt, giving up — or until woken.
 public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     private let initialRange: FrequencyRange
     public let policy: ReconnectPolicy
@@ -23,6 +28,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onGap: @Sendable (ReconnectGap) -> Void
     private let onGiveUp: @Sendable (String) -> Void
+    private let clock: any MonotonicClock
 
     private struct State {
         var connected: ConnectedSpectrumSource?
@@ -32,14 +38,17 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         var band: FrequencyRange?
         var binWidthHz = 0.0
         var value = ReconnectState.stopped
-        var lastFrameMonotonic = 0.0
+        /// the last frame, or the connection made since [s, clock]: the stall limit counts from here
+        var lastSignOfLife = 0.0
+        /// the last frame forwarded: its own timestamp [s, Unix] and when it arrived [s, clock]
         var lastFrameTimestamp: Double?
+        var lastFrameArrival = 0.0
         var failure: String?
         var pendingGapReason: String?
-        /// during an outage: when it began [s, monotonic], retries made, when the next is due [s, monotonic]
+        /// during an outage: when it began [s, clock], retries made, when the next is due [s, clock]
         var outageSince: Double?
         var outageAttempt = 0
-        var nextAttemptMonotonic = 0.0
+        var nextAttemptAt = 0.0
         var framesIn = 0
         var framesOut = 0
         var staleFrames = 0
@@ -47,6 +56,9 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
         /// counters of sources already torn down
         var retired = SpectrumSourceCounters()
         var supervisor: WorkerThread?
+        /// the supervisor thread is to keep going: set before the thread starts (it may look before
+        /// `supervisor` is stored), cleared by `stop` and by giving up
+        var supervising = false
 
         /// the state shown: a connection made during an outage counts as reconnecting until it delivers
         var effective: ReconnectState {
@@ -61,7 +73,8 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     /// Held while the inner source is retuned or torn down, so a retune from
     /// the viewer never reaches a source the supervisor is stopping.
     private let lifecycle = Guarded(())
-    private let wake = DispatchSemaphore(value: 0)
+    /// wakes the supervisor before its deadline: a failure to handle, a stop
+    private let wake = Doorbell()
 
     /// - Parameters:
     ///   - deviceName: names the device in messages ("tinySA Ultra")
@@ -69,11 +82,14 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     ///   - onGap: each gap, just before the first frame after it; or, when a headless run gives up,
     ///     the outage up to then just before `onGiveUp`
     ///   - onGiveUp: the message when `giveUpAfterSeconds` passed (supervisor thread)
+    ///   - clock: times stalls, backoff and outages
     public init(deviceName: String, tunableRange: FrequencyRange, policy: ReconnectPolicy = ReconnectPolicy(),
                 factory: @escaping SpectrumSourceFactory,
                 onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
                 onGap: @escaping @Sendable (ReconnectGap) -> Void = { _ in },
-                onGiveUp: @escaping @Sendable (String) -> Void = { _ in }) {
+                onGiveUp: @escaping @Sendable (String) -> Void = { _ in },
+                clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
         self.deviceName = deviceName
         initialRange = tunableRange
         self.policy = policy
@@ -100,12 +116,12 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
             guard case .reconnecting(let attempt, let reason) = state.effective, let since = state.outageSince else {
                 return state.effective.statusMessage
             }
-            let now = monotonicSeconds()
+            let now = clock.now
             var text = "reconnecting… (\(reason); lost \(Int((now - since).rounded(.down))) s ago; "
             if state.connected != nil {
                 text += "attempt \(attempt + 1) connected, waiting for data)"
             } else {
-                let next = max(0, state.nextAttemptMonotonic - now)
+                let next = max(0, state.nextAttemptAt - now)
                 text += "attempt \(attempt + 1) in \(String(format: "%.1f", next)) s)"
             }
             return text
@@ -153,10 +169,16 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
             $0.binWidthHz = binWidthHz
         }
         try connect()
-        shared.withLock { $0.value = .running }
+        shared.withLock {
+            $0.value = .running
+            $0.supervising = true
+        }
         guard let supervisor = WorkerThread({ [self] in supervise() }) else {
             tearDown()
-            shared.withLock { $0.value = .stopped }
+            shared.withLock {
+                $0.value = .stopped
+                $0.supervising = false
+            }
             throw USBError.io(operation: "reconnect supervisor", detail: "no thread could be started")
         }
         shared.withLock { $0.supervisor = supervisor }
@@ -181,8 +203,12 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     }
 
     public func stop() {
-        if let supervisor = shared.withLock({ $0.supervisor.take() }) {
-            wake.signal()
+        let supervisor = shared.withLock { state -> WorkerThread? in
+            state.supervising = false
+            return state.supervisor.take()
+        }
+        if let supervisor {
+            wake.ring()
             // called from the supervisor's own callbacks, it ends by itself on seeing none
             if !supervisor.isCurrent { supervisor.join() }
         }
@@ -216,7 +242,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
             let wanted = shared.withLock { state -> (FrequencyRange?, Double) in
                 state.connected = opened
                 state.connectedRange = range
-                state.lastFrameMonotonic = monotonicSeconds()
+                state.lastSignOfLife = clock.now
                 return (state.band, state.binWidthHz)
             }
             if let wantedBand = wanted.0, wantedBand != band || wanted.1 != binWidth {
@@ -253,7 +279,8 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
                 return (false, nil)
             }
             state.framesOut += 1
-            state.lastFrameMonotonic = monotonicSeconds()
+            state.lastSignOfLife = clock.now
+            state.lastFrameArrival = state.lastSignOfLife
             let gap = state.pendingGapReason.map {
                 ReconnectGap(fromTimestamp: state.lastFrameTimestamp ?? frame.timestamp, toTimestamp: frame.timestamp,
                              reason: $0)
@@ -270,21 +297,24 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
 
     private func fail(_ reason: String, generation from: Int) {
         shared.withLock { state in if from == state.generation, state.failure == nil { state.failure = reason } }
-        wake.signal()
+        wake.ring()
     }
 
     // MARK: - supervisor thread
 
     private func supervise() {
-        let tick = max(0.01, min(0.05, policy.stallSeconds / 4))
         var lostAt = 0.0
         var attempt = 0
         var nextAttemptAt = 0.0
+        // the next moment anything can be due [s, clock]; until then only the doorbell wakes the supervisor
+        var wakeAt = clock.now
         while true {
-            _ = wake.wait(timeout: .now() + tick)
-            let now = monotonicSeconds()
-            let (keepGoing, state, failure, silentFor) = shared.withLock {
-                ($0.supervisor != nil, $0.value, $0.failure, now - $0.lastFrameMonotonic)
+            clock.wait(until: wakeAt, orUntilRung: wake)
+            let now = clock.now
+            // after acting, look again at once: the state it left decides the next deadline
+            wakeAt = now
+            let (keepGoing, state, failure, stallAt) = shared.withLock {
+                ($0.supervising, $0.value, $0.failure, $0.lastSignOfLife + policy.stallSeconds)
             }
             guard keepGoing else { return }
             switch state {
@@ -292,9 +322,10 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
                 let reason: String
                 if let failure {
                     reason = failure
-                } else if silentFor > policy.stallSeconds {
+                } else if now >= stallAt {
                     reason = "no data from \(deviceName) for \(Self.seconds(policy.stallSeconds))"
                 } else {
+                    wakeAt = stallAt
                     continue
                 }
                 tearDown()
@@ -315,26 +346,32 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
                 nextAttemptAt = now + policy.backoff(attempt: attempt + 1)
                 shared.withLock {
                     $0.outageAttempt = attempt
-                    $0.nextAttemptMonotonic = nextAttemptAt
+                    $0.nextAttemptAt = nextAttemptAt
                 }
             case .reconnecting(_, let reason):
-                if let limit = policy.giveUpAfterSeconds, now - lostAt >= limit {
+                let giveUpAt = policy.giveUpAfterSeconds.map { lostAt + $0 } ?? .infinity
+                if now >= giveUpAt, let limit = policy.giveUpAfterSeconds {
                     let message = "\(deviceName) lost (\(reason)) and not back after \(Self.seconds(limit)); giving up"
-                    // the outage up to now, as a final gap (it has no frame after it)
+                    // the outage up to now, as a final gap (it has no frame after it): the last
+                    // frame's timestamp plus the time since it arrived
                     let gap = shared.withLock { state -> ReconnectGap? in
                         state.value = .failed(message)
                         // the supervisor ends here; `stop` finds none to join
                         state.supervisor = nil
+                        state.supervising = false
                         defer { state.pendingGapReason = nil }
                         guard let from = state.lastFrameTimestamp, state.pendingGapReason != nil else { return nil }
-                        return ReconnectGap(fromTimestamp: from, toTimestamp: max(from, unixTimeNow()),
+                        return ReconnectGap(fromTimestamp: from, toTimestamp: from + max(0, now - state.lastFrameArrival),
                                             reason: "\(reason); gave up")
                     }
                     if let gap { onGap(gap) }
                     onGiveUp(message)
                     return
                 }
-                guard now >= nextAttemptAt else { continue }
+                guard now >= nextAttemptAt else {
+                    wakeAt = min(nextAttemptAt, giveUpAt)
+                    continue
+                }
                 attempt += 1
                 do {
                     try connect()
@@ -343,11 +380,11 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
                         $0.outageAttempt = attempt
                     }
                 } catch {
-                    nextAttemptAt = monotonicSeconds() + policy.backoff(attempt: attempt + 1)
+                    nextAttemptAt = clock.now + policy.backoff(attempt: attempt + 1)
                     shared.withLock {
                         $0.value = .reconnecting(attempt: attempt, reason: reason)
                         $0.outageAttempt = attempt
-                        $0.nextAttemptMonotonic = nextAttemptAt
+                        $0.nextAttemptAt = nextAttemptAt
                     }
                 }
             case .stopped, .failed:

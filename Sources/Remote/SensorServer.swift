@@ -19,8 +19,9 @@ public final class SensorServer: Sendable {
     /// - Parameters:
     ///   - token: the token a viewer needs to watch (nil: none)
     ///   - controlToken: the token a viewer needs to retune and change settings (nil: watching is enough)
+    ///   - clock: paces each viewer's frames at the rate it asked for
     public init(hub: SensorHub, listen: RemoteEndpoint, token: String?, controlToken: String? = nil,
-                certificate: SensorCertificate? = nil) {
+                certificate: SensorCertificate? = nil, clock: any MonotonicClock = SystemClock()) {
         self.hub = hub
         self.certificate = certificate
         let rights = ViewerRights(controlNeedsToken: controlToken != nil)
@@ -29,7 +30,7 @@ public final class SensorServer: Sendable {
             ? .ipv6(host: listen.host, port: listen.port) : .ipv4(host: listen.host, port: listen.port)
         server = GRPCServer(transport: .http2NIOPosix(address: socket,
                                                   transportSecurity: certificate?.transportSecurity ?? .plaintext),
-                            services: [SensorService(hub: hub, rights: rights)],
+                            services: [SensorService(hub: hub, rights: rights, clock: clock)],
                             interceptors: token == nil && controlToken == nil ? []
                                 : [BearerTokenCheck(token: token, controlToken: controlToken, rights: rights)])
     }
@@ -98,6 +99,7 @@ public final class SensorServer: Sendable {
 struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
     let hub: SensorHub
     let rights: ViewerRights
+    let clock: any MonotonicClock
 
     func describe(request: Tscope_Remote_V1_DescribeRequest, context: ServerContext) async throws
         -> Tscope_Remote_V1_SensorDescription {
@@ -110,7 +112,7 @@ struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
             throw RPCError(code: .unavailable, message: "the sensor is shutting down")
         }
         defer { hub.leave(feed) }
-        let hub = hub
+        let (hub, clock) = (hub, clock)
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for try await viewRequest in request {
@@ -123,7 +125,7 @@ struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
                 return false  // the viewer sends nothing more; it still watches
             }
             group.addTask {
-                let clock = ContinuousClock()
+                // when the next frame may go [s, clock]
                 var nextFrame = clock.now
                 while true {
                     // a viewer with a rate waits here while newer frames merge into the one waiting
@@ -131,7 +133,7 @@ struct SensorService: Tscope_Remote_V1_Sensor.SimpleServiceProtocol {
                     guard let message = await feed.next() else { break }
                     try await response.write(message)
                     let rate = feed.subscription.framesPerSecond
-                    if case .frame = message.message, rate > 0 { nextFrame = clock.now + .seconds(1 / rate) }
+                    if case .frame = message.message, rate > 0 { nextFrame = clock.now + 1 / rate }
                 }
                 return true
             }

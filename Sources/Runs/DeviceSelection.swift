@@ -2,6 +2,7 @@ import DSP
 import Devices
 import Remote
 import Signals
+import ThreadKit
 
 /// The analyzer a command asked for (`--device`, `--serial`,
 /// `--reconnect-timeout`), and the ways a run opens it: as a reconnecting
@@ -31,6 +32,8 @@ public struct DeviceSelection: Sendable {
     /// frames also carry every other detector's levels (a sensor serving
     /// viewers that ask for different detectors), where the analyzer's family can
     public var keepsEveryDetector = false
+    /// what the reconnect supervisor times stalls, backoff and outages on (tests hand in a `ManualClock`)
+    package var clock: any MonotonicClock = SystemClock()
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {
         self.device = device
@@ -92,7 +95,7 @@ public struct DeviceSelection: Sendable {
         }
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
                                                 policy: policy, factory: analyzer.factory, onFrame: deliver,
-                                                onGap: onGap, onGiveUp: onGiveUp)
+                                                onGap: onGap, onGiveUp: onGiveUp, clock: clock)
         return (source, analyzer)
     }
 

@@ -25,10 +25,11 @@ final class LoopbackSensor: Sendable {
     static let bins = 8192
 
     /// - Parameters:
-    ///   - framesPerSecond: how fast the made-up analyzer sweeps
+    ///   - framesPerSecond: how fast the made-up analyzer sweeps; nil: it sweeps only when the test calls `publish`
     ///   - burstEvery: every Nth frame has a +40 dB spike at 100 MHz (0: never)
-    init(token: String? = nil, certificate: SensorCertificate? = nil, framesPerSecond: Double = 200, burstEvery: Int = 0,
-         port: Int = 0) throws {
+    ///   - clock: paces the viewers' frame rates
+    init(token: String? = nil, certificate: SensorCertificate? = nil, framesPerSecond: Double? = 200, burstEvery: Int = 0,
+         port: Int = 0, clock: any MonotonicClock = SystemClock()) throws {
         let retunes = retunes
         let hub = SensorHub(
             analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: "dB", isDemo: false,
@@ -37,28 +38,44 @@ final class LoopbackSensor: Sendable {
             retune: { band, _ in retunes.withLock { $0.append(band) } })
         self.hub = hub
         server = SensorServer(hub: hub, listen: RemoteEndpoint(host: "127.0.0.1", port: port), token: token,
-                              certificate: certificate)
+                              certificate: certificate, clock: clock)
         endpoint = try server.start()
+        guard let framesPerSecond else {
+            publisher = nil
+            return
+        }
         let running = running
         let published = published
         publisher = WorkerThread {
             var count = 0
-            let binWidth = Self.sweep.spanHz / Double(Self.bins)
             while running.value {
                 count += 1
-                var power = [Float](repeating: -80, count: Self.bins)
-                // a steady carrier at 95 MHz
-                power[Int((95e6 - Self.sweep.lowerHz) / binWidth)] = -20
-                if burstEvery > 0, count % burstEvery == 0 {
-                    power[Int((100e6 - Self.sweep.lowerHz) / binWidth)] = -40 + 80
-                }
-                hub.publish(SpectrumFrame(startHz: Self.sweep.lowerHz, binWidthHz: binWidth,
-                                          timestamp: Date().timeIntervalSince1970, powerDB: power),
-                            counters: SpectrumSourceCounters(frames: count, badBlocks: 2, droppedBlocks: 3))
+                Self.publish(to: hub, count: count, burst: burstEvery > 0 && count % burstEvery == 0,
+                             timestamp: Date().timeIntervalSince1970)
                 published.withLock { $0 = count }
                 usleep(UInt32(1e6 / framesPerSecond))
             }
         }
+    }
+
+    /// One made-up sweep: the steady carrier at 95 MHz, and with `burst` a +40 dB spike at 100 MHz.
+    private static func publish(to hub: SensorHub, count: Int, burst: Bool, timestamp: Double) {
+        let binWidth = sweep.spanHz / Double(bins)
+        var power = [Float](repeating: -80, count: bins)
+        power[Int((95e6 - sweep.lowerHz) / binWidth)] = -20
+        if burst { power[Int((100e6 - sweep.lowerHz) / binWidth)] = -40 + 80 }
+        hub.publish(SpectrumFrame(startHz: sweep.lowerHz, binWidthHz: binWidth, timestamp: timestamp, powerDB: power),
+                    counters: SpectrumSourceCounters(frames: count, badBlocks: 2, droppedBlocks: 3))
+    }
+
+    /// A sensor made with `framesPerSecond: nil`: publishes one sweep now, stamped `timestamp` [s, Unix].
+    func publish(burst: Bool = false, timestamp: Double) {
+        precondition(publisher == nil, "this sensor sweeps by itself")
+        let count = published.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        Self.publish(to: hub, count: count, burst: burst, timestamp: timestamp)
     }
 
     func stop() {
@@ -155,30 +172,58 @@ final class Received: Sendable {
         second.stop()
     }
 
+    /// A viewer asking for 4 frames/s gets one each quarter second of the
+    /// sensor's clock, never before, holding the burst among the sweeps
+    /// merged into it. The clock is moved by hand; the sweeps are published
+    /// by the test.
     @Test func aSlowRateGetsFewerFramesHoldingEveryBurst() throws {
-        // 200 frames/s at the sensor, a burst in every 25th; a viewer asking for 4 frames/s
-        let sensor = try LoopbackSensor(framesPerSecond: 200, burstEvery: 25)
+        let clock = ManualClock()
+        let sensor = try LoopbackSensor(framesPerSecond: nil, clock: clock)
         defer { sensor.stop() }
         let slow = Received()
         let source = RemoteSpectrumSource(
             sensor: RemoteSensor(endpoint: sensor.endpoint, framesPerSecond: 4, fullResolution: false),
             onFrame: slow.onFrame, onEnd: slow.onEnd)
         try source.start(band: LoopbackSensor.sweep, binWidthHz: 100e3)
-        let began = sensor.published.value
-        Thread.sleep(forTimeInterval: 2.5)
-        source.stop()
+        defer { source.stop() }
+        // the viewer's request (its rate) has reached the sensor once its band has
+        try waitUntil { sensor.retunes.value.count == 1 }
+        let period = 0.25
+        let tick = 1.0 / 16
+        // the first sweep goes at once; then the viewer's stream sleeps a period on the clock
+        let began = clock.now
+        sensor.publish(timestamp: began)
+        #expect(slow.wait(for: 1))
+        #expect(clock.waitForSleepingTask(), "the stream did not wait for its rate")
+        let rounds = 4
+        let sweepsPerPeriod = 10
+        for round in 1...rounds {
+            // 40 sweeps/s for a period, a burst in one of them
+            let roundStart = began + Double(round - 1) * period
+            for index in 1...sweepsPerPeriod {
+                sensor.publish(burst: index == 4, timestamp: roundStart + Double(index) * period / Double(sweepsPerPeriod))
+            }
+            clock.advance(by: period - tick)
+            #expect(clock.waitForSleepingTask(), "round \(round): sent before the period was over")
+            #expect(slow.frames.value.count == round)
+            clock.advance(by: tick)
+            #expect(slow.wait(for: round + 1), "round \(round): nothing sent when the period was over")
+            #expect(clock.waitForSleepingTask())
+        }
         let frames = slow.frames.value
-        let publishedMeanwhile = sensor.published.value - began
-        #expect(publishedMeanwhile > 100, "the made-up analyzer published \(publishedMeanwhile)")
-        // at most 4 a second (and one at the start), at least a few
-        #expect(frames.count >= 6 && frames.count <= 12, "\(frames.count) frames")
-        // every frame after the first stands for 1/4 s of sweeps, which always holds a burst
+        #expect(frames.count == 1 + rounds, "\(frames.count) frames")
+        // every frame after the first stands for a period of sweeps and holds its burst
         let burstColumn = Int((100e6 - 88e6) / 100e3)
         for frame in frames.dropFirst() { #expect(frame.powerDB[burstColumn] == 40) }
-        // and the frames are the newest: timestamps advance by about the period
+        #expect(frames.first?.powerDB[burstColumn] == -80)
+        // and they are the newest: each the period's last sweep
         for (earlier, later) in zip(frames.dropFirst(), frames.dropFirst(2)) {
-            #expect(later.timestamp - earlier.timestamp > 0.15)
+            #expect(abs(later.timestamp - earlier.timestamp - period) < 1e-6)
         }
+        #expect(sensor.published.value == 1 + rounds * sweepsPerPeriod)
+        // the stream sleeps until its next frame time; on a clock nobody moves it would hold up the server's
+        // graceful shutdown (5 s): the next period ends now
+        clock.advance(by: period)
     }
 
     @Test func aTokenIsRequiredWhenTheSensorHasOne() throws {

@@ -37,8 +37,11 @@ import ThreadKit
 
         let received = Locked<[Double]>([])
         let gaps = Locked<[ReconnectGap]>([])
+        // the stall and its outage are timed on a clock the test moves; the follower polls the file in real time
+        let clock = ManualClock()
         var selection = DeviceSelection()
         selection.follow = CaptureFollow(path: path, stallSeconds: 1.5)
+        selection.clock = clock
         let (source, analyzer) = try selection.spectrumSource(
             headless: false, onFrame: { frame in received.withLock { $0.append(frame.timestamp) } },
             onGap: { gap in gaps.withLock { $0.append(gap) } })
@@ -46,41 +49,61 @@ import ThreadKit
         #expect(analyzer.tunableRange == metadata.span)
         try source.start(band: analyzer.tunableRange, binWidthHz: 20e3)
         defer { source.stop() }
+        /// moves the clock on in steps of 1/16 s [s], letting the supervisor act at each
+        func advance(_ seconds: Double) throws {
+            let end = clock.now + seconds
+            while clock.now < end {
+                clock.advance(by: 1.0 / 16)
+                try #require(clock.settle(), "the supervisor did not go back to sleep")
+            }
+        }
+        /// waits (real time, bounded) for the follower's thread
+        func eventually(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while !condition(), Date() < deadline { usleep(10_000) }
+            return condition()
+        }
 
         // one second of new frames, committed as a recorder does
         for index in 0..<10 {
-            try writer.write(Self.frame(at: Date().timeIntervalSince1970))
+            try writer.write(Self.frame(at: start + Double(index) * 0.1))
             if index % 3 == 2 { try writer.commit() }
-            usleep(100_000)
         }
         try writer.commit()
-        Thread.sleep(forTimeInterval: 0.5)
+        let newest = start + 9 * 0.1
+        #expect(eventually { received.value.last == newest })
         let live = received.value
         // the newest old frame and the ten new ones
         #expect(live.count >= 10 && live.count <= 11, "\(live.count) frames")
         #expect(live.allSatisfy { $0 >= start - 0.2 })
         #expect(source.statusLine == nil)
 
-        // the recorder stalls: said for as long as it lasts, with the time since it began
-        let before = received.value.count
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(received.value.count == before, "no frame twice after a reopen")
+        // the recorder stalls: not reported a tick before the stall limit, then for as long as it lasts,
+        // with the time since it began
+        try advance(1.5 - 1.0 / 16)
+        #expect(source.statusLine == nil)
+        try advance(1.0 / 16)
         let early = try #require(source.statusLine)
-        #expect(early.contains("no data from recording live.tscope for 1.5 s"), "\(early)")
-        Thread.sleep(forTimeInterval: 2)
+        #expect(early.contains("no data from recording live.tscope for 1.5 s; lost 0 s ago"), "\(early)")
+        // reopened after the first backoff; its follower resumes after the last frame delivered
+        try advance(0.125)
+        #expect(source.connectedSource != nil)
+        let before = received.value.count
+        usleep(300_000)  // real time: the reopened follower's thread polls (every 0.1 s) and finds nothing new
+        #expect(received.value.count == before, "no frame twice after a reopen")
+        try advance(2)
         let later = try #require(source.statusLine)
-        #expect(later.contains("lost") && later != early, "\(later)")
+        #expect(later.contains("lost 2 s ago") && later != early, "\(later)")
 
-        // it comes back: frames flow, the stall ends as a gap
-        for _ in 0..<5 {
-            try writer.write(Self.frame(at: Date().timeIntervalSince1970))
-            usleep(100_000)
-        }
+        // it comes back 4 s after its last frame: frames flow, the stall ends as a gap of those 4 s
+        let lastBefore = newest
+        for index in 0..<5 { try writer.write(Self.frame(at: lastBefore + 4 + Double(index) * 0.1)) }
         try writer.commit()
-        let deadline = Date().addingTimeInterval(10)
-        while gaps.value.isEmpty, Date() < deadline { usleep(50_000) }
+        for _ in 0..<64 where source.connectedSource == nil { try advance(1.0 / 16) }
+        #expect(eventually { !gaps.value.isEmpty })
         let gap = try #require(gaps.value.first)
-        #expect(gap.toTimestamp - gap.fromTimestamp >= 4)
+        #expect(gap.fromTimestamp == lastBefore && abs(gap.seconds - 4) < 1e-6, "\(gap)")
+        #expect(eventually { received.value.count == live.count + 5 })
         #expect(source.statusLine == nil)
         try writer.finish()
     }
