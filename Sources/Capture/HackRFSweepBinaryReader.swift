@@ -143,3 +143,5 @@ public final class HackRFSweepBinaryReader: SpectrumFrameReader, DamageReporting
         CaptureError(file: records.input.name, location: .byte(offset), detail)
     }
 }
+
+extension HackRFSweepBinaryReader: PathOpenedFrameReader {}

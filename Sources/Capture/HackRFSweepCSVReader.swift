@@ -99,3 +99,5 @@ public final class HackRFSweepCSVReader: SpectrumFrameReader, DamageReporting, S
         return nil
     }
 }
+
+extension HackRFSweepCSVReader: PathOpenedFrameReader {}

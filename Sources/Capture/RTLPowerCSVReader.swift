@@ -132,3 +132,5 @@ public final class RTLPowerCSVReader: SpectrumFrameReader, DamageReporting, Swee
         return nil
     }
 }
+
+extension RTLPowerCSVReader: PathOpenedFrameReader {}

@@ -52,3 +52,5 @@ public final class RTLPowerFrameWriter: SpectrumFrameWriter, SweepRowWriting {
 
     public func finish() throws { try writer.flush() }
 }
+
+extension RTLPowerFrameWriter: SinkFrameWriter {}

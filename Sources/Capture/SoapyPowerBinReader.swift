@@ -156,3 +156,5 @@ public final class SoapyPowerBinReader: SpectrumFrameReader, DamageReporting, Sw
         CaptureError(file: records.input.name, location: .byte(offset), detail)
     }
 }
+
+extension SoapyPowerBinReader: PathOpenedFrameReader {}

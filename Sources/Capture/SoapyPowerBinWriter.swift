@@ -54,3 +54,5 @@ public final class SoapyPowerBinWriter: SpectrumFrameWriter, SweepRowWriting {
 
     public func finish() throws { try sink.flush() }
 }
+
+extension SoapyPowerBinWriter: SinkFrameWriter {}

@@ -61,6 +61,40 @@ extension WritableCaptureCodec {
     }
 }
 
+/// A reader opened from its path and the read options, as most formats' are.
+public protocol PathOpenedFrameReader: SpectrumFrameReader {
+    init(path: String, options: CaptureReadOptions) throws
+}
+
+/// A readable format whose reader is a `PathOpenedFrameReader`: it names the
+/// type (`typealias Reader = …`) and gets `makeReader` from it.
+public protocol PathReaderCodec: ReadableCaptureCodec {
+    associatedtype Reader: PathOpenedFrameReader
+}
+
+extension PathReaderCodec {
+    public func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try Reader(path: path, options: options)
+    }
+}
+
+/// A writer of one byte stream and nothing else to choose.
+public protocol SinkFrameWriter: SpectrumFrameWriter {
+    init(sink: OutputSink)
+}
+
+/// A writable format whose writer is a `SinkFrameWriter`: it names the type
+/// (`typealias Writer = …`) and gets `makeWriter` from it.
+public protocol SinkWriterCodec: WritableCaptureCodec {
+    associatedtype Writer: SinkFrameWriter
+}
+
+extension SinkWriterCodec {
+    public func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {
+        Writer(sink: try makeSink(path: path))
+    }
+}
+
 /// What a writer is told besides its path.
 public struct CaptureWriteOptions: Sendable {
     /// the table layout, for `csv`

@@ -1,6 +1,7 @@
 /// hackrf_sweep -B: binary records (uint32 LE length, uint64 LE hz_low and
 /// hz_high, float32 LE powers).
-struct HackRFSweepBinaryCodec: ReadableCaptureCodec, WritableCaptureCodec {
+struct HackRFSweepBinaryCodec: PathReaderCodec, WritableCaptureCodec {
+    typealias Reader = HackRFSweepBinaryReader
     let name = "hackrf_sweep_binary"
     let summary = "hackrf_sweep -B's binary records"
     // rtl_sdr and dump1090 write raw I/Q as .bin too: the first record header must make sense
@@ -11,10 +12,6 @@ struct HackRFSweepBinaryCodec: ReadableCaptureCodec, WritableCaptureCodec {
         }
     })
     let outputExtensions = ["bin"]
-
-    func makeReader(path: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try HackRFSweepBinaryReader(path: path, options: options)
-    }
 
     func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {
         HackRFSweepFrameWriter(sink: try makeSink(path: path), layout: .binary)
