@@ -162,7 +162,7 @@ public final class SensorHub: Sendable {
         }
         let (unit, timing) = state.withLock { ($0.unit, $0.timing) }
         let detection = SensorDetection(detector: analyzer.detector, fromSamples: analyzer.detectsFromSamples,
-                                        timing: { timing[$0] })
+                                        timing: timing)
         let identity = FrameIdentity(deviceName: analyzer.name, serial: analyzer.serial ?? "", unit: unit,
                                      badBlocks: UInt64(max(0, counters.badBlocks)),
                                      droppedBlocks: UInt64(max(0, counters.droppedBlocks)))

@@ -36,8 +36,9 @@ struct SensorDetection: Sendable {
     var detector: SpectrumDetector
     /// the sensor turns samples into levels (a detector choice means something; `AnalyzerKind.detectsFromSamples`)
     var fromSamples: Bool
-    /// each detector's dwell and revisit in the running plan (nil: the device detects; none told)
-    var timing: @Sendable (SpectrumDetector) -> DwellTiming?
+    /// each detector's dwell and revisit in the running plan (none where the device detects); a
+    /// dictionary, not a closure: no allocation per frame
+    var timing: [SpectrumDetector: DwellTiming]
 }
 
 /// One viewer's outbox on the sensor. The analyzer's thread `offer`s every
@@ -139,7 +140,7 @@ final class ViewerFeed: Sendable {
                 message.detector = detector.rawValue
                 state.frame = message
             }
-            if let timing = detection.timing(detector) {
+            if let timing = detection.timing[detector] {
                 state.frame?.dwell = Self.message(timing)
             } else {
                 state.frame?.clearDwell()
