@@ -1,0 +1,327 @@
+import Foundation
+
+/// Why a gradient-boosted-trees model could not be read.
+public enum GradientBoostedTreesError: Error, Equatable, CustomStringConvertible {
+    /// The text is not JSON of the model's shape (a key missing, a value of the wrong type, not JSON at all).
+    case unreadableJSON(String)
+    /// The JSON has the right shape but does not describe a usable model (an index out of range, counts that disagree).
+    case invalidModel(String)
+
+    public var description: String {
+        switch self {
+        case .unreadableJSON(let reason): "gradient-boosted-trees model: unreadable JSON: \(reason)"
+        case .invalidModel(let reason): "gradient-boosted-trees model: invalid model: \(reason)"
+        }
+    }
+}
+
+/// A multiclass gradient-boosted-trees classifier trained by LightGBM (Tools/train-ecg-verdict) and
+/// evaluated here in pure Swift: per class the sum of its trees' leaf values, then softmax.
+///
+/// The JSON (format `tscope-gradient-boosted-trees/1`, written by the trainer from LightGBM's
+/// `dump_model()`):
+///
+///     {"format": "tscope-gradient-boosted-trees/1",
+///      "featureNames": [String], "classNames": [String],
+///      "trees": [{"feature": [Int], "threshold": [Double], "defaultLeft": [0|1],
+///                 "missingType": [0 None | 1 Zero | 2 NaN], "left": [Int], "right": [Int],
+///                 "leaf": [Double]}],
+///      "testVectors": [{"source": String, "features": [Double|null], "probabilities": [Double]}]}
+///
+/// Tree `i` adds to class `i % classNames.count` (LightGBM's order: iteration by iteration, within one
+/// the classes in order). Each tree's splits are in preorder; a child is a split index (always greater
+/// than its parent's) or `-(leaf index + 1)`; a tree with no splits is its single leaf. Leaf values
+/// already include the learning rate and LightGBM's initial score. `testVectors` is optional: feature
+/// rows (`null` = missing) with the probabilities LightGBM itself predicted for them.
+///
+/// Splits follow LightGBM's numerical decision rule: a value goes left when `value <= threshold`,
+/// except that a *missing* value goes to the split's default side (`defaultLeft`). What counts as
+/// missing depends on the split's missing type: `NaN`: NaN; `Zero`: 0 and NaN; `None`: nothing —
+/// NaN is compared as 0.
+public struct GradientBoostedTrees: Sendable {
+    public static let formatName = "tscope-gradient-boosted-trees/1"
+
+    /// A feature row of the model's training data with LightGBM's own probabilities for it.
+    public struct TestVector: Sendable {
+        /// Where the row came from (a record name, or how it was altered).
+        public let source: String
+        /// One value per feature, NaN for missing.
+        public let features: [Double]
+        /// LightGBM's `predict` for the row, one per class.
+        public let probabilities: [Double]
+    }
+
+    /// What a row's values mean, in order; `probabilities(_:)` takes exactly this many.
+    public let featureNames: [String]
+    /// The classes, in the order of `probabilities(_:)`'s result.
+    public let classNames: [String]
+    /// The model file's test vectors (empty when it has none).
+    public let testVectors: [TestVector]
+
+    /// Which values count as missing at a split (LightGBM's MissingType, same numbering).
+    enum MissingType: UInt8, Sendable {
+        case none = 0, zero = 1, nan = 2
+    }
+
+    /// One split of one tree. Children: ≥ 0 an index into `splits`, < 0 `-(index into leafValues + 1)`.
+    struct Split: Sendable {
+        var threshold: Double
+        var feature: Int32
+        var left: Int32
+        var right: Int32
+        var missingType: MissingType
+        var defaultLeft: Bool
+    }
+
+    /// All trees' splits, tree after tree; children indices are into this whole array.
+    let splits: [Split]
+    /// All trees' leaf values, tree after tree.
+    let leafValues: [Double]
+    /// Each tree's root in the children encoding of `Split` (a leaf for a single-leaf tree).
+    let roots: [Int32]
+
+    /// LightGBM's kZeroThreshold (1e-35 as a Float, widened): values this small are zero to it. Its
+    /// dense-row prediction path drops them as zeros before the trees see them, and its `Zero`
+    /// missing type tests against it.
+    static let zeroThreshold = Double(Float(1e-35))
+
+    public var featureCount: Int { featureNames.count }
+    public var classCount: Int { classNames.count }
+    public var treeCount: Int { roots.count }
+
+    public init(json: String) throws(GradientBoostedTreesError) {
+        try self.init(jsonData: Data(json.utf8))
+    }
+
+    public init(jsonData: Data) throws(GradientBoostedTreesError) {
+        let file: ModelFile
+        do {
+            file = try JSONDecoder().decode(ModelFile.self, from: jsonData)
+        } catch let error as DecodingError {
+            throw .unreadableJSON(Self.explanation(of: error))
+        } catch {
+            throw .unreadableJSON(String(describing: error))
+        }
+        try self.init(file: file)
+    }
+
+    // MARK: Evaluation
+
+    /// The probability of each class (softmax of the per-class scores) for one row of
+    /// `featureCount` values, NaN meaning missing.
+    public func probabilities(_ features: [Double]) -> [Double] {
+        var result = [Double](repeating: 0, count: classCount)
+        probabilities(features, into: &result)
+        return result
+    }
+
+    /// `probabilities(_:)` written into `output` (resized to `classCount` if it is not already;
+    /// when it is, nothing is allocated).
+    public func probabilities(_ features: [Double], into output: inout [Double]) {
+        rawScores(features, into: &output)
+        // softmax, shifted by the largest score so exp cannot overflow (as LightGBM does)
+        var largest = -Double.infinity
+        for score in output { largest = max(largest, score) }
+        var total = 0.0
+        for index in output.indices {
+            output[index] = exp(output[index] - largest)
+            total += output[index]
+        }
+        for index in output.indices { output[index] /= total }
+    }
+
+    /// The per-class sums of leaf values (LightGBM's raw scores) written into `output`
+    /// (resized to `classCount` if it is not already).
+    public func rawScores(_ features: [Double], into output: inout [Double]) {
+        precondition(features.count == featureCount,
+                     "GradientBoostedTrees: \(features.count) feature values for a model of \(featureCount) features")
+        if output.count != classCount {
+            output = [Double](repeating: 0, count: classCount)
+        } else {
+            for index in output.indices { output[index] = 0 }
+        }
+        let classes = classCount
+        var classIndex = 0
+        // trees summed in LightGBM's order, so the floating-point sums are the same
+        for root in roots {
+            var node = root
+            while node >= 0 {
+                let split = splits[Int(node)]
+                node = Self.goesLeft(features[Int(split.feature)], at: split) ? split.left : split.right
+            }
+            output[classIndex] += leafValues[Int(-(node + 1))]
+            classIndex += 1
+            if classIndex == classes { classIndex = 0 }
+        }
+    }
+
+    /// LightGBM's numerical decision for one value at one split.
+    @inline(__always)
+    static func goesLeft(_ featureValue: Double, at split: Split) -> Bool {
+        // |x| ≤ 1e-35 reaches LightGBM's trees as 0 (its row conversion skips such values as zeros)
+        var value = featureValue.magnitude <= zeroThreshold ? 0 : featureValue
+        switch split.missingType {
+        case .nan:
+            if value.isNaN { return split.defaultLeft }
+        case .zero:
+            // NaN is converted to 0 first, so both go the default way
+            if value.isNaN || value == 0 { return split.defaultLeft }
+        case .none:
+            if value.isNaN { value = 0 }
+        }
+        return value <= split.threshold
+    }
+
+    // MARK: Reading and checking the JSON
+
+    struct ModelFile: Decodable {
+        var format: String
+        var featureNames: [String]
+        var classNames: [String]
+        var trees: [TreeFile]
+        var testVectors: [TestVectorFile]?
+    }
+
+    struct TreeFile: Decodable {
+        var feature: [Int]
+        var threshold: [Double]
+        var defaultLeft: [Int]
+        var missingType: [Int]
+        var left: [Int]
+        var right: [Int]
+        var leaf: [Double]
+    }
+
+    struct TestVectorFile: Decodable {
+        var source: String
+        var features: [Double?]
+        var probabilities: [Double]
+    }
+
+    init(file: ModelFile) throws(GradientBoostedTreesError) {
+        guard file.format == Self.formatName else {
+            throw .invalidModel("format \"\(file.format)\", expected \"\(Self.formatName)\"")
+        }
+        guard !file.featureNames.isEmpty else { throw .invalidModel("no feature names") }
+        guard file.classNames.count >= 2 else {
+            throw .invalidModel("\(file.classNames.count) class names; a classifier needs at least 2")
+        }
+        guard !file.trees.isEmpty, file.trees.count % file.classNames.count == 0 else {
+            throw .invalidModel("\(file.trees.count) trees is not a positive multiple of the \(file.classNames.count) classes")
+        }
+        var splits: [Split] = []
+        var leafValues: [Double] = []
+        var roots: [Int32] = []
+        for (treeIndex, tree) in file.trees.enumerated() {
+            let treeSplits = try Self.checkedSplits(of: tree, treeIndex: treeIndex, featureCount: file.featureNames.count)
+            guard splits.count + treeSplits.count < Int(Int32.max), leafValues.count + tree.leaf.count < Int(Int32.max) else {
+                throw .invalidModel("too many splits or leaves")
+            }
+            // renumber the tree's children into the whole model's arrays
+            let splitBase = Int32(splits.count), leafBase = Int32(leafValues.count)
+            func global(_ child: Int32) -> Int32 { child >= 0 ? child + splitBase : child - leafBase }
+            roots.append(treeSplits.isEmpty ? global(-1) : splitBase)
+            for var split in treeSplits {
+                split.left = global(split.left)
+                split.right = global(split.right)
+                splits.append(split)
+            }
+            leafValues += tree.leaf
+        }
+        var testVectors: [TestVector] = []
+        for (index, vector) in (file.testVectors ?? []).enumerated() {
+            guard vector.features.count == file.featureNames.count,
+                  vector.probabilities.count == file.classNames.count else {
+                throw .invalidModel("test vector \(index): \(vector.features.count) features and "
+                    + "\(vector.probabilities.count) probabilities for \(file.featureNames.count) features "
+                    + "and \(file.classNames.count) classes")
+            }
+            testVectors.append(TestVector(source: vector.source, features: vector.features.map { $0 ?? .nan },
+                                          probabilities: vector.probabilities))
+        }
+        self.featureNames = file.featureNames
+        self.classNames = file.classNames
+        self.testVectors = testVectors
+        self.splits = splits
+        self.leafValues = leafValues
+        self.roots = roots
+    }
+
+    /// One tree's splits with its own (tree-local) children, after checking that it is a well-formed
+    /// binary tree: every split and leaf reached exactly once from the root, children after parents
+    /// (so evaluation always ends), indices and codes in range, numbers finite.
+    static func checkedSplits(of tree: TreeFile, treeIndex: Int, featureCount: Int) throws(GradientBoostedTreesError) -> [Split] {
+        let splitCount = tree.feature.count
+        func invalid(_ reason: String) -> GradientBoostedTreesError { .invalidModel("tree \(treeIndex): \(reason)") }
+        let lengths = [tree.threshold.count, tree.defaultLeft.count, tree.missingType.count, tree.left.count, tree.right.count]
+        guard lengths.allSatisfy({ $0 == splitCount }) else {
+            throw invalid("feature, threshold, defaultLeft, missingType, left and right differ in length")
+        }
+        guard tree.leaf.count == splitCount + 1 else {
+            throw invalid("\(tree.leaf.count) leaves for \(splitCount) splits (a binary tree has one more leaf than splits)")
+        }
+        guard tree.leaf.allSatisfy(\.isFinite), tree.threshold.allSatisfy({ !$0.isNaN }) else {
+            throw invalid("a leaf value or threshold is not a number")
+        }
+        var splitReached = [Bool](repeating: false, count: splitCount)
+        var leafReached = [Bool](repeating: false, count: tree.leaf.count)
+        if splitCount > 0 { splitReached[0] = true } else { leafReached[0] = true }
+        var splits: [Split] = []
+        splits.reserveCapacity(splitCount)
+        for index in 0..<splitCount {
+            guard (0..<featureCount).contains(tree.feature[index]) else {
+                throw invalid("split \(index) is on feature \(tree.feature[index]) of \(featureCount)")
+            }
+            guard (0...2).contains(tree.missingType[index]),
+                  let missingType = MissingType(rawValue: UInt8(tree.missingType[index])) else {
+                throw invalid("split \(index): missingType \(tree.missingType[index]) is not 0 (None), 1 (Zero) or 2 (NaN)")
+            }
+            guard tree.defaultLeft[index] == 0 || tree.defaultLeft[index] == 1 else {
+                throw invalid("split \(index): defaultLeft \(tree.defaultLeft[index]) is not 0 or 1")
+            }
+            for child in [tree.left[index], tree.right[index]] {
+                if child >= 0 {
+                    guard child > index, child < splitCount else {
+                        throw invalid("split \(index) has child split \(child): children must come after their parent, within the tree")
+                    }
+                    guard !splitReached[child] else { throw invalid("split \(child) is reached twice") }
+                    splitReached[child] = true
+                } else {
+                    let leaf = -(child + 1)
+                    guard leaf < tree.leaf.count else { throw invalid("split \(index) has child leaf \(leaf) of \(tree.leaf.count)") }
+                    guard !leafReached[leaf] else { throw invalid("leaf \(leaf) is reached twice") }
+                    leafReached[leaf] = true
+                }
+            }
+            splits.append(Split(threshold: tree.threshold[index], feature: Int32(tree.feature[index]),
+                                left: Int32(tree.left[index]), right: Int32(tree.right[index]),
+                                missingType: missingType, defaultLeft: tree.defaultLeft[index] == 1))
+        }
+        // with one more leaf than splits and nothing reached twice, every part is reached; checked anyway
+        guard splitReached.allSatisfy({ $0 }), leafReached.allSatisfy({ $0 }) else {
+            throw invalid("a split or leaf is not reachable from the root")
+        }
+        return splits
+    }
+
+    /// A DecodingError said in one line: what was wrong, and where (the coding path as keys and indices).
+    static func explanation(of error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.isEmpty ? "the top level" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "key \"\(key.stringValue)\" missing (at \(path(context.codingPath)))"
+        case .typeMismatch(let type, let context):
+            return "expected \(type) (at \(path(context.codingPath)))"
+        case .valueNotFound(let type, let context):
+            return "expected \(type), found null (at \(path(context.codingPath)))"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { ": \($0.localizedDescription)" } ?? ""
+            return "\(context.debugDescription)\(underlying) (at \(path(context.codingPath)))"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}
