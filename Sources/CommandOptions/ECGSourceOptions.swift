@@ -55,7 +55,7 @@ public struct ECGSourceOptions: ParsableArguments {
     @Flag(help: "Follow an EDF file that is still being written: show data records as they land (header record count −1 allowed).")
     public var follow = false
 
-    @Flag(name: .long, help: "Refuse an EDF file whose data ends before its header's record count (default: play its complete records, with a warning).")
+    @Flag(name: .long, help: "Refuse an EDF or WFDB file whose data ends before its header's record count, or a WFDB record whose checksum disagrees with its data (default: read it, with a warning).")
     public var strict = false
 
     @Option(help: "Replay speed of a record or CSV [× real time] (0.25–8; `ecg monitor` also takes max).")

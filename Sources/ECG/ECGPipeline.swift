@@ -15,6 +15,13 @@ public final class ECGPipeline {
     public private(set) var events: RhythmEventLog
     public var status: RhythmStatus { monitor.status }
     public var heartRate: Double? { monitor.heartRate }
+    /// the rhythm monitor: beat class counts, AF burden, ectopic beats per minute
+    public var rhythm: RhythmMonitor { monitor }
+    /// recent classified beats (R peak and class), oldest first, decided a beat late
+    public private(set) var classifiedBeats: [ClassifiedBeat] = []
+    /// every classified beat since the start, when `keepsEveryBeat` (an off-line analysis); else empty
+    public private(set) var everyClassifiedBeat: [ClassifiedBeat] = []
+    public var keepsEveryBeat = false
     /// samples seen per lead since the start
     public private(set) var sampleCount = 0
     /// missing (NaN) samples replaced by the previous value, all leads
@@ -29,6 +36,11 @@ public final class ECGPipeline {
     /// each lead's last finite sample [mV], NaN before the first
     private var lastValues: [Float]
     private var newBeats: [Int] = []
+    private let classifier: BeatClassifier
+    /// detected beats whose window (±0.25 s of filtered signal) is not complete yet
+    private var unclassified: [Int] = []
+    private var window: [Float]
+    private var decided: [ClassifiedBeat] = []
     static let beatCapacity = 64
 
     public init(leadNames: [String], sampleRate: Double, qrsLead: Int = 0, historySeconds: Double = 10,
@@ -42,6 +54,11 @@ public final class ECGPipeline {
         detectorKind = detector
         monitor = RhythmMonitor(sampleRate: sampleRate)
         quality = SignalQualityMeter(sampleRate: sampleRate)
+        classifier = BeatClassifier(sampleRate: sampleRate)
+        window = Array(repeating: .nan, count: classifier.windowLength)
+        unclassified.reserveCapacity(16)
+        decided.reserveCapacity(16)
+        classifiedBeats.reserveCapacity(Self.beatCapacity + 8)
         events = RhythmEventLog()
         lastValues = Array(repeating: .nan, count: leadNames.count)
         beats.reserveCapacity(Self.beatCapacity + 8)
@@ -82,11 +99,40 @@ public final class ECGPipeline {
             monitor.beat(at: beat)
             if beats.count == Self.beatCapacity { beats.removeFirst() }
             beats.append(beat)
+            unclassified.append(beat)
         }
+        classifyReadyBeats()
         let status = monitor.update(now: sampleCount - 1, quality: quality.quality)
         let pause = status.code == .pause ? monitor.secondsSinceLastBeat(now: sampleCount - 1) : nil
         return events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate,
                               duration: pause)
+    }
+
+    /// Classifies the detected beats whose ±0.25 s of filtered signal is in
+    /// the history (`atEnd`: all, the missing end NaN); the classifier decides each a beat later.
+    private func classifyReadyBeats(atEnd: Bool = false) {
+        guard qrsLead < history.leads.count else { return }
+        let ring = history.leads[qrsLead]
+        let newest = sampleCount - 1
+        decided.removeAll(keepingCapacity: true)
+        while let beat = unclassified.first, atEnd || beat + classifier.windowHalf <= newest {
+            unclassified.removeFirst()
+            for offset in 0..<window.count {
+                let age = newest - (beat - classifier.windowHalf + offset)
+                window[offset] = age >= 0 && age < ring.count ? ring[fromNewest: age] : .nan
+            }
+            window.withUnsafeBufferPointer { classifier.add(beat: beat, window: $0, decided: &decided) }
+        }
+        record(decided)
+    }
+
+    private func record(_ decided: [ClassifiedBeat]) {
+        for beat in decided {
+            monitor.classified(beat)
+            if classifiedBeats.count == Self.beatCapacity { classifiedBeats.removeFirst() }
+            classifiedBeats.append(beat)
+            if keepsEveryBeat { everyClassifiedBeat.append(beat) }
+        }
     }
 
     /// Replaces NaN and infinities by the lead's previous value, counting them.
@@ -104,6 +150,25 @@ public final class ECGPipeline {
             }
         }
         lastValues[lead] = last
+    }
+
+    /// The episodes that ended since the last call (each once).
+    public func takeEndedEpisodes() -> [RhythmEvent] { events.takeEnded() }
+
+    /// Ends the input: the last beats are classified and every open episode
+    /// ends at the last sample; returns the episodes that ended.
+    public func finish() -> [RhythmEvent] {
+        decided.removeAll(keepingCapacity: true)
+        newBeats.removeAll(keepingCapacity: true)
+        detector.finish(beats: &newBeats)
+        for beat in newBeats where beat < sampleCount { monitor.beat(at: beat); unclassified.append(beat) }
+        newBeats.removeAll(keepingCapacity: true)
+        classifyReadyBeats(atEnd: true)
+        decided.removeAll(keepingCapacity: true)
+        classifier.finish(decided: &decided)
+        record(decided)
+        events.finishAll(at: Double(sampleCount) / sampleRate)
+        return events.takeEnded()
     }
 
     /// Deletes the selected event from the log (the viewer's `x`).

@@ -135,16 +135,30 @@ public struct ECGStartTime: Sendable, Equatable {
     }
 
     /// From WFDB's "hh:mm:ss[.sss]" and "dd/mm/yyyy"; nil when the time does not read.
+    /// Headers written by other tools also carry an ISO date "yyyy-mm-dd", and
+    /// some (PhysioNet's CinC 2017 set: `A00001 1 300 9000 2014-05-08 05:05:15`)
+    /// put it before the time: either order and either date form is read.
     public init?(wfdbTime time: String?, date: String?) {
+        var time = time, date = date
+        if let first = time, first.contains("-") || first.contains("/"), date?.contains(":") ?? false {
+            (time, date) = (date, first)
+        }
         guard let time else { return nil }
         let parts = time.split(separator: ":").map { Double($0) }
         guard parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2],
               (0..<24).contains(h), (0..<60).contains(m), (0..<61).contains(s) else { return nil }
         self.init(hour: Int(h), minute: Int(m), second: Int(s))
         if let date {
-            let fields = date.split(separator: "/").compactMap { Int($0) }
-            if fields.count == 3, (1...31).contains(fields[0]), (1...12).contains(fields[1]) {
-                self.date = (fields[0], fields[1], fields[2])
+            if date.contains("-") {
+                let fields = date.split(separator: "-").compactMap { Int($0) }
+                if fields.count == 3, (1...12).contains(fields[1]), (1...31).contains(fields[2]) {
+                    self.date = (fields[2], fields[1], fields[0])
+                }
+            } else {
+                let fields = date.split(separator: "/").compactMap { Int($0) }
+                if fields.count == 3, (1...31).contains(fields[0]), (1...12).contains(fields[1]) {
+                    self.date = (fields[0], fields[1], fields[2])
+                }
             }
         }
     }

@@ -1,38 +1,125 @@
-/// The events a monitor logged: one per onset of an abnormal rhythm, newest
-/// last, at most `capacity` (the oldest go first). A user can select and delete.
+/// The episodes a monitor logged, newest last, at most `capacity` (the oldest
+/// go first). A user can select and delete.
+///
+/// Episodes, not flickers: an abnormal rhythm becomes an event only once it
+/// has held for its minimum (`minimumSeconds`: atrial fibrillation 30 s, the
+/// clinical definition of an episode; an irregular rhythm 30 s; brady- and
+/// tachycardia 10 s; a pause at once, since its status already means 2 s
+/// without a beat). The event's time is the episode's start. It ends when
+/// the rhythm has been away for longer than its bridge (`bridgeSeconds`), so a
+/// few seconds of another reading inside an AF episode (or of lost signal in a
+/// flat pause) do not split it; its end is the last time the rhythm was seen.
 public struct RhythmEventLog: Sendable, Equatable {
     public private(set) var events: [RhythmEvent] = []
     public let capacity: Int
     /// index into `events` of the selected event, nil when empty
     public private(set) var selection: Int?
-    private var lastCode: RhythmCode = .normal
+    /// episodes that ended since the last `takeEnded()`, oldest first
+    public private(set) var ended: [RhythmEvent] = []
+
+    /// one candidate episode per rhythm code
+    struct Candidate: Sendable, Equatable {
+        var start: Double
+        var lastSeen: Double
+        /// its event in `events` once confirmed (nil before, or after deletion)
+        var confirmed: Bool
+        var event: RhythmEvent?
+    }
+    private var candidates: [RhythmCode: Candidate] = [:]
 
     public init(capacity: Int = 200) {
         self.capacity = max(1, capacity)
         events.reserveCapacity(self.capacity)
     }
 
-    /// Notes the current status; logs an event only on a change into an abnormal
-    /// state (normal → pause, or bradycardia → tachycardia), never for a repeat.
-    /// - Returns: the new event, if one was logged
-    /// A pause goes on: its event's `durationSeconds` follows `duration`.
+    /// how long a rhythm must hold before it is an event [s]
+    public static func minimumSeconds(_ code: RhythmCode) -> Double {
+        switch code {
+        case .af, .irregular: return 30
+        case .bradycardia, .tachycardia: return 10
+        case .signalLost, .noisy: return 5
+        case .pause, .normal: return 0
+        }
+    }
+
+    /// how long a rhythm may be away inside one episode [s]
+    public static func bridgeSeconds(_ code: RhythmCode) -> Double {
+        switch code {
+        case .af, .irregular: return 10
+        case .bradycardia, .tachycardia: return 5
+        // a flat pause also reads as lost signal now and then: one pause all the same
+        case .signalLost, .noisy, .pause: return 2
+        case .normal: return 0
+        }
+    }
+
+    /// Notes the status at `time`. An episode that has now held for its
+    /// minimum is logged and returned; an ongoing one's duration follows
+    /// (`duration`, for a pause: the time without a beat so far).
     @discardableResult
     public mutating func observe(_ code: RhythmCode, time: Double, heartRate: Double?,
                                  duration: Double? = nil) -> RhythmEvent? {
-        defer { lastCode = code }
-        if code == .pause, lastCode == .pause, let last = events.indices.last, events[last].code == .pause {
-            events[last].durationSeconds = duration
+        var logged: RhythmEvent?
+        // end what has been away past its bridge
+        for (other, candidate) in candidates where other != code && time - candidate.lastSeen > Self.bridgeSeconds(other) {
+            finish(other, candidate)
         }
-        guard code != lastCode, code.isAbnormal else { return nil }
+        guard code.isAbnormal else { return nil }
+        var candidate = candidates[code] ?? Candidate(start: code == .pause ? time - (duration ?? 0) : time,
+                                                      lastSeen: time, confirmed: false)
+        candidate.lastSeen = time
+        let held = code == .pause ? (duration ?? time - candidate.start) : time - candidate.start
+        if !candidate.confirmed, held >= Self.minimumSeconds(code) {
+            candidate.confirmed = true
+            let event = RhythmEvent(time: candidate.start, code: code, heartRateBPM: heartRate, durationSeconds: held)
+            append(event)
+            candidate.event = event
+            logged = event
+        } else if candidate.confirmed, var event = candidate.event {
+            event.durationSeconds = held
+            update(candidate.event, to: event)
+            candidate.event = event
+        }
+        candidates[code] = candidate
+        return logged
+    }
+
+    /// Ends every open episode at `time` (the end of the input).
+    public mutating func finishAll(at time: Double) {
+        for (code, var candidate) in candidates {
+            candidate.lastSeen = min(max(candidate.lastSeen, candidate.start), time)
+            finish(code, candidate)
+        }
+    }
+
+    /// The episodes that ended since the last call.
+    public mutating func takeEnded() -> [RhythmEvent] {
+        defer { ended.removeAll(keepingCapacity: true) }
+        return ended
+    }
+
+    private mutating func finish(_ code: RhythmCode, _ candidate: Candidate) {
+        candidates[code] = nil
+        guard candidate.confirmed, var event = candidate.event else { return }
+        event.end = candidate.lastSeen
+        if code != .pause { event.durationSeconds = candidate.lastSeen - candidate.start }
+        update(candidate.event, to: event)
+        ended.append(event)
+    }
+
+    private mutating func append(_ event: RhythmEvent) {
         if events.count == capacity {
             events.removeFirst()
             selection = selection.map { max(0, $0 - 1) }
         }
-        let event = RhythmEvent(time: time, code: code, heartRateBPM: heartRate,
-                                durationSeconds: code == .pause ? duration : nil)
         events.append(event)
         if selection == nil { selection = events.count - 1 }
-        return event
+    }
+
+    /// Replaces `old` in the log by `new` (the same episode with news), if it is still there.
+    private mutating func update(_ old: RhythmEvent?, to new: RhythmEvent) {
+        guard let old, let index = events.lastIndex(where: { $0.time == old.time && $0.code == old.code }) else { return }
+        events[index] = new
     }
 
     public mutating func select(_ index: Int) {

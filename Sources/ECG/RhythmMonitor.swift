@@ -1,19 +1,33 @@
 import Foundation
 
-/// Classifies the rhythm from beat times and signal quality, on the sample clock.
+/// Classifies the rhythm from beat times, beat classes and signal quality, on
+/// the sample clock.
 ///
 /// Heart rate: 60 / median of the last five RR intervals. Status, first match wins:
 /// signal lost (lead flat or railed for 1 s), noisy, pause (no beat for > 2 s),
-/// bradycardia (< 50 beats/min), tachycardia (> 100), irregular (at least 5 of
-/// the last 9 successive RR differences exceed 15 % of the mean RR; it clears
-/// at 2 of 9 or fewer), normal.
+/// atrial fibrillation (`AFDetector` over the classified beats), bradycardia
+/// (< 50 beats/min, until 55), tachycardia (> 100, until 95), irregular (at
+/// least 5 of the last 9 successive normal-to-normal RR differences exceed 15 %
+/// of the mean RR; it clears at 2 of 9 or fewer), normal.
+///
+/// Beats come twice: each detection at once (`beat(at:)`: rate and pause),
+/// and each classified beat when the classifier has decided it, a beat later
+/// (`classified(_:)`: AF, ectopy, irregularity).
 public final class RhythmMonitor {
     public let sampleRate: Double
     public private(set) var status = RhythmStatus(code: .normal, text: "Waiting for beats")
     /// smoothed heart rate [beats/min], nil before two beats
     public private(set) var heartRate: Double?
+    /// beats classified so far, per class
+    public private(set) var classCounts: [BeatClass: Int] = [:]
+    /// seconds spent in AF, and seconds of readable signal, counted by `update`
+    public private(set) var afSeconds = 0.0
+    public private(set) var readableSeconds = 0.0
+    public let afDetector: AFDetector
 
     static let bradycardiaBelow = 50.0, tachycardiaAbove = 100.0
+    /// hysteresis: a bradycardia ends at this rate, a tachycardia at that [beats/min]
+    static let bradycardiaUntil = 55.0, tachycardiaUntil = 95.0
     /// longest gap between beats before a pause [s]
     static let pauseAfter = 2.0
     static let irregularDifference = 0.15, irregularEnter = 5, irregularLeave = 2
@@ -21,15 +35,25 @@ public final class RhythmMonitor {
     private var lastBeat: Int?
     /// the last ten RR intervals [samples], oldest first
     private var intervals: [Int] = []
+    /// the last ten normal-to-normal intervals [samples]
+    private var normalIntervals: [Int] = []
+    private var lastClassified: ClassifiedBeat?
     private var irregular = false
+    private var slow = false, fast = false
     private var scratch: [Int] = []
+    /// ectopic beats of the last minute (sample indices), oldest first
+    private var recentEctopics: [Int] = []
+    private var lastUpdate: Int?
     /// what the current status text says: code, beats/min, pause length [0.1 s]
     private var statusKey: (RhythmCode, Int, Int)?
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
+        afDetector = AFDetector(sampleRate: sampleRate)
         intervals.reserveCapacity(11)
+        normalIntervals.reserveCapacity(11)
         scratch.reserveCapacity(5)
+        recentEctopics.reserveCapacity(64)
     }
 
     /// Time since the last beat at sample `now` [s]; nil before the first beat.
@@ -37,27 +61,67 @@ public final class RhythmMonitor {
         lastBeat.map { Double(now - $0) / sampleRate }
     }
 
-    /// Records a beat at `sample` (R peak index).
+    /// AF burden: the share of readable time in AF, nil before any
+    public var afBurden: Double? { readableSeconds > 0 ? afSeconds / readableSeconds : nil }
+
+    /// S and V beats over the last minute of signal [per minute], at `now`
+    public func ectopicsPerMinute(now: Int) -> Double {
+        let since = now - Int(60 * sampleRate)
+        let count = recentEctopics.reduce(0) { $0 + ($1 > since ? 1 : 0) }
+        let span = min(60, Double(now) / sampleRate)
+        return span > 0 ? Double(count) * 60 / max(span, 10) : 0
+    }
+
+    /// Records a detected beat at `sample` (R peak index).
     public func beat(at sample: Int) {
         if let last = lastBeat, sample > last {
             intervals.append(sample - last)
             if intervals.count > 10 { intervals.removeFirst() }
             heartRate = 60 * sampleRate / Double(medianRecentInterval())
-            updateIrregularity()
+            if let heartRate {
+                if heartRate < Self.bradycardiaBelow { slow = true }
+                if heartRate >= Self.bradycardiaUntil { slow = false }
+                if heartRate > Self.tachycardiaAbove { fast = true }
+                if heartRate <= Self.tachycardiaUntil { fast = false }
+            }
         }
         lastBeat = sample
+    }
+
+    /// Records a beat's class, once the classifier has decided it.
+    public func classified(_ beat: ClassifiedBeat) {
+        classCounts[beat.beatClass, default: 0] += 1
+        afDetector.add(beat)
+        if beat.beatClass.isEctopic {
+            let horizon = beat.sample - Int(60 * sampleRate)
+            while let first = recentEctopics.first, first <= horizon { recentEctopics.removeFirst() }
+            if recentEctopics.count >= 512 { recentEctopics.removeFirst() }
+            recentEctopics.append(beat.sample)
+        }
+        if beat.beatClass == .normal, let last = lastClassified, last.beatClass == .normal, beat.sample > last.sample {
+            normalIntervals.append(beat.sample - last.sample)
+            if normalIntervals.count > 10 { normalIntervals.removeFirst() }
+            updateIrregularity()
+        }
+        lastClassified = beat
     }
 
     /// Re-evaluates the status at `now` (index of the newest sample).
     @discardableResult
     public func update(now: Int, quality: SignalQuality) -> RhythmStatus {
         let code = classifyCode(now: now, quality: quality)
+        if let last = lastUpdate, now > last {
+            let seconds = Double(now - last) / sampleRate
+            if code != .noisy && code != .signalLost { readableSeconds += seconds }
+            if code == .af { afSeconds += seconds }
+        }
+        lastUpdate = now
         let pauseTenths = code == .pause ? Int(Double(now - (lastBeat ?? now)) / sampleRate * 10) : 0
         let key = (code, Int((heartRate ?? 0).rounded()), pauseTenths)
         // the text is built only when it changes: no allocation per chunk
         if statusKey.map({ $0 != key }) ?? true {
             statusKey = key
-            status = classify(now: now, quality: quality)
+            status = describe(code, now: now)
         }
         return status
     }
@@ -69,27 +133,27 @@ public final class RhythmMonitor {
         case .good: break
         }
         if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate { return .pause }
-        guard let heartRate else { return .normal }
-        if heartRate < Self.bradycardiaBelow { return .bradycardia }
-        if heartRate > Self.tachycardiaAbove { return .tachycardia }
+        guard heartRate != nil else { return .normal }
+        if afDetector.isAF { return .af }
+        if slow { return .bradycardia }
+        if fast { return .tachycardia }
         return irregular ? .irregular : .normal
     }
 
-    private func classify(now: Int, quality: SignalQuality) -> RhythmStatus {
+    private func describe(_ code: RhythmCode, now: Int) -> RhythmStatus {
         let rate = heartRate.map { " \(Int($0.rounded())) bpm" } ?? ""
-        switch quality {
-        case .flat: return RhythmStatus(code: .signalLost, text: "Signal lost: lead off?")
+        switch code {
+        case .signalLost: return RhythmStatus(code: .signalLost, text: "Signal lost: lead off?")
         case .noisy: return RhythmStatus(code: .noisy, text: "Noisy signal")
-        case .good: break
+        case .pause:
+            return RhythmStatus(code: .pause, text: String(format: "Pause %.1f s", Double(now - (lastBeat ?? now)) / sampleRate))
+        case .af: return RhythmStatus(code: .af, text: "Atrial fibrillation" + rate)
+        case .bradycardia: return RhythmStatus(code: .bradycardia, text: "Bradycardia" + rate)
+        case .tachycardia: return RhythmStatus(code: .tachycardia, text: "Tachycardia" + rate)
+        case .irregular: return RhythmStatus(code: .irregular, text: "Irregular rhythm" + rate)
+        case .normal:
+            return RhythmStatus(code: .normal, text: heartRate == nil ? "Waiting for beats" : "Sinus rhythm" + rate)
         }
-        if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate {
-            return RhythmStatus(code: .pause, text: String(format: "Pause %.1f s", Double(now - last) / sampleRate))
-        }
-        guard let heartRate else { return RhythmStatus(code: .normal, text: "Waiting for beats") }
-        if heartRate < Self.bradycardiaBelow { return RhythmStatus(code: .bradycardia, text: "Bradycardia" + rate) }
-        if heartRate > Self.tachycardiaAbove { return RhythmStatus(code: .tachycardia, text: "Tachycardia" + rate) }
-        if irregular { return RhythmStatus(code: .irregular, text: "Irregular rhythm" + rate) }
-        return RhythmStatus(code: .normal, text: "Sinus rhythm" + rate)
     }
 
     private func medianRecentInterval() -> Int {
@@ -100,10 +164,10 @@ public final class RhythmMonitor {
     }
 
     private func updateIrregularity() {
-        guard intervals.count == 10 else { return }
-        let mean = Double(intervals.reduce(0, +)) / 10
+        guard normalIntervals.count == 10 else { return }
+        let mean = Double(normalIntervals.reduce(0, +)) / 10
         var large = 0
-        for index in 1..<10 where Double(abs(intervals[index] - intervals[index - 1])) > Self.irregularDifference * mean {
+        for index in 1..<10 where Double(abs(normalIntervals[index] - normalIntervals[index - 1])) > Self.irregularDifference * mean {
             large += 1
         }
         if large >= Self.irregularEnter { irregular = true }

@@ -5,7 +5,9 @@ public enum RhythmCode: String, Sendable, CaseIterable {
     case bradycardia
     /// heart rate > 100 beats/min
     case tachycardia
-    /// RR intervals vary beyond the irregularity threshold
+    /// atrial fibrillation: RR irregularity that ectopic beats do not explain (`AFDetector`)
+    case af
+    /// RR intervals vary beyond the irregularity threshold, yet not as AF does
     case irregular
     /// no beat for more than 2 s
     case pause
@@ -30,20 +32,24 @@ public struct RhythmStatus: Sendable, Equatable {
     }
 }
 
-/// A change into an abnormal rhythm, logged once per onset.
+/// An episode of an abnormal rhythm: logged once it has held long enough
+/// (`RhythmEventLog`), its duration following it until it ends.
 public struct RhythmEvent: Sendable, Equatable {
-    /// seconds since the source started (sample clock)
+    /// the episode's start, seconds since the source started (sample clock)
     public var time: Double
     public var code: RhythmCode
-    /// smoothed heart rate at the onset [beats/min], if known
+    /// smoothed heart rate when the episode was confirmed [beats/min], if known
     public var heartRateBPM: Double?
-    /// a pause: the time without a beat so far, or in all once it ended [s]
+    /// how long it has held so far, or in all once it ended [s]
     public var durationSeconds: Double?
+    /// the episode's end [s since the start]; nil while it goes on
+    public var end: Double?
 
-    public init(time: Double, code: RhythmCode, heartRateBPM: Double?, durationSeconds: Double? = nil) {
+    public init(time: Double, code: RhythmCode, heartRateBPM: Double?, durationSeconds: Double? = nil, end: Double? = nil) {
         self.time = time
         self.code = code
         self.heartRateBPM = heartRateBPM
         self.durationSeconds = durationSeconds
+        self.end = end
     }
 }

@@ -144,7 +144,8 @@ public final class SyntheticECG: ECGSource {
         var interval = 60 / heartRate
         // respiratory sinus arrhythmia (0.25 Hz) plus random variability
         interval *= 1 + settings.heartRateVariability * (0.5 * sin(2 * Double.pi * 0.25 * time) + random.gaussian())
-        if active == .irregular { interval *= 1 + 0.35 * (2 * random.unit() - 1) }
+        // an irregular rhythm, and AF's irregularly irregular one: each interval drawn anew ±35 %
+        if active == .irregular || active == .af { interval *= 1 + 0.35 * (2 * random.unit() - 1) }
         return min(max(interval, 0.25), 3)
     }
 }

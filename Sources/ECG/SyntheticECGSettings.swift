@@ -7,6 +7,8 @@ public struct RhythmEpisode: Sendable, Equatable {
         case tachycardia
         /// RR intervals vary ±35 % beat to beat
         case irregular
+        /// atrial fibrillation's irregularly irregular rhythm: RR intervals ±35 % beat to beat
+        case af
         /// no beat for the episode's duration (sinus arrest)
         case pause
     }
@@ -53,7 +55,8 @@ public struct SyntheticECGSettings: Sendable, Equatable {
     public static let demoEpisodes: [RhythmEpisode] = [
         RhythmEpisode(.bradycardia, start: 20, duration: 15),
         RhythmEpisode(.tachycardia, start: 50, duration: 15),
-        RhythmEpisode(.irregular, start: 80, duration: 15),
-        RhythmEpisode(.pause, start: 110, duration: 3),
+        // AF must hold 30 s to be an episode (RhythmEventLog)
+        RhythmEpisode(.af, start: 80, duration: 60),
+        RhythmEpisode(.pause, start: 155, duration: 3),
     ]
 }

@@ -64,6 +64,7 @@ public enum WFDBRecordReader {
         let groups = fileGroups(header.signals)
         let files = try groups.map { try load(header.signals[$0[0]].fileName) }
         var cutShort: String?
+        var checksumNotes: [String] = []
         if !strict, let declared = frameCount {
             let held = zip(groups, files).map { group, file in
                 (file, WFDBSignalDecoder.availableFrames(byteCount: file.bytes.count, format: header.signals[group[0]].format,
@@ -94,8 +95,11 @@ public enum WFDBRecordReader {
             frameCount = frames
             for (position, index) in group.enumerated() {
                 let spec = header.signals[index]
-                try verifyChecksum(decoded[position], spec: spec, signal: index,
-                                   complete: header.sampleCount != nil && cutShort == nil, file: path)
+                if let mismatch = try checksumMismatch(decoded[position], spec: spec, signal: index,
+                                                       complete: header.sampleCount != nil && cutShort == nil,
+                                                       strict: strict, file: path) {
+                    checksumNotes.append(mismatch)
+                }
                 adu[index] = deskewed(decoded[position], spec: spec)
             }
         }
@@ -108,6 +112,7 @@ public enum WFDBRecordReader {
         var recording = ECGRecording(name: header.recordName, signals: signals)
         recording.start = ECGStartTime(wfdbTime: header.baseTime, date: header.baseDate)
         if let cutShort { recording.notes.append(cutShort) }
+        recording.notes.append(contentsOf: checksumNotes)
         return recording
     }
 
@@ -149,14 +154,21 @@ public enum WFDBRecordReader {
     }
 
     /// The header's checksum is the sum of all samples modulo 2^16; a mismatch
-    /// means the wrong format or damaged data.
-    static func verifyChecksum(_ values: [Int16], spec: WFDBSignalSpec, signal: Int, complete: Bool, file: String) throws {
-        guard complete, let expected = spec.checksum else { return }
+    /// means the wrong format, damaged data, or a placeholder: PhysioNet ships
+    /// the CinC 2017 headers with checksum 0 whatever the data holds, and its
+    /// own readers only warn. So a mismatch is a note naming the data file (returned; the caller prefixes the record),
+    /// and `strict` refuses it.
+    static func checksumMismatch(_ values: [Int16], spec: WFDBSignalSpec, signal: Int, complete: Bool,
+                                 strict: Bool, file: String) throws -> String? {
+        guard complete, let expected = spec.checksum else { return nil }
         var sum: UInt16 = 0
         for value in values { sum &+= UInt16(bitPattern: value) }
-        if sum != UInt16(truncatingIfNeeded: expected) {
-            throw ECGError(file: file, "checksum of signal \(signal) (\(spec.description)) is \(Int16(bitPattern: sum)), the header says \(expected): damaged data or wrong format in the header")
+        guard sum != UInt16(truncatingIfNeeded: expected) else { return nil }
+        let found = "checksum of signal \(signal) (\(spec.description)) in \(spec.fileName) is \(Int16(bitPattern: sum)), the header says \(expected)"
+        if strict {
+            throw ECGError(file: file, found + ": damaged data or wrong format in the header (--strict)")
         }
+        return found + "; read anyway (a placeholder such as PhysioNet's 0, or damaged data; --strict refuses it)"
     }
 
     /// the record path without a `.hea` extension
@@ -164,7 +176,7 @@ public enum WFDBRecordReader {
         path.hasSuffix(".hea") ? String(path.dropLast(4)) : path
     }
 
-    static func contents(of path: String) throws -> [UInt8] {
+    package static func contents(of path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file"
             throw ECGError(file: path, reason)

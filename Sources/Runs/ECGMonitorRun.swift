@@ -36,7 +36,8 @@ public struct ECGMonitorRun {
             switch try paced.read(into: &chunk) {
             case .samples:
                 chunk.count = min(chunk.count, limit - pipeline.sampleCount)
-                if let event = pipeline.process(&chunk) { output.event(event) }
+                pipeline.process(&chunk)
+                for episode in pipeline.takeEndedEpisodes() { output.event(episode) }
                 while Double(pipeline.sampleCount) >= Double(nextReport) * rate {
                     output.report(time: nextReport, pipeline: pipeline)
                     nextReport += 1
@@ -47,6 +48,8 @@ public struct ECGMonitorRun {
                 break reading
             }
         }
+        for episode in pipeline.finish() { output.event(episode) }
+        output.summary(pipeline: pipeline)
         if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
             printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")
         }
@@ -66,20 +69,54 @@ struct ECGMonitorOutput {
         case .noisy: signal = "noisy"
         default: signal = rate == nil ? "waiting" : "ok"
         }
+        let rhythm = pipeline.rhythm
+        let ectopics = rhythm.ectopicsPerMinute(now: pipeline.sampleCount)
         if json {
             emit("{\"time\":\(time),\"heart_rate\":\(Self.number(rate)),\"rhythm\":\"\(Self.name(status.code))\","
-                 + "\"status\":\"\(signal)\",\"text\":\"\(status.text)\"}")
+                 + "\"status\":\"\(signal)\",\"text\":\"\(status.text)\","
+                 + "\"ectopic_per_min\":\(Self.number(ectopics)),\"af_burden\":\(Self.fraction(rhythm.afBurden))}")
         } else {
-            emit("\(Self.clock(Double(time)))  \(rate.map { String(format: "%3.0f bpm", $0) } ?? "--- bpm")  \(status.text)")
+            let ectopy = ectopics > 0 ? String(format: "  %.0f ectopic/min", ectopics) : ""
+            emit("\(Self.clock(Double(time)))  \(rate.map { String(format: "%3.0f bpm", $0) } ?? "--- bpm")  \(status.text)\(ectopy)")
         }
     }
 
+    /// One line per episode, when it ends: start, end and duration [s], the heart rate at its confirmation.
     func event(_ event: RhythmEvent) {
+        let end = event.end ?? event.time + (event.durationSeconds ?? 0)
         if json {
-            emit(String(format: "{\"time\":%.3f,", event.time) + "\"event\":\"\(Self.name(event.code))\",\"heart_rate\":\(Self.number(event.heartRateBPM))}")
+            emit("{\"event\":\"\(Self.name(event.code))\"," + String(format: "\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,",
+                                                                   event.time, end, end - event.time)
+                 + "\"heart_rate\":\(Self.number(event.heartRateBPM))}")
         } else {
-            emit("\(Self.clock(event.time))  event: \(Self.name(event.code))")
+            emit("\(Self.clock(event.time))–\(Self.clock(end))  episode: \(Self.name(event.code)) "
+                 + String(format: "%.1f s", end - event.time))
         }
+    }
+
+    /// The whole run: duration, AF burden, episodes per rhythm, beats per class.
+    func summary(pipeline: ECGPipeline) {
+        let rhythm = pipeline.rhythm
+        let duration = Double(pipeline.sampleCount) / pipeline.sampleRate
+        var episodes: [String: Int] = [:]
+        for event in pipeline.events.events { episodes[Self.name(event.code), default: 0] += 1 }
+        let counts = BeatClass.allCases.map { ($0.rawValue, rhythm.classCounts[$0] ?? 0) }
+        if json {
+            let episodeText = episodes.keys.sorted().map { "\"\($0)\":\(episodes[$0]!)" }.joined(separator: ",")
+            let beatText = counts.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+            emit("{\"summary\":true," + String(format: "\"duration_s\":%.3f,", duration)
+                 + "\"af_burden\":\(Self.fraction(rhythm.afBurden)),\"episodes\":{\(episodeText)},\"beats\":{\(beatText)}}")
+        } else {
+            let burden = rhythm.afBurden.map { String(format: "%.1f %%", $0 * 100) } ?? "—"
+            let episodeText = episodes.isEmpty ? "none" : episodes.keys.sorted().map { "\($0) \(episodes[$0]!)" }.joined(separator: ", ")
+            emit("summary: " + String(format: "%.1f s", duration) + ", AF burden \(burden), episodes: \(episodeText), beats: "
+                 + counts.map { "\($0.0) \($0.1)" }.joined(separator: " "))
+        }
+    }
+
+    static func fraction(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return String(format: "%.4f", value)
     }
 
     /// snake_case names for scripts

@@ -68,10 +68,79 @@ public struct ECGScoreRun {
         let excerpt = try ECGExcerpt(record: record, from: from, to: to)
         let detections = source.detector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
         let referenceBeats = allReference.filter { excerpt.samples.contains($0) }.map { $0 - excerpt.samples.lowerBound }
-        let score = BeatScore(reference: referenceBeats, detections: detections,
-                              window: Int((windowMilliseconds / 1000 * record.sampleRate).rounded()))
-        return Self.report(record: record, lead: lead, fileLead: file.fileIndices[lead], excerpt: excerpt, score: score,
-                           detector: source.detector)
+        let window = Int((windowMilliseconds / 1000 * record.sampleRate).rounded())
+        let score = BeatScore(reference: referenceBeats, detections: detections, window: window)
+        var report = Self.report(record: record, lead: lead, fileLead: file.fileIndices[lead], excerpt: excerpt, score: score,
+                                 detector: source.detector)
+        // beat classes and rhythm need the reference's codes: a WFDB annotation file
+        guard let annotations = try referenceAnnotations(record: record) else { return report }
+        let excerptSamples = Array(record.samples[lead][excerpt.samples])
+        let filtered = Self.filtered(excerptSamples, sampleRate: record.sampleRate, mains: source.mains)
+        let classified = BeatClassifier.classify(filtered, beats: detections, sampleRate: record.sampleRate)
+        let referenceClasses: [(sample: Int, beatClass: ReferenceBeatClass)] = annotations.compactMap { annotation in
+            guard excerpt.samples.contains(annotation.sample), let beatClass = ReferenceBeatClass(mitCode: annotation.code) else { return nil }
+            return (annotation.sample - excerpt.samples.lowerBound, beatClass)
+        }
+        let percent = { (value: Double) in value.isNaN ? "   —   " : String(format: "%.2f %%", value * 100) }
+        for target in [BeatClass.ventricular, .supraventricular] {
+            let classScore = BeatClassScore(target: target, reference: referenceClasses, detections: classified, window: window)
+            report += "\n\(target.rawValue)   Se \(percent(classScore.sensitivity))  +P \(percent(classScore.positivePredictivity))"
+                + "  TP \(classScore.truePositives)  FN \(classScore.falseNegatives)  FP \(classScore.falsePositives)"
+        }
+        if rhythm {
+            let analysis = RhythmAnalysis.analyze(excerptSamples, sampleRate: record.sampleRate, detector: source.detector,
+                                                  mains: source.mains)
+            let shifted = annotations.map { annotation -> WFDBAnnotation in
+                var moved = annotation
+                moved.sample -= excerpt.samples.lowerBound
+                return moved
+            }
+            let referenceAF = AFRhythmScore.referenceAF(shifted, sampleRate: record.sampleRate, end: analysis.duration)
+                .compactMap { interval -> ClosedRange<Double>? in
+                    let lower = max(0, interval.lowerBound), upper = min(analysis.duration, interval.upperBound)
+                    return lower < upper ? lower...upper : nil
+                }
+            let episodes = analysis.episodes.filter { $0.code == .af }.map { $0.time...($0.end ?? analysis.duration) }
+            let rhythmScore = AFRhythmScore(referenceAF: referenceAF, detectedAF: analysis.secondCodes.map { $0 == .af },
+                                            episodes: episodes)
+            report += "\n" + Self.rhythmReport(rhythmScore)
+        }
+        return report
+    }
+
+    /// whether to score AF against the reference's rhythm notes (--rhythm)
+    public var rhythm = false
+
+    /// AF per second and per episode, one line each.
+    public static func rhythmReport(_ score: AFRhythmScore) -> String {
+        let percent = { (value: Double) in value.isNaN ? "   —   " : String(format: "%.2f %%", value * 100) }
+        return """
+        AF seconds   Se \(percent(score.sensitivity))  Sp \(percent(score.specificity))  PPV \(percent(score.positivePredictivity))  (TP \(score.truePositiveSeconds) FN \(score.falseNegativeSeconds) FP \(score.falsePositiveSeconds) TN \(score.trueNegativeSeconds))
+        AF episodes  Se \(percent(score.episodeSensitivity))  PPV \(percent(score.episodePositivePredictivity))  (reference \(score.referenceEpisodes), found \(score.referenceEpisodesFound); detected \(score.detectedEpisodes), true \(score.detectedEpisodesTrue))\(String(format: "; false episodes %.2f per hour", score.falseEpisodesPerHour))
+        """
+    }
+
+    /// The reference annotations with their codes, when the reference is a
+    /// WFDB annotation file (the record's own, or --reference NAME.atr); nil for a CSV.
+    func referenceAnnotations(record: ECGRecord) throws -> [WFDBAnnotation]? {
+        if let reference {
+            guard ECGRecordFormat(path: reference) != .csv else { return nil }
+            let bytes = try WFDBRecordReader.contents(of: reference)
+            return try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: reference) }
+        }
+        guard let sourcePath, ECGRecordFormat(path: sourcePath) == .wfdb,
+              FileManager.default.fileExists(atPath: WFDBRecordReader.recordBase(sourcePath) + "." + annotator) else { return nil }
+        return try WFDBRecordReader.readAnnotations(recordPath: sourcePath, annotator: annotator)
+    }
+
+    /// a lead through the monitor's filters (as the beat classifier sees it live)
+    static func filtered(_ samples: [Float], sampleRate: Double, mains: Double?) -> [Float] {
+        var copy = samples
+        var last: Float = 0
+        for index in copy.indices { if copy[index].isFinite { last = copy[index] } else { copy[index] = last } }
+        let chain = ECGFilterChain.standard(sampleRate: sampleRate, mains: mains)
+        copy.withUnsafeMutableBufferPointer { chain.process($0) }
+        return copy
     }
 
     /// Percentages to two decimals; `fileLead` is the lead's index in the file.
@@ -113,16 +182,22 @@ public struct ECGDetectRun {
         let excerpt = try ECGExcerpt(record: record, from: from, to: to)
         let beats = source.detector.detect(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate)
             .map { $0 + excerpt.samples.lowerBound }
+        let filtered = ECGScoreRun.filtered(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate,
+                                            mains: source.mains)
+        let classified = BeatClassifier.classify(filtered, beats: beats.map { $0 - excerpt.samples.lowerBound },
+                                                 sampleRate: record.sampleRate)
+            .map { ClassifiedBeat(sample: $0.sample + excerpt.samples.lowerBound, beatClass: $0.beatClass) }
         let bytes: [UInt8]
         if (output as NSString).pathExtension.lowercased() == "csv" {
-            bytes = Array(BeatAnnotationWriter.csv(beats: beats, sampleRate: record.sampleRate).utf8)
+            bytes = Array(BeatAnnotationWriter.csv(beats: classified, sampleRate: record.sampleRate).utf8)
         } else {
-            bytes = BeatAnnotationWriter.wfdb(beats: beats)
+            bytes = BeatAnnotationWriter.wfdb(beats: classified)
         }
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw ECGError(file: output, "cannot write (no such directory, or no permission)")
         }
-        return "\(record.name): \(beats.count) beats on lead \(lead) (\(record.leadNames[lead])) → \(output)"
+        let counts = BeatClass.allCases.map { beatClass in "\(beatClass.rawValue) \(classified.filter { $0.beatClass == beatClass }.count)" }
+        return "\(record.name): \(beats.count) beats on lead \(lead) (\(record.leadNames[lead])), \(counts.joined(separator: " ")) → \(output)"
     }
 }
 

@@ -68,10 +68,9 @@ public final class ECGFeed {
                 guard count > 0 else { return newest }
                 newest = clock()
                 if let event = pipeline.process(&chunk) { model.events.append(event) }
-                // a pause still going on: its length grows in the list
-                if let newest = pipeline.events.events.last, newest.code == .pause {
-                    model.events.updateNewest(newest)
-                }
+                // an episode still going on: its length grows in the list, and it shows its end
+                if let newest = pipeline.events.events.last { model.events.updateNewest(newest) }
+                _ = pipeline.takeEndedEpisodes()
                 model.strip.append(chunk)
                 appendTrend(to: &model.trend)
             case .waiting:

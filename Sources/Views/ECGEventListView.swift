@@ -53,9 +53,13 @@ enum ECGEventListView {
         case .noisy: detail = "too noisy to count"
         case .irregular:
             detail = "RR varies" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
+        case .af:
+            detail = "irregularly irregular" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
         case .normal, .bradycardia, .tachycardia:
             detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         }
-        return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + detail
+        // an episode shows how long it held (a pause says it in its detail)
+        let held = event.code == .pause ? "" : event.durationSeconds.map { ", " + ECGText.number($0) + " s" + (event.end == nil ? " so far" : "") } ?? ""
+        return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + detail + held
     }
 }

@@ -10,6 +10,7 @@ enum ECGText {
         case .bradycardia: return "Bradycardia"
         case .tachycardia: return "Tachycardia"
         case .irregular: return "Irregular"
+        case .af: return "AF"
         case .pause: return "Pause"
         case .signalLost: return "Signal lost"
         case .noisy: return "Noisy"

@@ -8,7 +8,7 @@ struct ECGCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ecg",
         abstract: "ECG records, streams and the QRS detector: watch strips and the 12-lead view, score the detector.",
-        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self, ECGMonitorCommand.self, ECGConvertCommand.self],
+        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self, ECGMonitorCommand.self, ECGClassifyCommand.self, ECGConvertCommand.self],
         defaultSubcommand: ECGWatchCommand.self
     )
 }
@@ -17,13 +17,15 @@ struct ECGCommand: ParsableCommand {
 struct ECGScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score QRS detection on a source against reference beats (Se, +P, TP/FP/FN).",
+        abstract: "Score QRS detection, beat classes (V, S) and AF (--rhythm) against reference annotations.",
         discussion: """
             The reference: --reference FILE, a WFDB annotation file (e.g. 100.atr, 100.qrs) or a CSV of \
             sample indices or times (a `sample` or `time` column, or one column without header); by \
             default a WFDB record's .atr. --from/--to score an excerpt: detection starts at --from, as \
             if the recording began there. A detection matches the nearest unmatched reference beat within \
-            the window (ANSI/AAMI EC57).
+            the window (ANSI/AAMI EC57). Against a WFDB annotation file the report adds the beat \
+            classes as an EC57 report does: Se and +P of ventricular (V) and supraventricular (S) \
+            ectopic beats (reference F and Q beats are not counted against +P).
             """
     )
 
@@ -47,6 +49,9 @@ struct ECGScoreCommand: ParsableCommand {
     @Option(help: "Match window [ms] (10–1000).")
     var window: Double = 150
 
+    @Flag(help: "Also score atrial fibrillation against the reference's rhythm notes ((AFIB …): per-second Se, Sp, PPV and episode Se, PPV.")
+    var rhythm = false
+
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
         try validateExcerpt(from: from, to: to)
@@ -60,6 +65,7 @@ struct ECGScoreCommand: ParsableCommand {
         score.from = from
         score.to = to
         score.windowMilliseconds = window
+        score.rhythm = rhythm
         try reportingECGErrors { print(try score.run()) }
     }
 }

@@ -70,13 +70,16 @@ import Signals
         let pipeline = ECGPipeline(source: source)
         var chunk = ECGChunk(leadCount: 1, capacity: 50)
         var codes: [RhythmCode] = []
-        for _ in 0..<(125 * 5) {
+        for _ in 0..<(175 * 5) {
             _ = try source.read(into: &chunk)
             pipeline.process(&chunk)
             codes.append(pipeline.status.code)
         }
         let logged = pipeline.events.events.map(\.code)
-        #expect(logged == [.bradycardia, .tachycardia, .irregular, .pause], "\(pipeline.events.events)")
+        #expect(logged == [.bradycardia, .tachycardia, .af, .pause], "\(pipeline.events.events)")
+        // the AF episode starts near the script's 80 s, once (30 s held before it is logged)
+        let af = try #require(pipeline.events.events.first { $0.code == .af })
+        #expect(af.time > 80 && af.time < 110, "\(af.time)")
         // the pause says how long it lasted: more than the 2 s that make a pause
         let pause = try #require(pipeline.events.events.last)
         let length = try #require(pause.durationSeconds)
@@ -91,10 +94,11 @@ import Signals
         let pipeline = ECGPipeline(leadNames: ["II"], sampleRate: 250) { _ in ECGFilterChain(stages: []) }
         var chunk = ECGChunk(leadCount: 1, capacity: 250)
         chunk.count = 250
-        for _ in 0..<3 { pipeline.process(&chunk) }
+        // each must hold 5 s to be an event (RhythmEventLog.minimumSeconds)
+        for _ in 0..<7 { pipeline.process(&chunk) }
         #expect(pipeline.status.code == .signalLost)
         var random = SeededRandom(seed: 9)
-        for _ in 0..<3 {
+        for _ in 0..<7 {
             for index in 0..<250 { chunk.leads[0][index] = Float(random.gaussian() * 0.3) }
             pipeline.process(&chunk)
         }
@@ -126,14 +130,17 @@ import Signals
 
     @Test func eventLogLogsOnlyFreshAbnormalitiesAndDeletes() {
         var log = RhythmEventLog(capacity: 3)
-        let sequence: [RhythmCode] = [.normal, .bradycardia, .bradycardia, .tachycardia, .normal, .tachycardia, .tachycardia, .pause]
-        for (second, code) in sequence.enumerated() { log.observe(code, time: Double(second), heartRate: 60) }
+        // 12 s per status: brady- and tachycardia hold their 10 s, a pause counts at once
+        let sequence: [RhythmCode] = [.normal, .bradycardia, .tachycardia, .normal, .tachycardia, .pause]
+        for (index, code) in sequence.enumerated() {
+            for second in 0..<12 { log.observe(code, time: Double(index * 12 + second), heartRate: 60, duration: code == .pause ? Double(second) + 2 : nil) }
+        }
         // bradycardia, tachycardia, tachycardia (a new onset after normal), pause: capacity 3 keeps the last three
         #expect(log.events.map(\.code) == [.tachycardia, .tachycardia, .pause])
-        #expect(log.events.map(\.time) == [3, 5, 7])
+        #expect(log.events.map(\.time) == [24, 48, 58])
         log.select(1)
         log.deleteSelected()
-        #expect(log.events.map(\.time) == [3, 7])
+        #expect(log.events.map(\.time) == [24, 58])
         #expect(log.selection == 1)
         log.deleteSelected()
         log.deleteSelected()

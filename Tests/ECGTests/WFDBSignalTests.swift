@@ -94,7 +94,21 @@ import Signals
         let good = try readTemporaryRecord(header: "t 1 250 3\nt.dat 16 200 12 0 1 6 0 ECG\n", data: Self.encode16([1, 2, 3]))
         #expect(good.success?.samples[0] == [0.005, 0.01, 0.015])
         let bad = try readTemporaryRecord(header: "t 1 250 3\nt.dat 16 200 12 0 1 7 0 ECG\n", data: Self.encode16([1, 2, 3]))
-        #expect(bad.failure?.detail.hasPrefix("checksum of signal 0 (ECG) is 6, the header says 7") == true)
+        #expect(bad.failure?.detail.hasPrefix("checksum of signal 0 (ECG) in t.dat is 6, the header says 7") == true)
+    }
+
+    /// PhysioNet ships the CinC 2017 headers with checksum 0 whatever the data
+    /// holds: without --strict the record reads, with one note naming the file.
+    @Test func checksumMismatchIsANoteUnlessStrict() throws {
+        let directory = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "t 1 250 3\r\nt.dat 16 200 12 0 1 0 0 ECG\r\n".write(toFile: directory + "/t.hea", atomically: true, encoding: .utf8)
+        try Data(Self.encode16([1, 2, 3])).write(to: URL(fileURLWithPath: directory + "/t.dat"))
+        let recording = try WFDBRecordReader.readRecording(path: directory + "/t")
+        #expect(recording.signals[0].digital == [1, 2, 3])
+        #expect(recording.notes == ["checksum of signal 0 (ECG) in t.dat is 6, the header says 0; read anyway "
+            + "(a placeholder such as PhysioNet's 0, or damaged data; --strict refuses it)"])
+        #expect(throws: ECGError.self) { try WFDBRecordReader.readRecording(path: directory + "/t", strict: true) }
     }
 
     @Test func missingSamplesBecomeNaN() throws {

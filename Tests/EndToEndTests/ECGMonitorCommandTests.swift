@@ -7,10 +7,11 @@ import Testing
     static let mitdb100 = fixtures.appendingPathComponent("mitdb-100/100").path
     static let e0103 = fixtures.appendingPathComponent("edb-e0103-csv/e0103.csv").path
 
+    /// The JSON lines of a run but its closing summary (checked apart).
     static func objects(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not JSON: \($0)")
-        }
+        }.filter { $0["summary"] == nil }
     }
 
     /// e0103 (one mV column, 250 Hz) as JSON Lines packets of 73 samples, as a BLE bridge sends them.
@@ -34,6 +35,12 @@ import Testing
             #expect(line["rhythm"] as? String == "normal" && line["status"] as? String == "ok", "\(line)")
         }
         #expect(lines[0]["status"] as? String == "waiting" && lines[0]["heart_rate"] is NSNull)
+        // the run ends with its summary: 60 s, no AF, the beats per class
+        let last = try #require(result.stdoutText.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["summary"] as? Bool == true && summary["af_burden"] as? Double == 0, "\(summary)")
+        let beats = try #require(summary["beats"] as? [String: Int])
+        #expect((70...80).contains(beats.values.reduce(0, +)), "\(beats)")
     }
 
     @Test func rhythmEventsGetTheirOwnLine() throws {
@@ -43,8 +50,11 @@ import Testing
         let lines = try Self.objects(result.stdoutText)
         let events = lines.filter { $0["event"] != nil }
         #expect(events.count == 1 && events.first?["event"] as? String == "bradycardia", "\(events)")
-        let time = try #require(events.first?["time"] as? Double)
+        // one line per episode, when it ends: its start, end and duration
+        let time = try #require(events.first?["start"] as? Double)
         #expect((20...32).contains(time))
+        let end = try #require(events.first?["end"] as? Double), duration = try #require(events.first?["duration_s"] as? Double)
+        #expect(end > time + 10 && abs(end - time - duration) < 0.01, "\(events)")
         #expect(lines.filter { $0["event"] == nil }.count == 40)
         #expect(lines.contains { $0["rhythm"] as? String == "bradycardia" })
     }

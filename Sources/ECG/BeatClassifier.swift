@@ -1,0 +1,330 @@
+import Foundation
+
+/// Labels each detected beat N, S, V or Q from its shape and its timing.
+///
+/// Morphology: each beat's QRS (±100 ms around its largest deflection, either
+/// sign, so an inverted lead reads the same) is compared with a running
+/// template of the record's normal beats by correlation, and its width (the
+/// time holding the central 80 % of the QRS's slope energy) and size with the
+/// template's. Timing: prematurity (the RR interval before the beat against
+/// the median of the last eight normal-to-normal intervals) and the pause
+/// after it (compensatory or not). The rules, the classical ones of
+/// rule-based beat classification (a wide or differently shaped complex is
+/// ventricular; a premature complex of normal shape in a regular rhythm is
+/// supraventricular; compare de Chazal, O'Dwyer & Reilly, IEEE TBME 51(7),
+/// 2004, for these features), with thresholds chosen on the development half
+/// of the MIT-BIH Arrhythmia Database (de Chazal's DS1; Docs/ecg.md).
+///
+/// A beat is decided once the next one is known (the pause after it is part of
+/// its timing): labels come one beat late. The template is learnt from the
+/// first eight beats (the one most like the others, averaged with those like
+/// it), so the first labels come with the ninth beat.
+public final class BeatClassifier {
+    public let sampleRate: Double
+    /// samples either side of the R peak the caller passes to `add` (0.25 s)
+    public let windowHalf: Int
+    /// template half width: ±100 ms
+    let segmentHalf: Int
+    /// how far the largest deflection is looked for around the reported R peak (±60 ms)
+    let alignSearch: Int
+    /// span the width is measured over: ±150 ms
+    let widthHalf: Int
+    /// shifts tried when correlating with the template [samples]
+    let shiftRange: Int
+
+    static let learningBeats = 8
+    /// correlation at or above which a complex has the template's shape
+    static let sameShape = 0.9
+    /// below this the shape differs whatever the timing
+    static let otherShape = 0.7
+    /// wider than this × the template's width (and at least `wideMinimum`) is a wide complex
+    static let wideRatio = 1.45
+    static let wideMinimum = 0.09
+    /// an RR interval shorter than this × the reference is premature
+    static let premature = 0.82
+    /// a reference rhythm whose intervals vary more than this (median |ΔRR| / RR) is not regular
+    static let regularBelow = 0.06
+
+    private var template: [Float]
+    private var templateWidth = 0.0
+    private var templateAmplitude = 0.0
+    private var learning: [(beat: Int, segment: [Float], width: Double, amplitude: Double, noisy: Bool)] = []
+    /// beats measured but not yet decided (waiting for the next beat)
+    private var pending: [Measured] = []
+    /// the last eight intervals between two normal beats [samples]
+    private var normalIntervals: [Int] = []
+    /// the last eight intervals between any two beats [samples]: in AF nearly every beat is early
+    /// against the one before, and only these show the rhythm is not regular
+    private var recentIntervals: [Int] = []
+    private var lastDecided: (beat: Int, beatClass: BeatClass)?
+    private var scratch: [Float]
+    private var segment: [Float]
+
+    struct Measured {
+        var beat: Int
+        var correlation: Double
+        var width: Double
+        var amplitude: Double
+        var noisy: Bool
+        var previousInterval: Int?
+    }
+
+    public init(sampleRate: Double) {
+        self.sampleRate = sampleRate
+        windowHalf = Int((0.25 * sampleRate).rounded())
+        segmentHalf = max(2, Int((0.10 * sampleRate).rounded()))
+        alignSearch = max(1, Int((0.06 * sampleRate).rounded()))
+        widthHalf = max(3, Int((0.15 * sampleRate).rounded()))
+        shiftRange = 2
+        template = Array(repeating: 0, count: 2 * segmentHalf + 1)
+        scratch = Array(repeating: 0, count: 2 * windowHalf + 1)
+        segment = Array(repeating: 0, count: 2 * segmentHalf + 1)
+        normalIntervals.reserveCapacity(9)
+    }
+
+    /// the window length `add` expects: 2 × `windowHalf` + 1 samples centred on the beat
+    public var windowLength: Int { 2 * windowHalf + 1 }
+
+    /// Adds the beat at `beat` with the filtered samples around it
+    /// (`window[windowHalf]` is the beat's own sample; NaN where there is no
+    /// signal). Appends the beats now decided, in time order.
+    public func add(beat: Int, window: UnsafeBufferPointer<Float>, decided: inout [ClassifiedBeat]) {
+        guard window.count == windowLength else { return }
+        var measured = measure(beat: beat, window: window)
+        measured.previousInterval = pending.last.map { beat - $0.beat }
+            ?? learning.last.map { beat - $0.beat } ?? lastDecided.map { beat - $0.beat }
+        if learning.count < Self.learningBeats && templateAmplitude == 0 {
+            learning.append((beat, segment, measured.width, measured.amplitude, measured.noisy))
+            if learning.count == Self.learningBeats { learnTemplate(decided: &decided) }
+            return
+        }
+        measured.correlation = bestCorrelation()
+        if measured.correlation >= Self.sameShape && !measured.noisy { followTemplate(width: measured.width, amplitude: measured.amplitude) }
+        pending.append(measured)
+        while pending.count >= 2 {
+            let next = pending[1].beat
+            decide(pending.removeFirst(), nextBeat: next, decided: &decided)
+        }
+    }
+
+    /// Ends the stream: decides the beats still waiting (the last without a pause after it).
+    public func finish(decided: inout [ClassifiedBeat]) {
+        if templateAmplitude == 0, !learning.isEmpty {
+            learnTemplate(decided: &decided)
+        }
+        while !pending.isEmpty { decide(pending.removeFirst(), nextBeat: nil, decided: &decided) }
+    }
+
+    /// Classes of every beat of a whole filtered lead (off-line use).
+    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double) -> [ClassifiedBeat] {
+        let classifier = BeatClassifier(sampleRate: sampleRate)
+        var decided: [ClassifiedBeat] = []
+        decided.reserveCapacity(beats.count)
+        var window = [Float](repeating: .nan, count: classifier.windowLength)
+        for beat in beats {
+            for offset in 0..<window.count {
+                let index = beat - classifier.windowHalf + offset
+                window[offset] = index >= 0 && index < samples.count ? samples[index] : .nan
+            }
+            window.withUnsafeBufferPointer { classifier.add(beat: beat, window: $0, decided: &decided) }
+        }
+        classifier.finish(decided: &decided)
+        return decided
+    }
+
+    // MARK: measuring one beat
+
+    /// Fills `segment` with the beat's QRS aligned on its largest deflection,
+    /// baseline removed; measures width, size and noise.
+    private func measure(beat: Int, window: UnsafeBufferPointer<Float>) -> Measured {
+        var missing = 0
+        for index in 0..<window.count {
+            scratch[index] = window[index].isFinite ? window[index] : 0
+            if !window[index].isFinite { missing += 1 }
+        }
+        // baseline: the median of the window (most of ±250 ms is off the QRS)
+        var sorted = scratch
+        sorted.sort()
+        let baseline = sorted[sorted.count / 2]
+        var peak = windowHalf
+        var largest: Float = -1
+        for index in (windowHalf - alignSearch)...(windowHalf + alignSearch) where abs(scratch[index] - baseline) > largest {
+            largest = abs(scratch[index] - baseline)
+            peak = index
+        }
+        let start = peak - segmentHalf
+        var low = Float.infinity, high = -Float.infinity
+        for offset in 0..<segment.count {
+            let value = scratch[start + offset] - baseline
+            segment[offset] = value
+            low = min(low, value)
+            high = max(high, value)
+        }
+        // width: the span holding the central 80 % of the slope energy over ±150 ms
+        let from = max(1, peak - widthHalf), to = min(scratch.count - 1, peak + widthHalf)
+        var total = 0.0
+        for index in from...to {
+            let slope = Double(scratch[index] - scratch[index - 1])
+            total += slope * slope
+        }
+        var running = 0.0, first = from, last = to
+        var foundFirst = false
+        for index in from...to {
+            let slope = Double(scratch[index] - scratch[index - 1])
+            running += slope * slope
+            if !foundFirst && running >= 0.1 * total { first = index; foundFirst = true }
+            if running >= 0.9 * total { last = index; break }
+        }
+        // noise: slope energy far from the QRS (the outer 100 ms each side) against the QRS's
+        var outside = 0.0
+        let edge = max(1, Int(0.1 * sampleRate))
+        for index in 1..<min(edge, scratch.count) {
+            let slope = Double(scratch[index] - scratch[index - 1])
+            outside += slope * slope
+        }
+        for index in max(1, scratch.count - edge)..<scratch.count {
+            let slope = Double(scratch[index] - scratch[index - 1])
+            outside += slope * slope
+        }
+        let noisy = missing > window.count / 4 || Double(high - low) < 0.05 || outside > 0.5 * total
+        return Measured(beat: beat, correlation: 0, width: Double(last - first) / sampleRate,
+                        amplitude: Double(high - low), noisy: noisy, previousInterval: nil)
+    }
+
+    /// The largest correlation of `segment` with the template over shifts of ±2 samples.
+    private func bestCorrelation() -> Double {
+        var best = -1.0
+        for shift in -shiftRange...shiftRange { best = max(best, correlation(segment, template, shift: shift)) }
+        return best
+    }
+
+    /// Pearson correlation of `a` shifted by `shift` samples against `b`, over their overlap.
+    private func correlation(_ a: [Float], _ b: [Float], shift: Int) -> Double {
+        var sumA = 0.0, sumB = 0.0, sumAA = 0.0, sumBB = 0.0, sumAB = 0.0
+        var count = 0.0
+        for index in max(0, -shift)..<min(b.count, a.count - shift) {
+            let x = Double(a[index + shift]), y = Double(b[index])
+            sumA += x; sumB += y; sumAA += x * x; sumBB += y * y; sumAB += x * y
+            count += 1
+        }
+        guard count > 2 else { return 0 }
+        let covariance = sumAB - sumA * sumB / count
+        let varianceA = sumAA - sumA * sumA / count, varianceB = sumBB - sumB * sumB / count
+        guard varianceA > 0, varianceB > 0 else { return 0 }
+        return covariance / (varianceA * varianceB).squareRoot()
+    }
+
+    /// The template from the learning beats: the clean beat most like the
+    /// others, averaged with those of its shape; then the learning beats are decided.
+    private func learnTemplate(decided: inout [ClassifiedBeat]) {
+        let clean = learning.indices.filter { !learning[$0].noisy }
+        let candidates = clean.isEmpty ? Array(learning.indices) : clean
+        var bestIndex = candidates[0], bestScore = -Double.infinity
+        for index in candidates {
+            var scores = candidates.filter { $0 != index }.map { correlation(learning[index].segment, learning[$0].segment, shift: 0) }
+            scores.sort()
+            let median = scores.isEmpty ? 1 : scores[scores.count / 2]
+            if median > bestScore { bestScore = median; bestIndex = index }
+        }
+        let centre = learning[bestIndex].segment
+        var sum = [Float](repeating: 0, count: centre.count)
+        var widths: [Double] = [], amplitudes: [Double] = []
+        for index in candidates where index == bestIndex || correlation(learning[index].segment, centre, shift: 0) >= Self.sameShape {
+            for offset in sum.indices { sum[offset] += learning[index].segment[offset] }
+            widths.append(learning[index].width)
+            amplitudes.append(learning[index].amplitude)
+        }
+        template = sum.map { $0 / Float(widths.count) }
+        widths.sort()
+        amplitudes.sort()
+        templateWidth = widths[widths.count / 2]
+        templateAmplitude = max(amplitudes[amplitudes.count / 2], 1e-6)
+        let held = learning
+        learning.removeAll()
+        for (position, beat) in held.enumerated() {
+            segment = beat.segment
+            var measured = Measured(beat: beat.beat, correlation: bestCorrelation(), width: beat.width,
+                                    amplitude: beat.amplitude, noisy: beat.noisy,
+                                    previousInterval: position > 0 ? beat.beat - held[position - 1].beat : nil)
+            if position == 0 { measured.previousInterval = nil }
+            pending.append(measured)
+        }
+        while pending.count >= 2 {
+            let next = pending[1].beat
+            decide(pending.removeFirst(), nextBeat: next, decided: &decided)
+        }
+    }
+
+    // MARK: deciding
+
+    private func decide(_ beat: Measured, nextBeat: Int?, decided: inout [ClassifiedBeat]) {
+        let beatClass = classOf(beat, nextInterval: nextBeat.map { $0 - beat.beat })
+        if beatClass == .normal, lastDecided?.beatClass == .normal, let interval = beat.previousInterval {
+            normalIntervals.append(interval)
+            if normalIntervals.count > 8 { normalIntervals.removeFirst() }
+        }
+        if let interval = beat.previousInterval {
+            recentIntervals.append(interval)
+            if recentIntervals.count > 8 { recentIntervals.removeFirst() }
+        }
+        lastDecided = (beat.beat, beatClass)
+        decided.append(ClassifiedBeat(sample: beat.beat, beatClass: beatClass))
+    }
+
+    /// The template follows slow changes of the normal beat's shape: 5 % of
+    /// each beat of its shape (`segment`, at its best shift) goes into it.
+    private func followTemplate(width: Double, amplitude: Double) {
+        var bestShift = 0, best = -1.0
+        for shift in -shiftRange...shiftRange {
+            let value = correlation(segment, template, shift: shift)
+            if value > best { best = value; bestShift = shift }
+        }
+        for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
+            template[index] = 0.95 * template[index] + 0.05 * segment[index + bestShift]
+        }
+        templateWidth = 0.95 * templateWidth + 0.05 * width
+        templateAmplitude = 0.95 * templateAmplitude + 0.05 * amplitude
+    }
+
+    private func classOf(_ beat: Measured, nextInterval: Int?) -> BeatClass {
+        if beat.noisy { return .unclassifiable }
+        let reference = referenceInterval()
+        var prematurity: Double?, pauseAfter: Double?
+        if let reference, let previous = beat.previousInterval { prematurity = Double(previous) / reference }
+        if let reference, let nextInterval { pauseAfter = Double(nextInterval) / reference }
+        let isPremature = prematurity.map { $0 < Self.premature } ?? false
+        let wide = beat.width > Self.wideRatio * templateWidth && beat.width >= Self.wideMinimum
+        let sizeRatio = beat.amplitude / templateAmplitude
+        let otherSize = sizeRatio > 2 || sizeRatio < 0.4
+        if beat.correlation < Self.otherShape && (wide || otherSize || isPremature) { return .ventricular }
+        if beat.correlation < Self.sameShape && wide { return .ventricular }
+        if beat.correlation < 0.5 { return .ventricular }
+        if isPremature, regularReference(), beat.correlation >= Self.otherShape,
+           (pauseAfter ?? 1) > (prematurity ?? 1) + 0.1 {
+            return .supraventricular
+        }
+        return .normal
+    }
+
+    /// the median of the last eight normal-to-normal intervals [samples], nil before there are three
+    private func referenceInterval() -> Double? {
+        guard normalIntervals.count >= 3 else { return nil }
+        let sorted = normalIntervals.sorted()
+        return Double(sorted[sorted.count / 2])
+    }
+
+    /// true when the rhythm is steady enough that "premature" means something: the median
+    /// successive difference of the last eight intervals (of any beats: an isolated extrasystole
+    /// moves two of them, AF nearly all) and of the normal-to-normal ones is small against the reference
+    private func regularReference() -> Bool {
+        guard normalIntervals.count >= 4, recentIntervals.count >= 4, let reference = referenceInterval() else { return false }
+        func medianDifference(_ intervals: [Int]) -> Double {
+            var differences: [Int] = []
+            for index in 1..<intervals.count { differences.append(abs(intervals[index] - intervals[index - 1])) }
+            differences.sort()
+            return Double(differences[differences.count / 2])
+        }
+        return medianDifference(normalIntervals) / reference < Self.regularBelow
+            && medianDifference(recentIntervals) / reference < 2 * Self.regularBelow
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// What a recording shows, as a KardiaMobile-style reader gives it after
+/// 30 s. A screening aid, not a diagnosis: tscope is not a medical device.
+public enum RecordingVerdict: String, Sendable, CaseIterable {
+    /// normal sinus rhythm
+    case normal
+    /// atrial fibrillation
+    case af
+    /// neither: brady- or tachycardia, frequent ectopy, another irregular rhythm
+    case other
+    /// unreadable
+    case noisy
+    /// too little signal to judge
+    case tooShort = "too_short"
+
+    /// the CinC 2017 label letter (N, A, O, ~), nil for too_short
+    public var challengeLabel: String? {
+        switch self {
+        case .normal: return "N"
+        case .af: return "A"
+        case .other: return "O"
+        case .noisy: return "~"
+        case .tooShort: return nil
+        }
+    }
+
+    /// The verdict a challenge label (N, A, O, ~) or verdict name means.
+    public init?(label: String) {
+        switch label.trimmingCharacters(in: .whitespaces) {
+        case "N", "normal": self = .normal
+        case "A", "af": self = .af
+        case "O", "other": self = .other
+        case "~", "noisy": self = .noisy
+        case "too_short": self = .tooShort
+        default: return nil
+        }
+    }
+}
+
+/// A recording's verdict with what it rests on.
+public struct RecordingAssessment: Sendable {
+    public var verdict: RecordingVerdict
+    /// median heart rate [beats/min], nil with fewer than three beats
+    public var heartRate: Double?
+    public var beatCounts: [BeatClass: Int]
+    /// the findings behind the verdict, in words
+    public var reasons: [String]
+    public var features: RecordingFeatures
+    public var analysis: RhythmAnalysis
+    /// the model's probability per verdict (normal, af, other, noisy), when the model decided
+    public var probabilities: [RecordingVerdict: Double]
+}
+
+/// One verdict per recording (`ecg classify`): the recording runs through the
+/// same pipeline as `ecg monitor` (`RhythmAnalysis`), its features
+/// (`RecordingFeatures`) go to gradient-boosted trees trained on the
+/// development half of the CinC 2017 set (`VerdictModelData`, made by
+/// Tools/train-ecg-verdict), and the reasons are read off the features.
+public enum RecordingClassifier {
+    /// less signal than this is too short to judge [s]
+    public static let minimumSeconds = 8.0
+
+    /// the verdict model, decoded once
+    static let model: GradientBoostedTrees? = try? GradientBoostedTrees(json: VerdictModelData.json)
+
+    public static func assess(_ samples: [Float], sampleRate: Double, detector: BeatDetectorKind = .standard,
+                              mains: Double? = 50) -> RecordingAssessment {
+        let analysis = RhythmAnalysis.analyze(samples, sampleRate: sampleRate, detector: detector, mains: mains)
+        let features = RecordingFeatures(analysis)
+        var counts: [BeatClass: Int] = [:]
+        for beat in analysis.beats { counts[beat.beatClass, default: 0] += 1 }
+        let heartRate = features["heart_rate_bpm"].isFinite ? features["heart_rate_bpm"] : nil
+        var assessment = RecordingAssessment(verdict: .normal, heartRate: heartRate, beatCounts: counts, reasons: [],
+                                             features: features, analysis: analysis, probabilities: [:])
+        let readable = analysis.duration * (1 - (features["noisy_fraction"].isFinite ? features["noisy_fraction"] : 0))
+        if analysis.duration < minimumSeconds {
+            assessment.verdict = .tooShort
+            assessment.reasons = [String(format: "%.1f s of signal, %.0f s needed", analysis.duration, minimumSeconds)]
+            return assessment
+        }
+        if let model, model.featureNames == RecordingFeatures.names {
+            let probabilities = model.probabilities(features.values)
+            var best = 0
+            for index in probabilities.indices where probabilities[index] > probabilities[best] { best = index }
+            for (index, name) in model.classNames.enumerated() {
+                if let verdict = RecordingVerdict(label: name) { assessment.probabilities[verdict] = probabilities[index] }
+            }
+            assessment.verdict = RecordingVerdict(label: model.classNames[best]) ?? ruleVerdict(features, readable: readable)
+        } else {
+            assessment.verdict = ruleVerdict(features, readable: readable)
+        }
+        assessment.reasons = reasons(features, verdict: assessment.verdict, counts: counts)
+        return assessment
+    }
+
+    /// The verdict by plain rules (used when no model is built in, and to
+    /// explain): unreadable when most of it is noise or beats are too few;
+    /// AF when the AF detector held for most of it; other for rate, ectopy or
+    /// irregularity; else normal.
+    static func ruleVerdict(_ features: RecordingFeatures, readable: Double) -> RecordingVerdict {
+        if features["noisy_fraction"] > 0.5 || features["beat_count"] < 4 || readable < minimumSeconds { return .noisy }
+        if features["af_fraction"] >= 0.5 { return .af }
+        let rate = features["heart_rate_bpm"]
+        if rate < 50 || rate > 100 { return .other }
+        if features["ventricular_fraction"] + features["supraventricular_fraction"] > 0.1 { return .other }
+        if features["rr_cv"] > 0.15 { return .other }
+        return .normal
+    }
+
+    /// Findings in words, the ones that bear on the verdict first.
+    static func reasons(_ features: RecordingFeatures, verdict: RecordingVerdict, counts: [BeatClass: Int]) -> [String] {
+        var reasons: [String] = []
+        let noisy = features["noisy_fraction"]
+        if noisy > 0.2 { reasons.append(String(format: "noisy or lost signal %.0f %% of the time", noisy * 100)) }
+        let irregular = features["irregularity_median"]
+        if irregular.isFinite {
+            let cosen = features["cosen"]
+            reasons.append(String(format: "RR irregularity %.3f (AF from %.3f)", irregular, AFDetector.enterAbove)
+                           + (cosen.isFinite ? String(format: ", COSEn %.2f", cosen) : ""))
+        }
+        let af = features["af_fraction"]
+        if af > 0 { reasons.append(String(format: "AF detected %.0f %% of the time", af * 100)) }
+        let consistency = features["p_wave_consistency"]
+        if consistency.isFinite {
+            reasons.append(consistency < 0.5 ? String(format: "no consistent P wave (P-wave agreement %.2f)", consistency)
+                           : String(format: "P wave present (P-wave agreement %.2f)", consistency))
+        }
+        let rate = features["heart_rate_bpm"]
+        if rate.isFinite {
+            if rate < 50 { reasons.append(String(format: "bradycardia %.0f bpm", rate)) }
+            if rate > 100 { reasons.append(String(format: "tachycardia %.0f bpm", rate)) }
+        }
+        let ventricular = counts[.ventricular] ?? 0, supraventricular = counts[.supraventricular] ?? 0
+        if ventricular > 0 { reasons.append("\(ventricular) ventricular ectopic beat\(ventricular == 1 ? "" : "s")") }
+        if supraventricular > 0 { reasons.append("\(supraventricular) supraventricular ectopic beat\(supraventricular == 1 ? "" : "s")") }
+        if features["beat_count"] < 4 { reasons.append("\(Int(features["beat_count"])) beats found") }
+        return reasons
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// What a recording's rhythm and shape measure, one number per feature:
+/// the inputs of the per-recording verdict (`RecordingClassifier`) and of
+/// the model it was trained with (Tools/train-ecg-verdict). NaN where a
+/// feature has no value (too few beats).
+public struct RecordingFeatures: Sendable {
+    /// feature names in model order (the columns of `ecg classify --features`)
+    public static let names = [
+        "duration_s", "beat_count", "heart_rate_bpm", "rr_cv", "rr_p10_ratio", "rr_p90_ratio", "rr_max_s",
+        "rmssd_ratio", "alternation_ratio", "irregularity_median", "irregularity_max", "af_fraction",
+        "cosen", "sampen", "ventricular_fraction", "supraventricular_fraction", "unclassifiable_fraction",
+        "noisy_fraction", "pause_count", "beat_correlation_median", "beat_correlation_p10", "qrs_width_s",
+        "qrs_amplitude_mv", "p_wave_ratio", "p_wave_consistency", "hf_noise_ratio", "beats_per_expected",
+    ]
+
+    public var values: [Double]
+
+    public subscript(_ name: String) -> Double {
+        guard let index = Self.names.firstIndex(of: name) else { return .nan }
+        return values[index]
+    }
+
+    /// The features of an analysed recording.
+    public init(_ analysis: RhythmAnalysis) {
+        var value: [String: Double] = [:]
+        let rate = analysis.sampleRate
+        let beats = analysis.beats
+        value["duration_s"] = analysis.duration
+        value["beat_count"] = Double(beats.count)
+        var intervals: [Double] = []
+        for index in 1..<max(1, beats.count) { intervals.append(Double(beats[index].sample - beats[index - 1].sample) / rate) }
+        if intervals.count >= 2 {
+            let sorted = intervals.sorted()
+            let median = sorted[sorted.count / 2]
+            let mean = intervals.reduce(0, +) / Double(intervals.count)
+            let deviation = (intervals.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(intervals.count)).squareRoot()
+            value["heart_rate_bpm"] = 60 / median
+            value["rr_cv"] = deviation / mean
+            value["rr_p10_ratio"] = sorted[sorted.count / 10] / median
+            value["rr_p90_ratio"] = sorted[min(sorted.count - 1, sorted.count * 9 / 10)] / median
+            value["rr_max_s"] = sorted.last
+            var successive = 0.0, alternate = 0.0
+            for index in 1..<intervals.count { successive += pow(intervals[index] - intervals[index - 1], 2) }
+            value["rmssd_ratio"] = (successive / Double(intervals.count - 1)).squareRoot() / mean
+            if intervals.count >= 3 {
+                var first = 0.0
+                for index in 2..<intervals.count {
+                    alternate += abs(intervals[index] - intervals[index - 2])
+                    first += abs(intervals[index] - intervals[index - 1])
+                }
+                value["alternation_ratio"] = alternate / max(first, 1e-9)
+            }
+            let entropy = Self.sampleEntropy(intervals, tolerance: 0.03)
+            value["sampen"] = entropy
+            value["cosen"] = entropy.isFinite ? entropy - log(mean) : .nan
+        }
+        let irregular = analysis.secondIrregularity.filter(\.isFinite).sorted()
+        if !irregular.isEmpty {
+            value["irregularity_median"] = irregular[irregular.count / 2]
+            value["irregularity_max"] = irregular.last
+        }
+        let seconds = Double(max(1, analysis.secondCodes.count))
+        value["af_fraction"] = Double(analysis.secondCodes.filter { $0 == .af }.count) / seconds
+        value["noisy_fraction"] = Double(analysis.secondCodes.filter { $0 == .noisy || $0 == .signalLost }.count) / seconds
+        value["pause_count"] = Double(intervals.filter { $0 > 2 }.count)
+        let classCount = Double(max(1, beats.count))
+        value["ventricular_fraction"] = Double(beats.filter { $0.beatClass == .ventricular }.count) / classCount
+        value["supraventricular_fraction"] = Double(beats.filter { $0.beatClass == .supraventricular }.count) / classCount
+        value["unclassifiable_fraction"] = Double(beats.filter { $0.beatClass == .unclassifiable }.count) / classCount
+        let expected = analysis.duration * 1.2
+        value["beats_per_expected"] = Double(beats.count) / max(expected, 1)
+        Self.morphology(analysis, into: &value)
+        values = Self.names.map { value[$0] ?? .nan }
+    }
+
+    /// Sample entropy of `series` with m = 1 and tolerance r [same unit]
+    /// (Richman & Moorman 2000; COSEn = SampEn − ln(mean RR [s]) after Lake &
+    /// Moorman, Am J Physiol Heart 300, 2011, with r = 30 ms). NaN when no
+    /// template pair matches.
+    static func sampleEntropy(_ series: [Double], tolerance: Double) -> Double {
+        let count = series.count
+        guard count >= 4 else { return .nan }
+        var matchesOne = 0, matchesTwo = 0
+        for i in 0..<(count - 1) {
+            for j in (i + 1)..<(count - 1) where abs(series[i] - series[j]) <= tolerance {
+                matchesOne += 1
+                if abs(series[i + 1] - series[j + 1]) <= tolerance { matchesTwo += 1 }
+            }
+        }
+        guard matchesOne > 0 else { return .nan }
+        // no pair of length two matches: the largest entropy the series can show
+        guard matchesTwo > 0 else { return log(Double(matchesOne)) + log(2.0) }
+        return -log(Double(matchesTwo) / Double(matchesOne))
+    }
+
+    /// Shape features from the filtered lead around the normal beats: how
+    /// alike the beats are, the QRS's width and size, the P wave's size and
+    /// how alike it is from beat to beat (AF has no organised P wave), noise.
+    static func morphology(_ analysis: RhythmAnalysis, into value: inout [String: Double]) {
+        let rate = analysis.sampleRate
+        let signal = analysis.filtered
+        let half = Int(0.1 * rate), pStart = Int(0.30 * rate), pEnd = Int(0.08 * rate)
+        let normal = analysis.beats.filter { $0.beatClass == .normal && $0.sample - pStart >= 0 && $0.sample + half < signal.count }
+        guard normal.count >= 3 else { return }
+        // align each beat on its largest deflection within ±60 ms
+        let search = Int(0.06 * rate)
+        let peaks: [Int] = normal.map { beat in
+            var best = beat.sample, largest: Float = -1
+            for index in max(0, beat.sample - search)...min(signal.count - 1, beat.sample + search) where abs(signal[index]) > largest {
+                largest = abs(signal[index]); best = index
+            }
+            return best
+        }.filter { $0 - pStart >= 0 && $0 + half < signal.count }
+        guard peaks.count >= 3 else { return }
+        func segment(_ peak: Int, _ from: Int, _ to: Int) -> [Double] { (from...to).map { Double(signal[peak + $0]) } }
+        var average = [Double](repeating: 0, count: 2 * half + 1)
+        var averageP = [Double](repeating: 0, count: pStart - pEnd + 1)
+        for peak in peaks {
+            for (index, sample) in segment(peak, -half, half).enumerated() { average[index] += sample }
+            for (index, sample) in segment(peak, -pStart, -pEnd).enumerated() { averageP[index] += sample }
+        }
+        average = average.map { $0 / Double(peaks.count) }
+        averageP = averageP.map { $0 / Double(peaks.count) }
+        var correlations = peaks.map { correlation(segment($0, -half, half), average) }.sorted()
+        value["beat_correlation_median"] = correlations[correlations.count / 2]
+        value["beat_correlation_p10"] = correlations[correlations.count / 10]
+        let amplitude = (average.max() ?? 0) - (average.min() ?? 0)
+        value["qrs_amplitude_mv"] = amplitude
+        var energy = 0.0
+        for index in 1..<average.count { energy += pow(average[index] - average[index - 1], 2) }
+        var running = 0.0, first = 0, last = average.count - 1, found = false
+        for index in 1..<average.count {
+            running += pow(average[index] - average[index - 1], 2)
+            if !found && running >= 0.1 * energy { first = index; found = true }
+            if running >= 0.9 * energy { last = index; break }
+        }
+        value["qrs_width_s"] = Double(last - first) / rate
+        let pMean = averageP.reduce(0, +) / Double(averageP.count)
+        let pSize = (averageP.map { abs($0 - pMean) }.max() ?? 0)
+        value["p_wave_ratio"] = amplitude > 0 ? pSize / amplitude : .nan
+        correlations = peaks.map { correlation(segment($0, -pStart, -pEnd), averageP) }.sorted()
+        value["p_wave_consistency"] = correlations[correlations.count / 2]
+        // high-frequency noise: median |second difference| against the QRS size
+        var second: [Float] = []
+        second.reserveCapacity(signal.count)
+        for index in 2..<signal.count { second.append(abs(signal[index] - 2 * signal[index - 1] + signal[index - 2])) }
+        second.sort()
+        value["hf_noise_ratio"] = amplitude > 0 ? Double(second[second.count / 2]) / amplitude : .nan
+        _ = correlations
+    }
+
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let count = Double(min(a.count, b.count))
+        guard count > 2 else { return .nan }
+        var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
+        for index in 0..<Int(count) {
+            sa += a[index]; sb += b[index]; saa += a[index] * a[index]; sbb += b[index] * b[index]; sab += a[index] * b[index]
+        }
+        let va = saa - sa * sa / count, vb = sbb - sb * sb / count
+        guard va > 0, vb > 0 else { return 0 }
+        return (sab - sa * sb / count) / (va * vb).squareRoot()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A whole recording through the live pipeline (`ECGPipeline`: filters, QRS
+/// detector, beat classifier, AF detector, rhythm monitor and episode log),
+/// one second at a time, as `ecg monitor` would run it: what `ecg classify`
+/// and `ecg score --rhythm` read.
+public struct RhythmAnalysis: Sendable {
+    public var sampleRate: Double
+    /// samples analysed
+    public var sampleCount: Int
+    public var beats: [ClassifiedBeat]
+    /// the rhythm status at the end of each whole second of signal
+    public var secondCodes: [RhythmCode]
+    /// the AF detector's smoothed irregularity at the end of each second (NaN before it has one)
+    public var secondIrregularity: [Double]
+    /// episodes, in start order
+    public var episodes: [RhythmEvent]
+    public var afBurden: Double?
+    /// the lead after the pipeline's filters (0.5 Hz high-pass, mains notch, 40 Hz low-pass) [mV]
+    public var filtered: [Float]
+
+    public var duration: Double { Double(sampleCount) / sampleRate }
+
+    /// Runs `samples` (one lead, mV, NaN for missing) through the pipeline.
+    public static func analyze(_ samples: [Float], sampleRate: Double, detector: BeatDetectorKind = .standard,
+                               mains: Double? = 50) -> RhythmAnalysis {
+        let pipeline = ECGPipeline(leadNames: ["ECG"], sampleRate: sampleRate, historySeconds: 2, detector: detector) { _ in
+            ECGFilterChain.standard(sampleRate: sampleRate, mains: mains)
+        }
+        pipeline.keepsEveryBeat = true
+        let step = max(1, Int(sampleRate.rounded()))
+        var chunk = ECGChunk(leadCount: 1, capacity: step)
+        var filtered: [Float] = []
+        filtered.reserveCapacity(samples.count)
+        var codes: [RhythmCode] = [], irregularity: [Double] = []
+        codes.reserveCapacity(samples.count / step + 1)
+        var start = 0
+        while start < samples.count {
+            let count = min(step, samples.count - start)
+            for index in 0..<count { chunk.leads[0][index] = samples[start + index] }
+            chunk.count = count
+            pipeline.process(&chunk)
+            filtered.append(contentsOf: chunk.leads[0][0..<count])
+            start += count
+            if count == step {
+                codes.append(pipeline.status.code)
+                irregularity.append(pipeline.rhythm.afDetector.irregularity ?? .nan)
+            }
+        }
+        _ = pipeline.finish()
+        var episodes = pipeline.events.events
+        episodes.sort { $0.time < $1.time }
+        return RhythmAnalysis(sampleRate: sampleRate, sampleCount: samples.count, beats: pipeline.everyClassifiedBeat,
+                              secondCodes: codes, secondIrregularity: irregularity, episodes: episodes,
+                              afBurden: pipeline.rhythm.afBurden, filtered: filtered)
+    }
+}

@@ -1,0 +1,177 @@
+import ECG
+import Foundation
+
+/// `ecg classify`: one verdict per recording (normal, af, other, noisy,
+/// too_short) with its heart rate, beats per class and reasons; many files
+/// in one run, a file that cannot be read an error line while the others go
+/// on. With a labels file (`record,label` as the CinC 2017 REFERENCE.csv):
+/// F1 per class and the challenge score.
+public struct ECGClassifyRun {
+    public var source: ECGSourceRequest
+    public var paths: [String]
+    public var json = false
+    /// `record,label` reference: score the verdicts
+    public var labels: String?
+    /// write every recording's features as CSV (`record,label,…`) for Tools/train-ecg-verdict
+    public var featuresOutput: String?
+
+    public init(source: ECGSourceRequest, paths: [String]) {
+        self.source = source
+        self.paths = paths
+    }
+
+    /// Classifies every path, printing a line (or JSON object) each as it is
+    /// decided; returns the number of files that could not be read.
+    public func run() throws -> Int {
+        let reference = try labels.map { try Self.readLabels($0) }
+        var failures = 0
+        var scored: [(reference: RecordingVerdict, verdict: RecordingVerdict)] = []
+        var featureRows = "record,label," + RecordingFeatures.names.joined(separator: ",") + "\n"
+        for path in paths {
+            let assessment: RecordingAssessment
+            let name = Self.recordName(path)
+            do {
+                let file = try source.openFile(path, unused: "not classified")
+                let lead = try source.detectionLead(file)
+                assessment = RecordingClassifier.assess(file.record.samples[lead], sampleRate: file.record.sampleRate,
+                                                        detector: source.detector, mains: source.mains)
+            } catch let error as ECGError {
+                printError(error.description)
+                failures += 1
+                continue
+            } catch {
+                printError("\(path): \(error)")
+                failures += 1
+                continue
+            }
+            print(json ? Self.json(name, assessment) : Self.text(name, assessment))
+            fflush(nil)
+            let label = reference?[name]
+            if featuresOutput != nil {
+                featureRows += "\(name),\(label?.challengeLabel ?? ""),"
+                    + assessment.features.values.map { $0.isFinite ? String(format: "%.6g", $0) : "" }.joined(separator: ",") + "\n"
+            }
+            if let label { scored.append((label, assessment.verdict)) }
+        }
+        if let featuresOutput {
+            guard FileManager.default.createFile(atPath: featuresOutput, contents: Data(featureRows.utf8)) else {
+                throw ECGError(file: featuresOutput, "cannot write (no such directory, or no permission)")
+            }
+        }
+        if let reference {
+            let missing = paths.map(Self.recordName).filter { reference[$0] == nil }.count
+            if missing > 0 { printError("\(labels!): \(missing) of the recordings have no label, not scored") }
+            let score = VerdictScore(scored)
+            print(json ? score.json : score.text)
+        }
+        return failures
+    }
+
+    /// the record name a path stands for: A00001 for A00001.hea, A00001.mat or A00001
+    static func recordName(_ path: String) -> String {
+        let file = (path as NSString).lastPathComponent
+        let known = ["hea", "mat", "dat", "edf", "csv", "txt", "tsv"]
+        return known.contains((file as NSString).pathExtension.lowercased()) ? (file as NSString).deletingPathExtension : file
+    }
+
+    /// `record,label` lines (a header line, CRLF and spaces allowed).
+    static func readLabels(_ path: String) throws -> [String: RecordingVerdict] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ECGError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file")
+        }
+        var labels: [String: RecordingVerdict] = [:]
+        for (number, line) in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).enumerated() {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if fields.isEmpty || fields.allSatisfy(\.isEmpty) { continue }
+            if number == 0, fields.count >= 2, RecordingVerdict(label: fields[1]) == nil { continue }   // a header
+            guard fields.count >= 2, let verdict = RecordingVerdict(label: fields[1]) else {
+                throw ECGError(file: path, location: .line(number + 1),
+                               "expected `record,label` with a label N, A, O, ~ (or normal, af, other, noisy), found \"\(line)\"")
+            }
+            labels[recordName(fields[0])] = verdict
+        }
+        return labels
+    }
+
+    static func text(_ name: String, _ assessment: RecordingAssessment) -> String {
+        let rate = assessment.heartRate.map { String(format: "%.0f bpm", $0) } ?? "— bpm"
+        let counts = BeatClass.allCases.map { "\($0.rawValue) \(assessment.beatCounts[$0] ?? 0)" }.joined(separator: " ")
+        return "\(name)  \(assessment.verdict.rawValue)  \(rate)  beats \(counts)  "
+            + String(format: "%.1f s", assessment.analysis.duration) + "  " + assessment.reasons.joined(separator: "; ")
+    }
+
+    static func json(_ name: String, _ assessment: RecordingAssessment) -> String {
+        let rate = assessment.heartRate.map { String(format: "%.1f", $0) } ?? "null"
+        let counts = BeatClass.allCases.map { "\"\($0.rawValue)\":\(assessment.beatCounts[$0] ?? 0)" }.joined(separator: ",")
+        let reasons = assessment.reasons.map { "\"" + escaped($0) + "\"" }.joined(separator: ",")
+        let probabilities = RecordingVerdict.allCases.compactMap { verdict in
+            assessment.probabilities[verdict].map { "\"\(verdict.rawValue)\":" + String(format: "%.4f", $0) }
+        }.joined(separator: ",")
+        return "{\"record\":\"\(escaped(name))\",\"verdict\":\"\(assessment.verdict.rawValue)\",\"heart_rate\":\(rate),"
+            + String(format: "\"duration_s\":%.3f,", assessment.analysis.duration)
+            + "\"beats\":{\(counts)},\"af_burden\":\(assessment.analysis.afBurden.map { String(format: "%.4f", $0) } ?? "null"),"
+            + "\"probabilities\":{\(probabilities)},\"reasons\":[\(reasons)]}"
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where character.value < 0x20: out += String(format: "\\u%04x", character.value)
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// Verdicts against reference labels, scored as the PhysioNet/CinC Challenge
+/// 2017 did (Clifford et al. 2017): per class F1 = 2·TP / (reference count +
+/// verdict count) over the 4×4 table of normal, af, other, noisy; the
+/// challenge score is the mean F1 of normal, af and other. A too_short
+/// verdict counts as noisy (the nearest the challenge had).
+public struct VerdictScore {
+    public static let classes: [RecordingVerdict] = [.normal, .af, .other, .noisy]
+    /// table[reference][verdict]
+    public var table: [[Int]]
+
+    public init(_ pairs: [(reference: RecordingVerdict, verdict: RecordingVerdict)]) {
+        table = Array(repeating: Array(repeating: 0, count: 4), count: 4)
+        for pair in pairs {
+            let row = Self.classes.firstIndex(of: pair.reference == .tooShort ? .noisy : pair.reference)!
+            let column = Self.classes.firstIndex(of: pair.verdict == .tooShort ? .noisy : pair.verdict)!
+            table[row][column] += 1
+        }
+    }
+
+    public func f1(_ verdict: RecordingVerdict) -> Double {
+        guard let index = Self.classes.firstIndex(of: verdict) else { return .nan }
+        let referenceCount = table[index].reduce(0, +)
+        let verdictCount = table.map { $0[index] }.reduce(0, +)
+        return referenceCount + verdictCount == 0 ? .nan : 2 * Double(table[index][index]) / Double(referenceCount + verdictCount)
+    }
+
+    public var challengeScore: Double { (f1(.normal) + f1(.af) + f1(.other)) / 3 }
+    public var count: Int { table.map { $0.reduce(0, +) }.reduce(0, +) }
+
+    public var text: String {
+        var lines = ["\(count) recordings scored; rows: reference, columns: verdict",
+                     "            normal      af   other   noisy"]
+        for (index, verdict) in Self.classes.enumerated() {
+            lines.append(verdict.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                         + table[index].map { String(format: "%8d", $0) }.joined())
+        }
+        lines.append(String(format: "F1 normal %.3f  af %.3f  other %.3f  noisy %.3f", f1(.normal), f1(.af), f1(.other), f1(.noisy)))
+        lines.append(String(format: "challenge score (mean F1 of normal, af, other) %.3f", challengeScore))
+        return lines.joined(separator: "\n")
+    }
+
+    public var json: String {
+        let f1s = Self.classes.map { "\"\($0.rawValue)\":" + String(format: "%.4f", f1($0)) }.joined(separator: ",")
+        let rows = table.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",")
+        return "{\"score\":true,\"recordings\":\(count),\"f1\":{\(f1s)}," + String(format: "\"challenge_score\":%.4f,", challengeScore)
+            + "\"table\":[\(rows)]}"
+    }
+}
