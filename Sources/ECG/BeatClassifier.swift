@@ -58,6 +58,8 @@ public final class BeatClassifier {
     private var recentIntervals: [Int] = []
     private var lastDecided: (beat: Int, beatClass: BeatClass)?
     private var scratch: [Float]
+    private var sortScratch: [Float]
+    private var intervalScratch: [Int] = []
     private var segment: [Float]
 
     struct Measured {
@@ -78,6 +80,8 @@ public final class BeatClassifier {
         shiftRange = 2
         template = Array(repeating: 0, count: 2 * segmentHalf + 1)
         scratch = Array(repeating: 0, count: 2 * windowHalf + 1)
+        sortScratch = scratch
+        intervalScratch.reserveCapacity(9)
         segment = Array(repeating: 0, count: 2 * segmentHalf + 1)
         normalIntervals.reserveCapacity(9)
     }
@@ -143,9 +147,10 @@ public final class BeatClassifier {
             if !window[index].isFinite { missing += 1 }
         }
         // baseline: the median of the window (most of ±250 ms is off the QRS)
-        var sorted = scratch
-        sorted.sort()
-        let baseline = sorted[sorted.count / 2]
+        // sorting a copy kept for it: no allocation per beat
+        sortScratch.replaceSubrange(0..<sortScratch.count, with: scratch)
+        sortScratch.sort()
+        let baseline = sortScratch[sortScratch.count / 2]
         var peak = windowHalf
         var largest: Float = -1
         for index in (windowHalf - alignSearch)...(windowHalf + alignSearch) where abs(scratch[index] - baseline) > largest {
@@ -162,30 +167,12 @@ public final class BeatClassifier {
         }
         // width: the span holding the central 80 % of the slope energy over ±150 ms
         let from = max(1, peak - widthHalf), to = min(scratch.count - 1, peak + widthHalf)
-        var total = 0.0
-        for index in from...to {
-            let slope = Double(scratch[index] - scratch[index - 1])
-            total += slope * slope
-        }
-        var running = 0.0, first = from, last = to
-        var foundFirst = false
-        for index in from...to {
-            let slope = Double(scratch[index] - scratch[index - 1])
-            running += slope * slope
-            if !foundFirst && running >= 0.1 * total { first = index; foundFirst = true }
-            if running >= 0.9 * total { last = index; break }
-        }
+        let total = BeatShape.slopeEnergy(scratch, from: from, to: to + 1)
+        let (first, last) = BeatShape.slopeEnergySpan(scratch, from: from, to: to)
         // noise: slope energy far from the QRS (the outer 100 ms each side) against the QRS's
-        var outside = 0.0
         let edge = max(1, Int(0.1 * sampleRate))
-        for index in 1..<min(edge, scratch.count) {
-            let slope = Double(scratch[index] - scratch[index - 1])
-            outside += slope * slope
-        }
-        for index in max(1, scratch.count - edge)..<scratch.count {
-            let slope = Double(scratch[index] - scratch[index - 1])
-            outside += slope * slope
-        }
+        let outside = BeatShape.slopeEnergy(scratch, from: 1, to: min(edge, scratch.count))
+            + BeatShape.slopeEnergy(scratch, from: max(1, scratch.count - edge), to: scratch.count)
         let noisy = missing > window.count / 4 || Double(high - low) < 0.05 || outside > 0.5 * total
         return Measured(beat: beat, correlation: 0, width: Double(last - first) / sampleRate,
                         amplitude: Double(high - low), noisy: noisy, previousInterval: nil)
@@ -198,20 +185,8 @@ public final class BeatClassifier {
         return best
     }
 
-    /// Pearson correlation of `a` shifted by `shift` samples against `b`, over their overlap.
     private func correlation(_ a: [Float], _ b: [Float], shift: Int) -> Double {
-        var sumA = 0.0, sumB = 0.0, sumAA = 0.0, sumBB = 0.0, sumAB = 0.0
-        var count = 0.0
-        for index in max(0, -shift)..<min(b.count, a.count - shift) {
-            let x = Double(a[index + shift]), y = Double(b[index])
-            sumA += x; sumB += y; sumAA += x * x; sumBB += y * y; sumAB += x * y
-            count += 1
-        }
-        guard count > 2 else { return 0 }
-        let covariance = sumAB - sumA * sumB / count
-        let varianceA = sumAA - sumA * sumA / count, varianceB = sumBB - sumB * sumB / count
-        guard varianceA > 0, varianceB > 0 else { return 0 }
-        return covariance / (varianceA * varianceB).squareRoot()
+        BeatShape.correlation(a, b, shift: shift)
     }
 
     /// The template from the learning beats: the clean beat most like the
@@ -309,8 +284,10 @@ public final class BeatClassifier {
     /// the median of the last eight normal-to-normal intervals [samples], nil before there are three
     private func referenceInterval() -> Double? {
         guard normalIntervals.count >= 3 else { return nil }
-        let sorted = normalIntervals.sorted()
-        return Double(sorted[sorted.count / 2])
+        intervalScratch.removeAll(keepingCapacity: true)
+        intervalScratch.append(contentsOf: normalIntervals)
+        intervalScratch.sort()
+        return Double(intervalScratch[intervalScratch.count / 2])
     }
 
     /// true when the rhythm is steady enough that "premature" means something: the median
@@ -318,13 +295,15 @@ public final class BeatClassifier {
     /// moves two of them, AF nearly all) and of the normal-to-normal ones is small against the reference
     private func regularReference() -> Bool {
         guard normalIntervals.count >= 4, recentIntervals.count >= 4, let reference = referenceInterval() else { return false }
-        func medianDifference(_ intervals: [Int]) -> Double {
-            var differences: [Int] = []
-            for index in 1..<intervals.count { differences.append(abs(intervals[index] - intervals[index - 1])) }
-            differences.sort()
-            return Double(differences[differences.count / 2])
-        }
         return medianDifference(normalIntervals) / reference < Self.regularBelow
             && medianDifference(recentIntervals) / reference < 2 * Self.regularBelow
+    }
+
+    /// the median |successive difference| of `intervals` [samples]
+    private func medianDifference(_ intervals: [Int]) -> Double {
+        intervalScratch.removeAll(keepingCapacity: true)
+        for index in 1..<intervals.count { intervalScratch.append(abs(intervals[index] - intervals[index - 1])) }
+        intervalScratch.sort()
+        return Double(intervalScratch[intervalScratch.count / 2])
     }
 }

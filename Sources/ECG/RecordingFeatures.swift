@@ -127,14 +127,7 @@ public struct RecordingFeatures: Sendable {
         value["beat_correlation_p10"] = correlations[correlations.count / 10]
         let amplitude = (average.max() ?? 0) - (average.min() ?? 0)
         value["qrs_amplitude_mv"] = amplitude
-        var energy = 0.0
-        for index in 1..<average.count { energy += pow(average[index] - average[index - 1], 2) }
-        var running = 0.0, first = 0, last = average.count - 1, found = false
-        for index in 1..<average.count {
-            running += pow(average[index] - average[index - 1], 2)
-            if !found && running >= 0.1 * energy { first = index; found = true }
-            if running >= 0.9 * energy { last = index; break }
-        }
+        let (first, last) = BeatShape.slopeEnergySpan(average, from: 1, to: average.count - 1)
         value["qrs_width_s"] = Double(last - first) / rate
         let pMean = averageP.reduce(0, +) / Double(averageP.count)
         let pSize = (averageP.map { abs($0 - pMean) }.max() ?? 0)
@@ -147,18 +140,7 @@ public struct RecordingFeatures: Sendable {
         for index in 2..<signal.count { second.append(abs(signal[index] - 2 * signal[index - 1] + signal[index - 2])) }
         second.sort()
         value["hf_noise_ratio"] = amplitude > 0 ? Double(second[second.count / 2]) / amplitude : .nan
-        _ = correlations
     }
 
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
-        let count = Double(min(a.count, b.count))
-        guard count > 2 else { return .nan }
-        var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
-        for index in 0..<Int(count) {
-            sa += a[index]; sb += b[index]; saa += a[index] * a[index]; sbb += b[index] * b[index]; sab += a[index] * b[index]
-        }
-        let va = saa - sa * sa / count, vb = sbb - sb * sb / count
-        guard va > 0, vb > 0 else { return 0 }
-        return (sab - sa * sb / count) / (va * vb).squareRoot()
-    }
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double { BeatShape.correlation(a, b) }
 }

@@ -42,6 +42,8 @@ public struct ECGScoreRun {
     public var to: Double?
     /// match window [ms]
     public var windowMilliseconds = 150.0
+    /// whether to score AF against the reference's rhythm notes (--rhythm)
+    public var rhythm = false
 
     public init(source: ECGSourceRequest, sourcePath: String?) {
         self.source = source
@@ -107,9 +109,6 @@ public struct ECGScoreRun {
         }
         return report
     }
-
-    /// whether to score AF against the reference's rhythm notes (--rhythm)
-    public var rhythm = false
 
     /// AF per second and per episode, one line each.
     public static func rhythmReport(_ score: AFRhythmScore) -> String {

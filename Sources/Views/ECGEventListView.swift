@@ -54,7 +54,7 @@ enum ECGEventListView {
         case .irregular:
             detail = "RR varies" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
         case .af:
-            detail = "irregularly irregular" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
+            detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         case .normal, .bradycardia, .tachycardia:
             detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         }
