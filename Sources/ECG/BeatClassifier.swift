@@ -37,9 +37,11 @@ public final class BeatClassifier {
     static let sameShape = 0.9
     /// below this the shape differs whatever the timing
     static let otherShape = 0.7
+    /// below this an early beat's shape is not its supraventricular origin's
+    static let earlyShape = 0.9
     /// wider than this × the template's width (and at least `wideMinimum`) is a wide complex
     static let wideRatio = 1.45
-    static let wideMinimum = 0.09
+    static let wideMinimum = 0.06
     /// an RR interval shorter than this × the reference is premature
     static let premature = 0.82
     /// a reference rhythm whose intervals vary more than this (median |ΔRR| / RR) is not regular
@@ -49,6 +51,16 @@ public final class BeatClassifier {
     private var templateWidth = 0.0
     private var templateAmplitude = 0.0
     private var learning: [(beat: Int, segment: [Float], width: Double, amplitude: Double, noisy: Bool)] = []
+    /// the last beats in a row whose shape differs from the template though they came on time
+    /// (segments, widths, sizes; `relearnAfter` of them, kept as a ring): a new normal shape
+    private var unlikeSegments: [[Float]]
+    private var unlikeWidths: [Double]
+    private var unlikeAmplitudes: [Double]
+    private var unlikeIntervals: [Int]
+    private var unlikeCount = 0
+    /// beats in a row of another shape, on time, after which that shape is the normal one
+    /// (a bundle-branch block that comes or goes, a lead that moved)
+    static let relearnAfter = 6
     /// beats measured but not yet decided (waiting for the next beat)
     private var pending: [Measured] = []
     /// the last eight intervals between two normal beats [samples]
@@ -81,6 +93,10 @@ public final class BeatClassifier {
         template = Array(repeating: 0, count: 2 * segmentHalf + 1)
         scratch = Array(repeating: 0, count: 2 * windowHalf + 1)
         sortScratch = scratch
+        unlikeSegments = Array(repeating: Array(repeating: 0, count: 2 * segmentHalf + 1), count: Self.relearnAfter)
+        unlikeWidths = Array(repeating: 0, count: Self.relearnAfter)
+        unlikeAmplitudes = Array(repeating: 0, count: Self.relearnAfter)
+        unlikeIntervals = Array(repeating: 0, count: Self.relearnAfter)
         intervalScratch.reserveCapacity(9)
         segment = Array(repeating: 0, count: 2 * segmentHalf + 1)
         normalIntervals.reserveCapacity(9)
@@ -104,6 +120,7 @@ public final class BeatClassifier {
         }
         measured.correlation = bestCorrelation()
         if measured.correlation >= Self.sameShape && !measured.noisy { followTemplate(width: measured.width, amplitude: measured.amplitude) }
+        if noteShapeChange(measured) { measured.correlation = bestCorrelation() }
         pending.append(measured)
         while pending.count >= 2 {
             let next = pending[1].beat
@@ -246,6 +263,43 @@ public final class BeatClassifier {
         decided.append(ClassifiedBeat(sample: beat.beat, beatClass: beatClass))
     }
 
+    /// Counts beats in a row whose shape differs from the template; after
+    /// `relearnAfter` of them at a steady rate (median |ΔRR| under 15 % of their
+    /// median RR: a rhythm of that shape, not extrasystoles) the template is
+    /// made anew from those of them alike (at least four). Returns whether it was.
+    private func noteShapeChange(_ beat: Measured) -> Bool {
+        let wide = beat.width > Self.wideRatio * templateWidth && beat.width >= Self.wideMinimum
+        let differs = beat.correlation < Self.otherShape || (beat.correlation < Self.sameShape && wide)
+        guard differs, !beat.noisy, let interval = beat.previousInterval else {
+            if beat.correlation >= Self.sameShape { unlikeCount = 0 }
+            return false
+        }
+        let slot = unlikeCount % Self.relearnAfter
+        unlikeSegments[slot].replaceSubrange(0..<segment.count, with: segment)
+        unlikeWidths[slot] = beat.width
+        unlikeAmplitudes[slot] = beat.amplitude
+        unlikeIntervals[slot] = interval
+        unlikeCount += 1
+        guard unlikeCount >= Self.relearnAfter else { return false }
+        // a steady rate among them: a rhythm of this shape, not extrasystoles
+        let sortedIntervals = unlikeIntervals.sorted()
+        // and not faster than 100 beats/min: a fast run of another shape is ventricular tachycardia
+        let medianInterval = Double(sortedIntervals[sortedIntervals.count / 2])
+        guard medianDifference(unlikeIntervals) / medianInterval < 0.15, medianInterval >= 0.6 * sampleRate else { return false }
+        let alike = unlikeSegments.indices.filter { correlation(unlikeSegments[$0], segment, shift: 0) >= 0.8 }
+        guard alike.count >= 4 else { return false }
+        for index in template.indices {
+            template[index] = alike.reduce(Float(0)) { $0 + unlikeSegments[$1][index] } / Float(alike.count)
+        }
+        let widths = alike.map { unlikeWidths[$0] }.sorted(), amplitudes = alike.map { unlikeAmplitudes[$0] }.sorted()
+        templateWidth = widths[widths.count / 2]
+        templateAmplitude = max(amplitudes[amplitudes.count / 2], 1e-6)
+        unlikeCount = 0
+        // the old rhythm's intervals say nothing of prematurity in the new one
+        normalIntervals.removeAll(keepingCapacity: true)
+        return true
+    }
+
     /// The template follows slow changes of the normal beat's shape: 5 % of
     /// each beat of its shape (`segment`, at its best shift) goes into it.
     private func followTemplate(width: Double, amplitude: Double) {
@@ -270,11 +324,12 @@ public final class BeatClassifier {
         let isPremature = prematurity.map { $0 < Self.premature } ?? false
         let wide = beat.width > Self.wideRatio * templateWidth && beat.width >= Self.wideMinimum
         let sizeRatio = beat.amplitude / templateAmplitude
-        let otherSize = sizeRatio > 2 || sizeRatio < 0.4
-        if beat.correlation < Self.otherShape && (wide || otherSize || isPremature) { return .ventricular }
-        if beat.correlation < Self.sameShape && wide { return .ventricular }
-        if beat.correlation < 0.5 { return .ventricular }
-        if isPremature, regularReference(), beat.correlation >= Self.otherShape,
+        let otherSize = sizeRatio > 1.6 || sizeRatio < 0.5
+        if beat.correlation < Self.otherShape && (wide || isPremature) { return .ventricular }
+        if beat.correlation < Self.sameShape && (wide || otherSize) { return .ventricular }
+        // an early beat whose shape is off is ventricular; a supraventricular one keeps the QRS
+        if isPremature && beat.correlation < Self.earlyShape { return .ventricular }
+        if isPremature, regularReference(), beat.correlation >= Self.earlyShape,
            (pauseAfter ?? 1) > (prematurity ?? 1) + 0.1 {
             return .supraventricular
         }

@@ -12,6 +12,7 @@ public struct RecordingFeatures: Sendable {
         "cosen", "sampen", "ventricular_fraction", "supraventricular_fraction", "unclassifiable_fraction",
         "noisy_fraction", "pause_count", "beat_correlation_median", "beat_correlation_p10", "qrs_width_s",
         "qrs_amplitude_mv", "p_wave_ratio", "p_wave_consistency", "hf_noise_ratio", "beats_per_expected",
+        "pnn50", "raw_irregularity", "p_wave_present_fraction", "qrs_amplitude_cv",
     ]
 
     public var values: [Double]
@@ -50,6 +51,23 @@ public struct RecordingFeatures: Sendable {
                     first += abs(intervals[index] - intervals[index - 1])
                 }
                 value["alternation_ratio"] = alternate / max(first, 1e-9)
+            }
+            // the share of successive differences over 50 ms (pNN50, over every interval)
+            var large = 0
+            for index in 1..<intervals.count where abs(intervals[index] - intervals[index - 1]) > 0.05 { large += 1 }
+            value["pnn50"] = Double(large) / Double(intervals.count - 1)
+            // the AF detector's measure without its ectopic filtering: the median over 8-interval
+            // windows of median |ΔRR| / mean RR, every beat taken as it came
+            if intervals.count >= 9 {
+                var windows: [Double] = []
+                for end in 9...intervals.count {
+                    let window = Array(intervals[(end - 9)..<end])
+                    var differences = (1..<window.count).map { abs(window[$0] - window[$0 - 1]) }
+                    differences.sort()
+                    windows.append(differences[differences.count / 2] / (window.reduce(0, +) / Double(window.count)))
+                }
+                windows.sort()
+                value["raw_irregularity"] = windows[windows.count / 2]
             }
             let entropy = Self.sampleEntropy(intervals, tolerance: 0.03)
             value["sampen"] = entropy
@@ -134,6 +152,14 @@ public struct RecordingFeatures: Sendable {
         value["p_wave_ratio"] = amplitude > 0 ? pSize / amplitude : .nan
         correlations = peaks.map { correlation(segment($0, -pStart, -pEnd), averageP) }.sorted()
         value["p_wave_consistency"] = correlations[correlations.count / 2]
+        value["p_wave_present_fraction"] = Double(correlations.filter { $0 > 0.5 }.count) / Double(correlations.count)
+        let amplitudes = peaks.map { peak in
+            let values = segment(peak, -half, half)
+            return (values.max() ?? 0) - (values.min() ?? 0)
+        }
+        let meanAmplitude = amplitudes.reduce(0, +) / Double(amplitudes.count)
+        let spread = (amplitudes.map { ($0 - meanAmplitude) * ($0 - meanAmplitude) }.reduce(0, +) / Double(amplitudes.count)).squareRoot()
+        value["qrs_amplitude_cv"] = meanAmplitude > 0 ? spread / meanAmplitude : .nan
         // high-frequency noise: median |second difference| against the QRS size
         var second: [Float] = []
         second.reserveCapacity(signal.count)
