@@ -56,6 +56,8 @@ public final class ECGFeed {
         strip.annotations = annotations
         return strip
     }
+    /// the newest classified beat already marked on the strip (its sample index)
+    private var lastMarkedBeat = -1
 
     /// Reads what the source has, filters it through the pipeline, appends
     /// the filtered samples to `model.strip` and new events to `model.events`.
@@ -72,6 +74,10 @@ public final class ECGFeed {
                 if let newest = pipeline.events.events.last { model.events.updateNewest(newest) }
                 _ = pipeline.takeEndedEpisodes()
                 model.strip.append(chunk)
+                for beat in pipeline.classifiedBeats where beat.sample > lastMarkedBeat {
+                    if beat.beatClass != .normal { model.strip.markBeat(beat) }
+                    lastMarkedBeat = beat.sample
+                }
                 appendTrend(to: &model.trend)
             case .waiting:
                 return newest
@@ -91,7 +97,8 @@ public final class ECGFeed {
             let end = Double(trendSeconds - trendSecondsBeforeRestart + 1) * rate
             while referenceCount < referenceBeats.count, Double(referenceBeats[referenceCount]) < end { referenceCount += 1 }
             let reference = ECGHeartRateTrend.referenceRate(beats: referenceBeats[0..<referenceCount], sampleRate: rate)
-            trend.append(measured: pipeline.heartRate, reference: reference)
+            trend.append(measured: pipeline.heartRate, reference: reference, inAF: pipeline.status.code == .af,
+                         afBurden: pipeline.rhythm.afBurden)
             trendSeconds += 1
         }
     }

@@ -1,5 +1,6 @@
 /// Heart rate once per second of signal, measured by the detector and, where
-/// the source has reference beats, from those; plus an optional target zone.
+/// the source has reference beats, from those; which seconds were in atrial
+/// fibrillation, and the AF burden so far; plus an optional target zone.
 /// A fixed ring of `capacity` seconds: memory does not grow with run time.
 public struct ECGHeartRateTrend: Sendable, Equatable {
     /// seconds kept (30 min)
@@ -7,6 +8,11 @@ public struct ECGHeartRateTrend: Sendable, Equatable {
     /// beats/min by second index modulo `capacity`; NaN where unknown
     private var measured: [Float]
     private var reference: [Float]
+    private var atrialFibrillation: [Bool]
+    /// the share of readable time in AF so far (the rhythm monitor's), nil before any
+    public private(set) var afBurden: Double?
+    /// whether any second was in AF
+    public private(set) var hasAF = false
     /// seconds appended so far (the newest is `seconds - 1`)
     public private(set) var seconds = 0
     /// the rate the user aims for [beats/min] (`--target-hr A:B`)
@@ -18,13 +24,19 @@ public struct ECGHeartRateTrend: Sendable, Equatable {
         self.target = target
         measured = Array(repeating: .nan, count: Self.capacity)
         reference = Array(repeating: .nan, count: Self.capacity)
+        atrialFibrillation = Array(repeating: false, count: Self.capacity)
     }
 
     /// Appends the rates of the next second [beats/min].
-    public mutating func append(measured rate: Double?, reference referenceRate: Double?) {
+    /// `inAF`: the rhythm was atrial fibrillation; `afBurden`: the monitor's so far.
+    public mutating func append(measured rate: Double?, reference referenceRate: Double?, inAF: Bool = false,
+                                afBurden: Double? = nil) {
         let slot = seconds % Self.capacity
         measured[slot] = rate.map(Float.init) ?? .nan
         reference[slot] = referenceRate.map(Float.init) ?? .nan
+        atrialFibrillation[slot] = inAF
+        if inAF { hasAF = true }
+        if afBurden != nil { self.afBurden = afBurden }
         if referenceRate != nil { hasReference = true }
         seconds += 1
     }
@@ -33,6 +45,12 @@ public struct ECGHeartRateTrend: Sendable, Equatable {
     public func rates(at second: Int) -> (measured: Float, reference: Float) {
         guard second >= 0, second < seconds, second >= seconds - Self.capacity else { return (.nan, .nan) }
         return (measured[second % Self.capacity], reference[second % Self.capacity])
+    }
+
+    /// Whether `second` was in atrial fibrillation (false when no longer kept).
+    public func isAF(at second: Int) -> Bool {
+        guard second >= 0, second < seconds, second >= seconds - Self.capacity else { return false }
+        return atrialFibrillation[second % Self.capacity]
     }
 
     /// Heart rate from reference beats at or before `sample`: 60 / the median of

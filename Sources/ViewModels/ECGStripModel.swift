@@ -32,6 +32,11 @@ public struct ECGStripModel: Sendable {
     /// a record's other annotations (EDF+ texts, WFDB notes and rhythm changes)
     /// by sample-clock index, ascending; written on the strip where they are on screen
     public var annotations: [ECGStripAnnotation] = []
+    /// the recent beats classified other than normal (S, V, Q), ascending, at most `markCapacity`:
+    /// their class is written under them
+    public private(set) var markedBeats: [ClassifiedBeat] = []
+    /// marked beats kept: more than a 10 s strip can show at 300 beats/min
+    public static let markCapacity = 64
 
     public init(leadNames: [String], sampleRate: Double, stripSeconds: Double = 5) {
         self.leadNames = leadNames
@@ -138,6 +143,25 @@ public struct ECGStripModel: Sendable {
         var index = Self.firstIndex(in: annotations, atLeast: oldest) { $0.sample }
         while index < annotations.count, annotations[index].sample < end {
             body(annotations[index].sample % length, annotations[index].text)
+            index += 1
+        }
+    }
+
+    /// Marks a classified beat on the strip (the newest; the oldest go first).
+    public mutating func markBeat(_ beat: ClassifiedBeat) {
+        if markedBeats.count == Self.markCapacity { markedBeats.removeFirst() }
+        markedBeats.append(beat)
+    }
+
+    /// Calls `body` with the strip position and class of each marked beat in
+    /// the current sweep, oldest first, like `forEachVisibleReferenceBeat`.
+    public func forEachVisibleMarkedBeat(_ body: (Int, BeatClass) -> Void) {
+        guard let end = history.endIndex, !markedBeats.isEmpty else { return }
+        let length = sweepLength
+        let oldest = max(end - length + gapLength, end - history.heldCount)
+        var index = Self.firstIndex(in: markedBeats, atLeast: oldest) { $0.sample }
+        while index < markedBeats.count, markedBeats[index].sample < end {
+            body(markedBeats[index].sample % length, markedBeats[index].beatClass)
             index += 1
         }
     }

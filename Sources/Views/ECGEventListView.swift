@@ -59,7 +59,9 @@ enum ECGEventListView {
             detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         }
         // an episode shows how long it held (a pause says it in its detail)
-        let held = event.code == .pause ? "" : event.durationSeconds.map { ", " + ECGText.number($0) + " s" + (event.end == nil ? " so far" : "") } ?? ""
+        let held = event.code == .pause ? "" : event.durationSeconds.map {
+            ", " + ECGText.number($0, maxFractionDigits: $0 < 10 ? 1 : 0) + " s" + (event.end == nil ? " so far" : "")
+        } ?? ""
         return ECGText.clock(event.time) + "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + detail + held
     }
 }

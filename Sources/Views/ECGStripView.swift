@@ -20,6 +20,11 @@ public final class ECGStripView {
     static let majorStyle = CellStyle(foreground: .rgb(205, 65, 80))
     /// a reference beat (the record's `.atr`) above the trace
     static let referenceBeatMark = Cell("▾", style: CellStyle(foreground: .rgb(255, 210, 60), attributes: [.bold]))
+    /// a classified beat's class under it, in the band's bottom row: V (ventricular) and S
+    /// (supraventricular) ectopic beats, Q unclassifiable, as a monitor labels them
+    static let ventricularMark = Cell("V", style: CellStyle(foreground: .rgb(255, 110, 90), attributes: [.bold]))
+    static let supraventricularMark = Cell("S", style: CellStyle(foreground: .rgb(120, 200, 255), attributes: [.bold]))
+    static let unclassifiableMark = Cell("Q", style: CellStyle(foreground: .rgb(150, 150, 150)))
     /// an annotation's mark and text in the band's top row
     static let annotationStyle = CellStyle(foreground: .rgb(120, 200, 255), attributes: [.bold])
     /// longest annotation text drawn [cells]
@@ -201,6 +206,16 @@ public final class ECGStripView {
             let x = traceX + position * traceWidth / length
             guard x >= labelEnd, x < area.maxX else { return }
             buffer.set(x: x, y: area.y, Self.referenceBeatMark)
+        }
+        model.forEachVisibleMarkedBeat { position, beatClass in
+            let x = traceX + position * traceWidth / length
+            guard x >= traceX, x < area.maxX, area.height >= 2 else { return }
+            switch beatClass {
+            case .ventricular: buffer.set(x: x, y: area.maxY - 1, Self.ventricularMark)
+            case .supraventricular: buffer.set(x: x, y: area.maxY - 1, Self.supraventricularMark)
+            case .unclassifiable: buffer.set(x: x, y: area.maxY - 1, Self.unclassifiableMark)
+            case .normal: break
+            }
         }
         // annotations: "◆text" from their position, cut at the rect and at most annotationWidth cells
         model.forEachVisibleAnnotation { position, text in

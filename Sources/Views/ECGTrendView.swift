@@ -16,6 +16,8 @@ public final class ECGTrendView {
     static let measuredColor = Color.rgb(90, 220, 120)
     static let referenceColor = Color.rgb(120, 200, 255)
     static let targetColor = Color.rgb(230, 180, 60)
+    /// the measured rate's colour in seconds of atrial fibrillation
+    static let afColor = Color.rgb(255, 110, 90)
     static let labelStyle = CellStyle(foreground: .rgb(180, 180, 180))
 
     private var canvas = BrailleCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
@@ -49,7 +51,8 @@ public final class ECGTrendView {
         canvas.render(into: &buffer)
     }
 
-    /// "HR trend 4 min │ measured 85 │ annotated 84 │ target 60–100" (60 columns:
+    /// "HR trend 4 min │ measured 85 │ annotated 84 │ AF burden 31 % │ target 60–100" (AF burden once
+    /// there was AF, in the colour the rate line takes in AF seconds; 60 columns without it:
     /// it fits the trend's width at 80×24), each name in its trace's colour,
     /// with the newest second's rates [beats/min] ("–" while there is none),
     /// so the two can be told apart where they overlap.
@@ -63,6 +66,11 @@ public final class ECGTrendView {
             column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
             column = buffer.put("annotated \(rate(newest.reference))", x: column, y: y, limit: limit,
                                 style: CellStyle(foreground: Self.referenceColor))
+        }
+        if trend.hasAF, let burden = trend.afBurden {
+            column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
+            column = buffer.put("AF burden \(Int((burden * 100).rounded())) %", x: column, y: y, limit: limit,
+                                style: CellStyle(foreground: Self.afColor))
         }
         if let target = trend.target {
             column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
@@ -89,10 +97,11 @@ public final class ECGTrendView {
         if reference.isFinite { canvas.set(x: x, y: y(Double(reference)), color: Self.referenceColor) }
         guard measured.isFinite else { return }
         let previous = trend.rates(at: second - 1).measured
+        let color = trend.isAF(at: second) ? Self.afColor : Self.measuredColor
         if previous.isFinite && x > 0 {
-            canvas.verticalSpan(x: x, from: y(Double(previous)), to: y(Double(measured)))
+            canvas.verticalSpan(x: x, from: y(Double(previous)), to: y(Double(measured)), color: color)
         } else {
-            canvas.set(x: x, y: y(Double(measured)))
+            canvas.set(x: x, y: y(Double(measured)), color: color)
         }
     }
 }

@@ -36,6 +36,23 @@ import ViewModels
         }
     }
 
+    /// Beats classified other than N carry their class under them, in the band's bottom row, where they are on screen.
+    @Test func ectopicBeatsAreLabelledUnderTheirPosition() {
+        var model = stripModel(leads: ["II"], rate: 100, stripSeconds: 2.5, seconds: 2) { _, _ in 0 }
+        model.markBeat(ClassifiedBeat(sample: 50, beatClass: .ventricular))
+        model.markBeat(ClassifiedBeat(sample: 150, beatClass: .supraventricular))
+        var buffer = Buffer(width: 40, height: 10)
+        ECGStripView().render(model: model, leads: 0..<1, in: buffer.area, into: &buffer)
+        // trace from column 6, 34 columns over 250 positions: sample 50 → column 6 + 6, 150 → 6 + 20
+        let bottom = buffer.area.maxY - 1
+        #expect(buffer.cell(x: 6 + 50 * 34 / 250, y: bottom)?.scalar == "V")
+        #expect(buffer.cell(x: 6 + 150 * 34 / 250, y: bottom)?.scalar == "S")
+        #expect(buffer.lines[bottom].filter { $0 == "V" || $0 == "S" }.count == 2, "\(buffer.lines[bottom])")
+        // a mark older than the sweep is not drawn; the marks kept are bounded
+        for beat in 0..<(ECGStripModel.markCapacity + 10) { model.markBeat(ClassifiedBeat(sample: 190 + beat, beatClass: .unclassifiable)) }
+        #expect(model.markedBeats.count == ECGStripModel.markCapacity)
+    }
+
     @Test func theCalibrationPulseIsOneMillivoltTall() {
         let model = stripModel(leads: ["II"], rate: 100, stripSeconds: 2.5, seconds: 0) { _, _ in 0 }
         for gain in [10.0, 20.0] {

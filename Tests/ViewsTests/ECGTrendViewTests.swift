@@ -35,6 +35,28 @@ import ViewModels
         #expect(colours.contains(ECGTrendView.referenceColor) && colours.contains(ECGTrendView.measuredColor))
     }
 
+    /// Seconds in AF draw the rate in the AF colour, and the legend says the AF burden once there was AF.
+    @Test func atrialFibrillationColoursItsSecondsAndTheLegendSaysTheBurden() {
+        var trend = ECGHeartRateTrend()
+        for second in 0..<60 {
+            trend.append(measured: 80, reference: nil, inAF: second >= 30, afBurden: Double(max(0, second - 29)) / Double(second + 1))
+        }
+        var buffer = Buffer(width: 60, height: 14)
+        ECGTrendView().render(trend, in: Rect(x: 0, y: 0, width: 60, height: 14), into: &buffer)
+        let legend = buffer.lines[0]
+        // 30 of 60 seconds in AF
+        #expect(legend.hasPrefix("HR trend 1 min │ measured 80 │ AF burden 50 %"), "\(legend)")
+        // seconds 0…29 are dot columns 0…29 (cells 4…18), 30…59 cells 19…33
+        let colour = { (column: Int) in (1..<14).compactMap { buffer.cell(x: column, y: $0)?.foreground }
+            .first { $0 == ECGTrendView.afColor || $0 == ECGTrendView.measuredColor } }
+        #expect(colour(4 + 5) == ECGTrendView.measuredColor)
+        #expect(colour(4 + 25) == ECGTrendView.afColor)
+        // without AF no burden is shown
+        var plain = Buffer(width: 60, height: 14)
+        ECGTrendView().render(Self.trend(seconds: 60), in: Rect(x: 0, y: 0, width: 60, height: 14), into: &plain)
+        #expect(!plain.lines[0].contains("AF burden"))
+    }
+
     /// Drawing second by second gives the same screen as drawing all at once,
     /// also once the sweep has wrapped past its start.
     @Test func incrementalDrawingEqualsAFullDraw() {
