@@ -18,7 +18,9 @@ import Foundation
 /// A beat is decided once the next one is known (the pause after it is part of
 /// its timing): labels come one beat late. The template is learnt from the
 /// first eight beats (the one most like the others, averaged with those like
-/// it), so the first labels come with the ninth beat.
+/// it), so the first labels come with the ninth beat; six beats in a row of
+/// one other shape at a steady rate under 100 beats/min make it anew (a
+/// bundle-branch block that comes or goes, a lead that moved).
 public final class BeatClassifier {
     public let sampleRate: Double
     /// samples either side of the R peak the caller passes to `add` (0.25 s)

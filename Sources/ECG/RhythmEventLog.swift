@@ -92,10 +92,10 @@ public struct RhythmEventLog: Sendable, Equatable {
         }
     }
 
-    /// The episodes that ended since the last call.
+    /// The episodes that ended since the last call, in start order (several can end at once).
     public mutating func takeEnded() -> [RhythmEvent] {
         defer { ended.removeAll(keepingCapacity: true) }
-        return ended
+        return ended.count > 1 ? ended.sorted { ($0.time, $0.code.rawValue) < ($1.time, $1.code.rawValue) } : ended
     }
 
     private mutating func finish(_ code: RhythmCode, _ candidate: Candidate) {

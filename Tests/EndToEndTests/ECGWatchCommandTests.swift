@@ -52,8 +52,9 @@ import Testing
         try tmux.keys("Space")
         #expect(waitUntil { !tmux.screen().contains("PAUSED") })
 
-        // the script's bradycardia (40 beats/min from 20 s) reaches the detector: one event
-        #expect(tmux.waitFor("events 1", timeoutSeconds: 45) != nil, "\(tmux.screen())")
+        // the script's bradycardia (40 beats/min from 20 s) reaches the detector: one event, once it has held
+        // the 10 s that make an episode (RhythmEventLog)
+        #expect(tmux.waitFor("events 1", timeoutSeconds: 60) != nil, "\(tmux.screen())")
         try tmux.keys("e")
         let list = try #require(tmux.waitFor("Events (1)", timeoutSeconds: 5), "\(tmux.screen())")
         #expect(list.contains("Bradycardia"))
