@@ -144,3 +144,25 @@ import Testing
         #expect(throws: ECGError.self) { try WFDBRecordReader.readRecording(path: Fixture.directory + "/cinc2017-validation/A00004", strict: true) }
     }
 }
+
+/// Quickselect gives what sorting gives, at every rank, on random, sorted, reversed and constant input.
+@Suite struct SelectionTests {
+    @Test func selectMatchesSortingAtEveryRank() {
+        var random = SeededRandom(seed: 7)
+        let inputs: [[Float]] = [
+            (0..<257).map { _ in Float(random.gaussian()) },
+            (0..<100).map(Float.init),
+            (0..<100).reversed().map(Float.init),
+            [Float](repeating: 3, count: 50),
+            (0..<64).map { Float($0 % 5) },
+            [1],
+        ]
+        for input in inputs {
+            let sorted = input.sorted()
+            for rank in input.indices {
+                var copy = input
+                #expect(RecordingFeatures.select(&copy, rank: rank) == sorted[rank], "rank \(rank) of \(input.count)")
+            }
+        }
+    }
+}
