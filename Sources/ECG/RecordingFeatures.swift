@@ -13,6 +13,7 @@ public struct RecordingFeatures: Sendable {
         "noisy_fraction", "pause_count", "beat_correlation_median", "beat_correlation_p10", "qrs_width_s",
         "qrs_amplitude_mv", "p_wave_ratio", "p_wave_consistency", "hf_noise_ratio", "beats_per_expected",
         "pnn50", "raw_irregularity", "p_wave_present_fraction", "qrs_amplitude_cv",
+        "f_wave_ratio", "tq_activity_ratio",
     ]
 
     public var values: [Double]
@@ -165,6 +166,45 @@ public struct RecordingFeatures: Sendable {
         second.reserveCapacity(signal.count)
         for index in 2..<signal.count { second.append(abs(signal[index] - 2 * signal[index - 1] + signal[index - 2])) }
         value["hf_noise_ratio"] = amplitude > 0 ? Double(Self.select(&second, rank: second.count / 2)) / amplitude : .nan
+        atrialActivity(analysis, qrsAmplitude: amplitude, into: &value)
+    }
+
+    /// Atrial activity between beats: in each interval between two normal
+    /// beats, from the later of 0.3 s and 0.45 RR after the first (past the T
+    /// wave) to 0.25 s before the second (before its P wave), the RMS of the
+    /// lead band-passed to 4–9 Hz (fibrillatory waves: 4–9 Hz, Bollmann et al.
+    /// 1998; Stridh & Sörnmo's f-wave analyses use the same band) and of the lead
+    /// itself about its mean, each the median over intervals against the QRS
+    /// size. Sinus rhythm leaves this stretch nearly isoelectric.
+    static func atrialActivity(_ analysis: RhythmAnalysis, qrsAmplitude: Double, into value: inout [String: Double]) {
+        let rate = analysis.sampleRate
+        let signal = analysis.filtered
+        guard qrsAmplitude > 0, signal.count > 2, 9 < rate / 2 else { return }
+        var highPass = Biquad.highPass(cutoff: 4, sampleRate: rate), lowPass = Biquad.lowPass(cutoff: 9, sampleRate: rate)
+        var band = [Float](repeating: 0, count: signal.count)
+        for index in signal.indices { band[index] = Float(lowPass.process(highPass.process(Double(signal[index])))) }
+        var bandRatios: [Double] = [], activityRatios: [Double] = []
+        let beats = analysis.beats
+        for index in 1..<max(1, beats.count) where beats[index - 1].beatClass == .normal && beats[index].beatClass == .normal {
+            let first = beats[index - 1].sample, second = beats[index].sample
+            let interval = Double(second - first)
+            let start = first + Int(max(0.3 * rate, 0.45 * interval)), end = second - Int(0.25 * rate)
+            guard end - start >= Int(0.08 * rate), start >= 0, end <= signal.count else { continue }
+            var bandSum = 0.0, sum = 0.0, squares = 0.0
+            for sample in start..<end {
+                bandSum += Double(band[sample]) * Double(band[sample])
+                sum += Double(signal[sample])
+                squares += Double(signal[sample]) * Double(signal[sample])
+            }
+            let count = Double(end - start)
+            bandRatios.append((bandSum / count).squareRoot() / qrsAmplitude)
+            activityRatios.append(max(0, squares / count - (sum / count) * (sum / count)).squareRoot() / qrsAmplitude)
+        }
+        guard !bandRatios.isEmpty else { return }
+        bandRatios.sort()
+        activityRatios.sort()
+        value["f_wave_ratio"] = bandRatios[bandRatios.count / 2]
+        value["tq_activity_ratio"] = activityRatios[activityRatios.count / 2]
     }
 
     /// The value that sorting `values` would put at `rank`, found by
