@@ -21,8 +21,12 @@ public final class AutoBeatDetector: BeatDetector {
 
     private let panTompkins: QRSDetector
     private let wavelet: SWTQRSDetector
-    private var highBand: [Biquad]
-    private var qrsBand: [Biquad]
+    // The per-sample buffers are `@exclusivity(unchecked)`: a detector has one owner on one thread and
+    // none of its methods runs inside another while it holds one of them, so the run-time exclusivity
+    // check Swift makes on every access to a class's stored property proves nothing here; it was a third
+    // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
+    @exclusivity(unchecked) private var highBand: [Biquad]
+    @exclusivity(unchecked) private var qrsBand: [Biquad]
     private var highPower = 0.0, qrsPower = 0.0
     /// weight of each new sample in the 2 s averages
     private let smoothing: Double

@@ -166,10 +166,9 @@ public final class BeatClassifier {
             if !window[index].isFinite { missing += 1 }
         }
         // baseline: the median of the window (most of ±250 ms is off the QRS)
-        // sorting a copy kept for it: no allocation per beat
+        // the median of a copy kept for it: no allocation per beat
         sortScratch.replaceSubrange(0..<sortScratch.count, with: scratch)
-        sortScratch.sort()
-        let baseline = sortScratch[sortScratch.count / 2]
+        let baseline = OrderStatistic.select(&sortScratch, rank: sortScratch.count / 2)
         var peak = windowHalf
         var largest: Float = -1
         for index in (windowHalf - alignSearch)...(windowHalf + alignSearch) where abs(scratch[index] - baseline) > largest {

@@ -62,8 +62,12 @@ public final class QRSDetector {
     /// the integrated signal's maximum over the last 2 s must be this many times its mean to relearn
     static let relearnProminence = 5.0
 
+    // The per-sample buffers are `@exclusivity(unchecked)`: a detector has one owner on one thread and
+    // none of its methods runs inside another while it holds one of them, so the run-time exclusivity
+    // check Swift makes on every access to a class's stored property proves nothing here; it was a third
+    // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
     // -- filter state
-    private var bandPass: [Biquad]
+    @exclusivity(unchecked) private var bandPass: [Biquad]
     private var primed = false
     private var lastInput = 0.0
     /// last four band-passed samples, newest first (for the derivative)
@@ -73,18 +77,18 @@ public final class QRSDetector {
     private let wideTemplate: [Double]
     /// band-passed samples for the matched filters, each written twice (at i
     /// and i + taps) so the newest `taps` are always contiguous
-    private var templateInput: [Double]
+    @exclusivity(unchecked) private var templateInput: [Double]
     /// matched filters' energy (the smaller of the two) of the last `windowLength` samples and their sum
-    private var squares: [Double]
+    @exclusivity(unchecked) private var squares: [Double]
     private var squareSum = 0.0
     /// band-passed signal and |derivative| of the last second, by sample index modulo capacity
-    private var bandPassed: [Double]
-    private var slopes: [Double]
+    @exclusivity(unchecked) private var bandPassed: [Double]
+    @exclusivity(unchecked) private var slopes: [Double]
     private var integrated = (0.0, 0.0)
     /// integrated signal of the last `learningLength` samples, by sample index modulo capacity
-    private var integratedHistory: [Double]
+    @exclusivity(unchecked) private var integratedHistory: [Double]
     /// |band-passed| signal of the last `learningLength` samples, likewise
-    private var amplitudeHistory: [Double]
+    @exclusivity(unchecked) private var amplitudeHistory: [Double]
 
     // -- peak classification state
     private struct Candidate {

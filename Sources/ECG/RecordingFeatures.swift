@@ -165,7 +165,7 @@ public struct RecordingFeatures: Sendable {
         var second: [Float] = []
         second.reserveCapacity(signal.count)
         for index in 2..<signal.count { second.append(abs(signal[index] - 2 * signal[index - 1] + signal[index - 2])) }
-        value["hf_noise_ratio"] = amplitude > 0 ? Double(Self.select(&second, rank: second.count / 2)) / amplitude : .nan
+        value["hf_noise_ratio"] = amplitude > 0 ? Double(OrderStatistic.select(&second, rank: second.count / 2)) / amplitude : .nan
         atrialActivity(analysis, qrsAmplitude: amplitude, into: &value)
     }
 
@@ -207,30 +207,6 @@ public struct RecordingFeatures: Sendable {
         value["tq_activity_ratio"] = activityRatios[activityRatios.count / 2]
     }
 
-    /// The value that sorting `values` would put at `rank`, found by
-    /// quickselect (Hoare's FIND) in linear expected time; `values` is reordered.
-    /// The same value as `values.sorted()[rank]`, without sorting the whole
-    /// lead (a tenth of `ecg classify`'s time when it sorted).
-    static func select(_ values: inout [Float], rank: Int) -> Float {
-        var low = 0, high = values.count - 1
-        while low < high {
-            // the median of three as pivot keeps sorted and constant runs linear
-            let middle = low + (high - low) / 2
-            let pivot = max(min(values[low], values[middle]), min(max(values[low], values[middle]), values[high]))
-            var left = low, right = high
-            while left <= right {
-                while values[left] < pivot { left += 1 }
-                while values[right] > pivot { right -= 1 }
-                if left <= right {
-                    values.swapAt(left, right)
-                    left += 1
-                    right -= 1
-                }
-            }
-            if rank <= right { high = right } else if rank >= left { low = left } else { return values[rank] }
-        }
-        return values[rank]
-    }
 
     static func correlation(_ a: [Double], _ b: [Double]) -> Double { BeatShape.correlation(a, b) }
 }

@@ -216,9 +216,8 @@ public struct SignalQualityMeter: Sendable {
     }
 
     private mutating func finishWindow() {
-        // once a second: sorting in place allocates nothing
-        differences.sort()
-        let median = differences[differences.count / 2]
+        // once a second, in place: allocates nothing
+        let median = OrderStatistic.select(&differences, rank: differences.count / 2)
         if maximum - minimum < Self.flatBelow {
             quality = .flat
         } else if median > Self.noisyAbove {

@@ -26,8 +26,12 @@ public final class SWTQRSDetector: BeatDetector {
                                     0.4598775021184915, 0.8068915093110925, 0.3326705529500826]
     static let highPass: [Double] = (0..<6).map { k in (k % 2 == 0 ? 1.0 : -1.0) * lowPass[5 - k] }
 
+    // The per-sample buffers are `@exclusivity(unchecked)`: a detector has one owner on one thread and
+    // none of its methods runs inside another while it holds one of them, so the run-time exclusivity
+    // check Swift makes on every access to a class's stored property proves nothing here; it was a third
+    // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
     // -- resampling to 80 Hz
-    private var antiAlias: [Biquad]
+    @exclusivity(unchecked) private var antiAlias: [Biquad]
     private var primed = false
     private var lastInput = 0.0
     private var previousFiltered = 0.0
@@ -37,11 +41,11 @@ public final class SWTQRSDetector: BeatDetector {
     private var nextPosition = 0.0
 
     // -- the transform: level 1 low-pass (taps 1 apart), level 2 low-pass (2 apart), level 3 high-pass (4 apart)
-    private var level1: DilatedFIR
-    private var level2: DilatedFIR
-    private var level3: DilatedFIR
+    @exclusivity(unchecked) private var level1: DilatedFIR
+    @exclusivity(unchecked) private var level2: DilatedFIR
+    @exclusivity(unchecked) private var level3: DilatedFIR
     /// smoothing of the squared detail: 100 ms at 80 Hz
-    private var smoothing: [Double]
+    @exclusivity(unchecked) private var smoothing: [Double]
     private var smoothingSum = 0.0
     private var smoothingIndex = 0
     /// working samples since the start
@@ -63,11 +67,11 @@ public final class SWTQRSDetector: BeatDetector {
     private var lastBeat: Int?
     private var recentRR: [Int]
     /// the smoothed energy of the last 2 s, for relearning after a long silence
-    private var energyHistory: [Double]
+    @exclusivity(unchecked) private var energyHistory: [Double]
 
     // -- placing the beat on the lead at its own rate
     /// the lead's last samples (ring), for the R peak search
-    private var raw: [Double]
+    @exclusivity(unchecked) private var raw: [Double]
     public private(set) var sampleIndex = 0
     /// the transform's and smoothing's delay [working samples]: FIR half-lengths 2.5 + 5 + 10, smoothing 3.5
     static let workingDelay = 21.0

@@ -161,7 +161,7 @@ import Testing
             let sorted = input.sorted()
             for rank in input.indices {
                 var copy = input
-                #expect(RecordingFeatures.select(&copy, rank: rank) == sorted[rank], "rank \(rank) of \(input.count)")
+                #expect(OrderStatistic.select(&copy, rank: rank) == sorted[rank], "rank \(rank) of \(input.count)")
             }
         }
     }

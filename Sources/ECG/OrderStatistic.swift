@@ -1,0 +1,28 @@
+/// Order statistics without sorting.
+enum OrderStatistic {
+    /// The value that sorting `values` would put at `rank`, found by
+    /// quickselect (Hoare's FIND) in linear expected time; `values` is reordered.
+    /// The same value as `values.sorted()[rank]` without sorting: the median
+    /// of a whole lead, of each second's differences and of each beat's window
+    /// took a sixth of `ecg classify`'s time when they were sorted. Allocates nothing.
+    static func select(_ values: inout [Float], rank: Int) -> Float {
+        var low = 0, high = values.count - 1
+        while low < high {
+            // the median of three as pivot keeps sorted and constant runs linear
+            let middle = low + (high - low) / 2
+            let pivot = max(min(values[low], values[middle]), min(max(values[low], values[middle]), values[high]))
+            var left = low, right = high
+            while left <= right {
+                while values[left] < pivot { left += 1 }
+                while values[right] > pivot { right -= 1 }
+                if left <= right {
+                    values.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            }
+            if rank <= right { high = right } else if rank >= left { low = left } else { return values[rank] }
+        }
+        return values[rank]
+    }
+}
