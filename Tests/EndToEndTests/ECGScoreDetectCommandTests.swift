@@ -63,6 +63,11 @@ import Testing
         #expect((beats["N"] ?? 0) >= 30, "\(beats)")
         #expect((objects[0]["reasons"] as? [String])?.isEmpty == false)
 
+        // an EDF file of test waveforms (pyedflib's generator; no ECG in it) is unreadable, not a rhythm
+        let generator = try run(Paths.tscope, ["ecg", "classify", Self.fixtures.appendingPathComponent("pyedflib/test_generator_20s.edf").path])
+        #expect(generator.status == 0, "\(generator.stderr)")
+        #expect(generator.stdoutText.hasPrefix("test_generator_20s  noisy  "), "\(generator.stdoutText)")
+
         let strict = try run(Paths.tscope, ["ecg", "classify", "--strict", paths[0]])
         #expect(strict.status == 1 && strict.stderr.contains("--strict"), "\(strict.stderr)")
     }
