@@ -104,6 +104,8 @@ public struct RhythmEventLog: Sendable, Equatable {
         event.end = candidate.lastSeen
         if code != .pause { event.durationSeconds = candidate.lastSeen - candidate.start }
         update(candidate.event, to: event)
+        // bounded like the log: a caller that never takes them does not grow memory
+        if ended.count == capacity { ended.removeFirst() }
         ended.append(event)
     }
 
