@@ -68,10 +68,10 @@ public final class QRSDetector {
     // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
     // -- filter state
     @exclusivity(unchecked) private var bandPass: [Biquad]
-    private var primed = false
-    private var lastInput = 0.0
+    @exclusivity(unchecked) private var primed = false
+    @exclusivity(unchecked) private var lastInput = 0.0
     /// last four band-passed samples, newest first (for the derivative)
-    private var recent = (0.0, 0.0, 0.0, 0.0)
+    @exclusivity(unchecked) private var recent = (0.0, 0.0, 0.0, 0.0)
     /// the two matched filters' taps (Ricker wavelets, unit energy), ±50 ms
     private let narrowTemplate: [Double]
     private let wideTemplate: [Double]
@@ -80,11 +80,11 @@ public final class QRSDetector {
     @exclusivity(unchecked) private var templateInput: [Double]
     /// matched filters' energy (the smaller of the two) of the last `windowLength` samples and their sum
     @exclusivity(unchecked) private var squares: [Double]
-    private var squareSum = 0.0
+    @exclusivity(unchecked) private var squareSum = 0.0
     /// band-passed signal and |derivative| of the last second, by sample index modulo capacity
     @exclusivity(unchecked) private var bandPassed: [Double]
     @exclusivity(unchecked) private var slopes: [Double]
-    private var integrated = (0.0, 0.0)
+    @exclusivity(unchecked) private var integrated = (0.0, 0.0)
     /// integrated signal of the last `learningLength` samples, by sample index modulo capacity
     @exclusivity(unchecked) private var integratedHistory: [Double]
     /// |band-passed| signal of the last `learningLength` samples, likewise
@@ -103,7 +103,7 @@ public final class QRSDetector {
         /// largest |band-passed| excursion in the window [mV]
         var amplitude: Double
     }
-    private var pending: Candidate?
+    @exclusivity(unchecked) private var pending: Candidate?
     private var learning: [Candidate] = []
     private var learningMaximum = 0.0
     private var learningSum = 0.0
@@ -114,7 +114,7 @@ public final class QRSDetector {
     private var noiseAmplitude = 0.0
     private var learningAmplitudeMaximum = 0.0
     private var learningAmplitudeSum = 0.0
-    private var lastBeat: Candidate?
+    @exclusivity(unchecked) private var lastBeat: Candidate?
     private var searchBackCandidate: Candidate?
     private var recentRR: [Int]
     private var recentRRCount = 0
@@ -127,9 +127,9 @@ public final class QRSDetector {
     private var held: [Candidate] = []
     static let heldCapacity = 32
     /// sample index of the last relearning attempt
-    private var lastRelearn = 0
+    @exclusivity(unchecked) private var lastRelearn = 0
     /// samples processed since the start
-    public private(set) var sampleIndex = 0
+    @exclusivity(unchecked) public private(set) var sampleIndex = 0
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -381,7 +381,8 @@ public final class QRSDetector {
     /// the last beat with them.
     private func relearnIfLost(beats: inout [Int]) {
         let since = max(lastBeat?.peakIndex ?? 0, lastRelearn)
-        guard sampleIndex - since > max(relearnAfter, Int(2 * meanRR)) else { return }
+        // the same test as "> max(relearnAfter, 2 × mean RR)", the cheap half first: it runs every sample
+        guard sampleIndex - since > relearnAfter, sampleIndex - since > Int(2 * meanRR) else { return }
         lastRelearn = sampleIndex
         var maximum = 0.0
         var sum = 0.0

@@ -32,13 +32,13 @@ public final class SWTQRSDetector: BeatDetector {
     // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
     // -- resampling to 80 Hz
     @exclusivity(unchecked) private var antiAlias: [Biquad]
-    private var primed = false
-    private var lastInput = 0.0
-    private var previousFiltered = 0.0
+    @exclusivity(unchecked) private var primed = false
+    @exclusivity(unchecked) private var lastInput = 0.0
+    @exclusivity(unchecked) private var previousFiltered = 0.0
     /// input samples per working sample
     private let step: Double
     /// position of the next working sample, in input samples since the start
-    private var nextPosition = 0.0
+    @exclusivity(unchecked) private var nextPosition = 0.0
 
     // -- the transform: level 1 low-pass (taps 1 apart), level 2 low-pass (2 apart), level 3 high-pass (4 apart)
     @exclusivity(unchecked) private var level1: DilatedFIR
@@ -72,7 +72,7 @@ public final class SWTQRSDetector: BeatDetector {
     // -- placing the beat on the lead at its own rate
     /// the lead's last samples (ring), for the R peak search
     @exclusivity(unchecked) private var raw: [Double]
-    public private(set) var sampleIndex = 0
+    @exclusivity(unchecked) public private(set) var sampleIndex = 0
     /// the transform's and smoothing's delay [working samples]: FIR half-lengths 2.5 + 5 + 10, smoothing 3.5
     static let workingDelay = 21.0
     /// the R peak search half-window [s]
@@ -208,9 +208,10 @@ public final class SWTQRSDetector: BeatDetector {
 
     /// No beat for max(3 s, 2.5 mean RR) while the last 2 s hold a prominent peak: learn the levels again.
     private func relearnIfSilent(now: Int) {
-        guard learned, now >= energyHistory.count else { return }
+        // twice a second at most: the cheap test first, the mean RR only then
+        guard learned, now >= energyHistory.count, now % Int(Self.workingRate / 2) == 0 else { return }
         let silent = now - (lastBeat ?? 0)
-        guard Double(silent) > max(3 * Self.workingRate, 2.5 * meanRR), now % Int(Self.workingRate / 2) == 0 else { return }
+        guard Double(silent) > max(3 * Self.workingRate, 2.5 * meanRR) else { return }
         let top = energyHistory.max() ?? 0
         let mean = energyHistory.reduce(0, +) / Double(energyHistory.count)
         guard top > 5 * mean else { return }
