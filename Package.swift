@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // PostgresStore's logger (postgres-nio's own logging API, declared because PostgresStore imports it)
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // TLS to PostgreSQL (sslmode, sslrootcert): the version postgres-nio itself resolves
@@ -51,7 +53,11 @@ let package = Package(
         // debug builds too: the real-time path must keep up with 20 MS/s in the tests, which run
         // the debug build (an unoptimised loop is 10–50× slower).
         .target(name: "DSP", dependencies: ["Signals", "ThreadKit", "CFFTW"], swiftSettings: optimisedInDebug),
-        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "CSoapySDR"],
+        // What an analyzer is to the rest of tscope, without any driver: `SpectrumSource`, its factory and
+        // counters, the reconnect supervisor. The sensor link imports this, not `Devices`, so it links
+        // neither libusb nor SoapySDR.
+        .target(name: "Analyzers", dependencies: ["Signals", "ThreadKit", "DSP"]),
+        .target(name: "Devices", dependencies: ["Signals", "ThreadKit", "USBDriver", "DSP", "Analyzers", "CSoapySDR"],
                 swiftSettings: optimisedInDebug),
         .target(
             name: "Capture",
@@ -67,12 +73,14 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: ["Signals", "ThreadKit", "Capture", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl")]
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
         ),
         // What tscope offers to other systems: Prometheus metrics over HTTP (swift-prometheus on SwiftNIO).
         .target(
             name: "Telemetry",
             dependencies: [
+                "Signals", "ThreadKit",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,7 +92,7 @@ let package = Package(
         .target(
             name: "Remote",
             dependencies: [
-                "Signals", "ThreadKit", "DSP", "Devices",
+                "Signals", "ThreadKit", "DSP", "Analyzers",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -95,8 +103,8 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Signals", "ThreadKit", "USBDriver", "DSP", "Devices", "Capture", "ECG", "ViewModels", "Terminal", "Views",
-                "Telemetry", "PostgresStore", "Remote", .product(name: "Prometheus", package: "swift-prometheus"),
+                "Signals", "ThreadKit", "USBDriver", "DSP", "Analyzers", "Devices", "Capture", "ECG", "ViewModels", "Terminal",
+                "Views", "Telemetry", "PostgresStore", "Remote",
             ]
         ),
         // The options commands share (device, detector, capture input, ECG source, event condition) and the
@@ -110,8 +118,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tscope-serve-load",
-            dependencies: ["Remote", "Signals", "DSP", "CommandOptions",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Remote", "Signals", "DSP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/serve-load"
         ),
         .executableTarget(
@@ -125,16 +132,16 @@ let package = Package(
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit"]),
-        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals"]),
+        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices", "USBDriver", "DSP", "Signals", "ThreadKit"]),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "Analyzers", "USBDriver", "DSP", "Signals", "ThreadKit"]),
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "Signals", "DSP", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "DSP", "Signals"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "ECG", "DSP", "Signals"]),
         // Golden screens are read from the source tree (#filePath) so a failing run can rewrite them.
         .testTarget(
             name: "ViewsTests",
@@ -145,7 +152,7 @@ let package = Package(
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(
             name: "FuzzCorpusTests",
-            dependencies: ["Capture", "ECG", "Devices", "DSP", "Terminal", "USBDriver", "Signals",
+            dependencies: ["Capture", "ECG", "Analyzers", "Devices", "DSP", "Terminal", "USBDriver", "Signals",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Fuzz",
             exclude: ["README.md", "corpus"],
@@ -153,18 +160,18 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandOptionsTests",
-            dependencies: ["CommandOptions", "Runs", "Remote", "Devices", "Signals",
+            dependencies: ["CommandOptions", "Runs", "Remote", "Devices", "ViewModels", "Signals",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Devices", "Runs", "DSP", "Signals", "ThreadKit"]),
+        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Analyzers", "Devices", "Runs", "DSP", "Signals", "ThreadKit"]),
         .testTarget(
             name: "RunsTests",
-            dependencies: ["Runs", "Capture", "Devices", "DSP", "Signals"],
+            dependencies: ["Runs", "Capture", "Analyzers", "Devices", "DSP", "Signals", "ThreadKit"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tscope", "Devices", "USBDriver", "Capture", "Signals"],
+            dependencies: ["tscope", "Analyzers", "Devices", "USBDriver", "Capture", "DSP", "Signals"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -20,9 +20,10 @@ import Signals
 /// the file), so memory does not grow with the recording and a recording cut
 /// short by a crash, a kill or a full disk opens with what it has. The data
 /// file is streamed; `finish` flushes it.
-// @unchecked: a raw recording's writer is used by one thread at a time — its
-// writer thread until that thread is joined, then the recording's caller,
-// which finishes it — a hand-over the compiler cannot see through the join.
+///
+/// Invariant: a raw recording's writer is used by one thread at a time — its
+/// writer thread until that thread is joined, then the recording's caller,
+/// which finishes it — a hand-over the compiler cannot see through the join.
 public final class SigMFWriter: @unchecked Sendable {
     public enum Datatype: String, Sendable {
         /// complex signed 8-bit (HackRF)

@@ -1,5 +1,6 @@
 import CFFTW
 import Foundation
+import ThreadKit
 
 /// The one lock around FFTW's planner. Creating and destroying plans touches
 /// FFTW's global planner state and must be serialised process-wide; only
@@ -8,22 +9,26 @@ import Foundation
 /// an RTL-SDR hop spectrum and an I/Q import made on different threads at
 /// once never plan concurrently.
 public enum FFTWPlanner {
-    /// a plain lock: the plan and buffers are the caller's (not sent anywhere), so no Mutex state to hand over
-    private static let planner = NSLock()
+    /// held while FFTW's planner runs: no state of its own (the plans and buffers are the caller's)
+    private static let planner = Guarded(())
 
     /// A forward complex transform of `size` points from `input` to `output`
     /// (FFTW_ESTIMATE: no timing runs, so making one costs microseconds).
     public static func forwardPlan(size: Int, input: UnsafeMutablePointer<fftwf_complex>,
                                    output: UnsafeMutablePointer<fftwf_complex>) -> fftwf_plan {
-        planner.lock()
-        defer { planner.unlock() }
-        return fftwf_plan_dft_1d(Int32(size), input, output, FFTW_FORWARD, UInt32(FFTW_ESTIMATE))!
+        // the buffers go in by address so that they stay the caller's (a pointer would join the lock's region)
+        let (inputAddress, outputAddress) = (UInt(bitPattern: input), UInt(bitPattern: output))
+        let plan = planner.withLock { _ in
+            UInt(bitPattern: fftwf_plan_dft_1d(Int32(size), UnsafeMutablePointer(bitPattern: inputAddress),
+                                               UnsafeMutablePointer(bitPattern: outputAddress), FFTW_FORWARD,
+                                               UInt32(FFTW_ESTIMATE)))
+        }
+        return fftwf_plan(bitPattern: plan)!
     }
 
     /// Destroys a plan made by `forwardPlan`.
     public static func destroy(_ plan: fftwf_plan) {
-        planner.lock()
-        defer { planner.unlock() }
-        fftwf_destroy_plan(plan)
+        let address = UInt(bitPattern: plan)
+        planner.withLock { _ in fftwf_destroy_plan(fftwf_plan(bitPattern: address)) }
     }
 }

@@ -1,5 +1,6 @@
+import Analyzers
+import Analyzers
 import DSP
-import Devices
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
@@ -37,7 +38,8 @@ public struct RemoteSensor: Sendable {
     /// What the sensor's analyzer is, as it answers now.
     public struct Description: Sendable, Equatable {
         public var deviceName: String
-        public var kind: AnalyzerKind?
+        /// the analyzer family as the sensor names it (`--device` id: "hackrf", "soapy"; a family this build may lack)
+        public var kindID: String
         public var serial: String?
         public var unit: String
         public var isDemo: Bool
@@ -54,7 +56,7 @@ public struct RemoteSensor: Sendable {
             settings = message.settings
             settingsJSON = RemoteSensor.checkedJSONFields(message.settingsJson)
             deviceName = message.deviceName
-            kind = AnalyzerKind(rawValue: message.deviceKind)
+            kindID = message.deviceKind
             serial = message.serial.isEmpty ? nil : message.serial
             unit = message.unit
             isDemo = message.demo
@@ -105,31 +107,6 @@ public struct RemoteSensor: Sendable {
         } catch {
             throw classify(error, whileConnecting: true)
         }
-    }
-
-    /// The sensor as `--device` would choose an analyzer: named "REMOTE
-    /// host:port [TLS] …", opened afresh (describe, then stream) by its factory.
-    public func selectAnalyzer() throws -> SelectedAnalyzer {
-        let description = try describe()
-        let kind = description.kind ?? .hackrf
-        let sensor = self
-        let factory: SpectrumSourceFactory = { onFrame, onEnd in
-            // a sensor that does not answer now is an error the supervisor retries
-            _ = try sensor.describe()
-            let source = RemoteSpectrumSource(sensor: sensor, onFrame: onFrame, onEnd: onEnd)
-            return ConnectedSpectrumSource(source: source, close: {})
-        }
-        var analyzer = SelectedAnalyzer(kind: kind, isDemo: description.isDemo,
-                                        name: "REMOTE \(endpoint)\(trust == nil ? "" : " TLS") \(description.deviceName)",
-                                        factory: factory, serial: description.serial)
-        // a network hop and the sensor's own reconnects take longer than a USB stall
-        analyzer.stallSecondsOverride = max(3, description.stallSeconds * 2 + 2)
-        // the sensor's settings, calibration and unit, not this machine's
-        analyzer.unitOverride = description.unit
-        analyzer.settingsOverride = description.settings
-        analyzer.jsonSettingsOverride = description.settingsJSON
-        if let range = description.tunableRange { analyzer.tunableRangeOverride = range }
-        return analyzer
     }
 
     /// A user-facing error for what gRPC threw.
@@ -217,16 +194,22 @@ public final class RemoteSpectrumSource: SpectrumSource {
     /// set on the stream's own task, where `stop` must not wait for it
     @TaskLocal private static var onStreamTask = false
 
-    public init(sensor: RemoteSensor, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
-                onEnd: @escaping @Sendable (any Error) -> Void) {
+    /// `tunableRange`: what the sensor last described (until its stream says); nil for unknown yet
+    public init(sensor: RemoteSensor, tunableRange: FrequencyRange? = nil,
+                onFrame: @escaping @Sendable (SpectrumFrame) -> Void, onEnd: @escaping @Sendable (any Error) -> Void) {
         self.sensor = sensor
         self.onFrame = onFrame
         self.onEnd = onEnd
+        state.withLock { $0.tunable = tunableRange }
     }
 
+    /// what the sensor's analyzer can tune, as last described; before any description, anything
+    /// (the sensor checks each band it is asked for and answers with what it did)
     public var tunableRange: FrequencyRange {
-        state.withLock { $0.tunable } ?? AnalyzerKind.hackrf.tunableRange
+        state.withLock { $0.tunable } ?? Self.unknownTunableRange
     }
+
+    static let unknownTunableRange = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
 
     public var counters: SpectrumSourceCounters { state.withLock { $0.counters } }
 

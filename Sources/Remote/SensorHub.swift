@@ -1,5 +1,5 @@
+import Analyzers
 import DSP
-import Devices
 import Signals
 import ThreadKit
 

@@ -1,3 +1,4 @@
+import Analyzers
 import Capture
 import DSP
 import Devices
@@ -38,7 +39,7 @@ public struct CaptureFollow: Sendable {
         let name = "recording " + (CaptureInput.isDatabase(path)
             ? "session \((opened.reader as? PostgresCaptureReader)?.sessionID ?? 0)"
             : (path as NSString).lastPathComponent)
-        var analyzer = SelectedAnalyzer(kind: .hackrf, isDemo: false, name: name, factory: factory,
+        var analyzer = SelectedAnalyzer(kind: .unknown, isDemo: false, name: name, factory: factory,
                                         serial: opened.reader.metadata.serial)
         analyzer.stallSecondsOverride = stallSeconds
         analyzer.tunableRangeOverride = band

@@ -3,6 +3,7 @@ import DSP
 import Devices
 import Foundation
 import Signals
+import Telemetry
 import Synchronization
 import ThreadKit
 
@@ -43,6 +44,12 @@ public struct MeterSettings: Sendable {
 /// The headless power meter: one reading of the power in a band per
 /// interval, from an analyzer or from a capture's frames.
 public enum MeterRun {
+    /// Says where the metrics are served (stderr, as every status message) and hands them back.
+    static func serveMetrics(_ metrics: MeterMetrics) -> MeterMetrics {
+        printError("Prometheus metrics on \(metrics.url)")
+        return metrics
+    }
+
     /// bins asked for across the band: fine enough that the band edges cut
     /// few bins, coarse enough to sweep quickly (the plan clamps to what the
     /// device can do)
@@ -65,8 +72,8 @@ public enum MeterRun {
         let swept = Self.span(of: bands)
         let unit = analyzer.tune(to: swept)
         let metrics = try settings.prometheus.map {
-            try MeterMetrics(address: $0, bands: bands, device: analyzer.name, serial: analyzer.serial,
-                             unit: unit)
+            try Self.serveMetrics(MeterMetrics(address: $0, bands: bands, device: analyzer.name, serial: analyzer.serial,
+                                               unit: unit))
         }
         defer { metrics?.stop() }
         try source.start(band: swept, binWidthHz: swept.spanHz / binsAcrossBand / Double(bands.count))
@@ -118,8 +125,8 @@ public enum MeterRun {
             return accumulator
         }
         let metrics = try settings.prometheus.map {
-            try MeterMetrics(address: $0, bands: bands, device: reader.metadata.device ?? "capture",
-                             serial: reader.metadata.serial, unit: "dB")
+            try Self.serveMetrics(MeterMetrics(address: $0, bands: bands, device: reader.metadata.device ?? "capture",
+                                               serial: reader.metadata.serial, unit: "dB"))
         }
         defer { metrics?.stop() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])

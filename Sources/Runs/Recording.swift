@@ -1,3 +1,4 @@
+import Analyzers
 import Capture
 import DSP
 import Devices

@@ -1,3 +1,4 @@
+import Analyzers
 import Signals
 import ThreadKit
 import Devices

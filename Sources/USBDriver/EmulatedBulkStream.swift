@@ -3,23 +3,19 @@ import Foundation
 import Synchronization
 
 /// The stream of an `EmulatedTransport`: a thread fills preallocated transfer
-/// buffers from the emulator in turn and hands each to `onData` in order.
-// @unchecked: the transfer storage is a raw buffer written and handed on by
-// the stream thread alone; `stop` joins that thread (under `endLock`) before
-// the storage can be freed.
-final class EmulatedBulkStream: @unchecked Sendable {
+/// buffers from the emulator in turn and hands each to `onData` in order. The
+/// buffers belong to that thread (allocated and freed by it), so nothing here
+/// is shared but the flags and the thread handle.
+final class EmulatedBulkStream: Sendable {
     /// pause after the emulator had nothing (a NAK) before asking again [µs]
     static let nakRetryMicroseconds: UInt32 = 1_000
 
     private let onEnd: BulkEndHandler
-    /// transferCount buffers of transferSize bytes, one allocation
-    private let storage: UnsafeMutableRawBufferPointer
     private let stopRequested = Atomic<Bool>(false)
     /// onEnd was called with an error by the stream thread
     private let endedByError = Atomic<Bool>(false)
-    private let endLock = NSLock()
-    private var stopped = false
-    private var thread: WorkerThread?
+    /// stopped once (`stop` is idempotent), and the thread to join
+    private let ending: Guarded<(stopped: Bool, thread: WorkerThread?)> = Guarded((false, nil))
 
     init(transport: EmulatedTransport, endpoint: UInt8, transferSize: Int, transferCount: Int,
          onData: @escaping BulkDataHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
@@ -28,23 +24,22 @@ final class EmulatedBulkStream: @unchecked Sendable {
                       detail: "need 1…64 transfers of a positive size (got \(transferCount) × \(transferSize) bytes)")
         }
         self.onEnd = onEnd
-        self.storage = UnsafeMutableRawBufferPointer.allocate(byteCount: transferSize * transferCount, alignment: 64)
         guard let thread = WorkerThread({ [self] in
             pump(transport: transport, endpoint: endpoint, transferSize: transferSize,
                  transferCount: transferCount, onData: onData)
         }) else {
-            // deinit frees storage: every stored property is set by now
             throw .io(operation: "start bulk stream", detail: "could not start the emulator stream thread")
         }
-        self.thread = thread
+        ending.withLock { $0.thread = thread }
     }
-
-    deinit { storage.deallocate() }
 
     var hasEnded: Bool { endedByError.load(ordering: .acquiring) }
 
+    /// The stream thread: transferCount buffers of transferSize bytes, one allocation, filled in turn.
     private func pump(transport: EmulatedTransport, endpoint: UInt8, transferSize: Int, transferCount: Int,
                       onData: BulkDataHandler) {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: transferSize * transferCount, alignment: 64)
+        defer { storage.deallocate() }
         var index = 0
         while !stopRequested.load(ordering: .acquiring) {
             let buffer = UnsafeMutableRawBufferPointer(
@@ -69,13 +64,13 @@ final class EmulatedBulkStream: @unchecked Sendable {
     /// Stops and joins the thread; then onEnd(nil) unless an error ended the
     /// stream. Idempotent.
     func stop() {
-        endLock.lock()
-        defer { endLock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        stopRequested.store(true, ordering: .releasing)
-        if let thread, !thread.isCurrent { thread.join() }
-        thread = nil
-        if !endedByError.load(ordering: .acquiring) { onEnd(nil) }
+        ending.withLock { ending in
+            guard !ending.stopped else { return }
+            ending.stopped = true
+            stopRequested.store(true, ordering: .releasing)
+            if let thread = ending.thread, !thread.isCurrent { thread.join() }
+            ending.thread = nil
+            if !endedByError.load(ordering: .acquiring) { onEnd(nil) }
+        }
     }
 }

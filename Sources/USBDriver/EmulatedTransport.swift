@@ -1,59 +1,47 @@
 import Foundation
+import ThreadKit
 
 /// A `USBTransport` that hosts a `FirmwareEmulator` in-process: drivers talk
 /// to emulated firmware exactly as they would to a device through libusb.
-// @unchecked: the emulator (a non-Sendable protocol) is only touched under
-// `emulatorLock`, the stream and `closed` only under `stateLock`.
-public final class EmulatedTransport: USBTransport, @unchecked Sendable {
-    private let emulator: FirmwareEmulator
-    /// serialises every call into the emulator (emulators need not be thread-safe)
-    private let emulatorLock = NSLock()
-    /// guards `stream` and `closed`
-    private let stateLock = NSLock()
-    private var stream: EmulatedBulkStream?
-    private var closed = false
+public final class EmulatedTransport: USBTransport, Sendable {
+    /// every call into the emulator, serialised (emulators need not be thread-safe; the transport owns it)
+    private let emulator: Guarded<FirmwareEmulator>
+    private struct State {
+        var stream: EmulatedBulkStream?
+        var closed = false
+    }
+    private let state = Guarded(State())
 
-    public init(emulator: FirmwareEmulator) {
-        self.emulator = emulator
+    public init(emulator: consuming sending FirmwareEmulator) {
+        self.emulator = Guarded(emulator)
     }
 
     deinit { close() }
 
     public var deviceInfo: USBDeviceInfo {
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        return emulator.deviceInfo
+        emulator.withLock { $0.deviceInfo }
     }
 
     private var deviceName: String { deviceInfo.product ?? "emulated \(deviceInfo.idString)" }
 
     /// Runs `body` with the emulator while no transfer touches it (tests:
     /// an event on the device side, such as a restart).
-    public func withEmulator<Result>(_ body: (FirmwareEmulator) -> Result) -> Result {
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        return body(emulator)
+    public func withEmulator<Result: Sendable>(_ body: (FirmwareEmulator) -> Result) -> Result {
+        emulator.withLock { body($0) }
     }
 
     private func ensureOpen() throws(USBError) {
-        stateLock.lock()
-        let isClosed = closed
-        stateLock.unlock()
-        if isClosed { throw .disconnected(device: deviceName) }
+        if state.withLock({ $0.closed }) { throw .disconnected(device: deviceName) }
     }
 
     public func controlOut(_ setup: ControlSetup, data: [UInt8], timeoutMS: UInt32) throws(USBError) {
         try ensureOpen()
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        try emulator.controlOut(setup, data: data)
+        try emulator.withLock { (emulator) throws(USBError) in try emulator.controlOut(setup, data: data) }
     }
 
     public func controlIn(_ setup: ControlSetup, length: Int, timeoutMS: UInt32) throws(USBError) -> [UInt8] {
         try ensureOpen()
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        let reply = try emulator.controlIn(setup, length: length)
+        let reply = try emulator.withLock { (emulator) throws(USBError) in try emulator.controlIn(setup, length: length) }
         return reply.count > length ? Array(reply.prefix(max(0, length))) : reply
     }
 
@@ -80,48 +68,47 @@ public final class EmulatedTransport: USBTransport, @unchecked Sendable {
 
     public func bulkOut(endpoint: UInt8, data: [UInt8], timeoutMS: UInt32) throws(USBError) -> Int {
         try ensureOpen()
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        return try emulator.bulkOut(endpoint: endpoint, data: data)
+        return try emulator.withLock { (emulator) throws(USBError) in try emulator.bulkOut(endpoint: endpoint, data: data) }
     }
 
     /// One emulator bulk IN call under the lock; the count is clamped to the buffer.
     func fill(endpoint: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(USBError) -> Int {
-        emulatorLock.lock()
-        defer { emulatorLock.unlock() }
-        let count = try emulator.bulkIn(endpoint: endpoint, into: buffer)
+        // The caller's buffer goes in by address: it is only written during the call, never kept by the
+        // emulator, so it need not join the emulator's isolation region (which a pointer would otherwise do).
+        let address = UInt(bitPattern: buffer.baseAddress), size = buffer.count
+        let count = try emulator.withLock { (emulator) throws(USBError) in
+            try emulator.bulkIn(endpoint: endpoint,
+                                into: UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(bitPattern: address), count: size))
+        }
         return min(max(count, 0), buffer.count)
     }
 
     public func startBulkStream(endpoint: UInt8, transferSize: Int, transfersInFlight: Int,
                                 onData: @escaping BulkDataHandler,
                                 onEnd: @escaping BulkEndHandler) throws(USBError) {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        if closed { throw .disconnected(device: deviceName) }
-        if let running = stream {
-            guard running.hasEnded else { throw .streamAlreadyRunning }
-            running.stop()
-            stream = nil
+        try state.withLock { (state) throws(USBError) in
+            if state.closed { throw .disconnected(device: deviceName) }
+            if let running = state.stream {
+                guard running.hasEnded else { throw .streamAlreadyRunning }
+                running.stop()
+                state.stream = nil
+            }
+            state.stream = try EmulatedBulkStream(
+                transport: self, endpoint: endpoint, transferSize: transferSize,
+                transferCount: transfersInFlight, onData: onData, onEnd: onEnd)
         }
-        let newStream = try EmulatedBulkStream(
-            transport: self, endpoint: endpoint, transferSize: transferSize,
-            transferCount: transfersInFlight, onData: onData, onEnd: onEnd)
-        stream = newStream
     }
 
     public func stopBulkStream() {
-        stateLock.lock()
-        let running = stream
-        stream = nil
-        stateLock.unlock()
+        let running = state.withLock { state in
+            defer { state.stream = nil }
+            return state.stream
+        }
         running?.stop()
     }
 
     public func close() {
         stopBulkStream()
-        stateLock.lock()
-        closed = true
-        stateLock.unlock()
+        state.withLock { $0.closed = true }
     }
 }

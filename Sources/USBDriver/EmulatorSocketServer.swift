@@ -8,20 +8,24 @@ import Foundation
 /// Firmware-Notes/fake-libusb.md.
 ///
 /// Call `stop()` when done: the serving thread keeps the server alive until then.
-// @unchecked: the socket descriptors and the scratch buffer are used by the
-// serving thread alone; the client descriptor and `stopping` are read and
-// written under `stateLock`; `stop` joins the thread, and only deinit closes them.
+///
+/// Invariant: the emulator, the socket descriptors and the scratch buffer are
+/// used by the serving thread alone (the compiler cannot see a thread as an
+/// owner); the client descriptor, `stopping` and the thread handle are in
+/// `state`; `stop` joins the thread, and only deinit closes and frees them.
 public final class EmulatorSocketServer: @unchecked Sendable {
     public let socketPath: String
     private let emulator: FirmwareEmulator
     private let listenFD: Int32
     /// written to by stop() to wake the server thread out of poll()
     private let wakePipe: (read: Int32, write: Int32)
-    private let stateLock = NSLock()
-    /// the client being served (shut down by stop() to end a blocking read); guarded by stateLock
-    private var clientFD: Int32 = -1
-    private var stopping = false
-    private var thread: WorkerThread?
+    private struct State {
+        /// the client being served (shut down by stop() to end a blocking read)
+        var clientFD: Int32 = -1
+        var stopping = false
+        var thread: WorkerThread?
+    }
+    private let state = Guarded(State())
     /// reused for every request's data; grows to the largest request seen
     private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 64)
 
@@ -64,7 +68,7 @@ public final class EmulatorSocketServer: @unchecked Sendable {
         guard let thread = WorkerThread({ [self] in serve() }) else {
             throw .io(operation: "emulator socket", detail: "could not start the server thread")
         }
-        self.thread = thread
+        state.withLock { $0.thread = thread }
     }
 
     deinit {
@@ -77,16 +81,19 @@ public final class EmulatorSocketServer: @unchecked Sendable {
 
     /// Closes the socket, ends the current client and joins the thread. Idempotent.
     public func stop() {
-        stateLock.lock()
-        let first = !stopping
-        stopping = true
-        if clientFD >= 0 { shutdown(clientFD, Int32(SHUT_RDWR)) }
-        stateLock.unlock()
-        guard first else { return }
+        let thread = state.withLock { state -> WorkerThread?? in
+            guard !state.stopping else {
+                return .none
+            }
+            state.stopping = true
+            if state.clientFD >= 0 { shutdown(state.clientFD, Int32(SHUT_RDWR)) }
+            defer { state.thread = nil }
+            return .some(state.thread)
+        }
+        guard let thread else { return }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
         thread?.join()
-        thread = nil
         unlink(socketPath)
     }
 
@@ -94,11 +101,7 @@ public final class EmulatorSocketServer: @unchecked Sendable {
         .io(operation: "emulator socket: \(operation)", detail: String(cString: strerror(errno)))
     }
 
-    private var isStopping: Bool {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Waits until `fd` is readable or stop() is called; false on stop.
     private func waitReadable(_ fd: Int32) -> Bool {
@@ -118,14 +121,12 @@ public final class EmulatorSocketServer: @unchecked Sendable {
             let client = accept(listenFD, nil, nil)
             guard client >= 0 else { continue }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            stateLock.lock()
-            let accepted = !stopping
-            if accepted { clientFD = client }
-            stateLock.unlock()
+            let accepted = state.withLock { state in
+                if !state.stopping { state.clientFD = client }
+                return !state.stopping
+            }
             if accepted { serveClient(client) }
-            stateLock.lock()
-            clientFD = -1
-            stateLock.unlock()
+            state.withLock { $0.clientFD = -1 }
             Glibc.close(client)
         }
     }

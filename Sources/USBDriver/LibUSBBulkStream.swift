@@ -5,9 +5,11 @@ import Foundation
 /// Continuous bulk IN on libusb: `transferCount` transfers of `transferSize`
 /// bytes, allocated once, kept submitted, and serviced by a dedicated event
 /// thread. Each completed transfer goes to `onData` and is resubmitted.
-// @unchecked: the libusb transfers and their buffers are C memory touched by
-// libusb's event thread in callbacks and freed only after that thread is
-// joined; the in-flight bookkeeping it shares is under `condition`.
+///
+/// Invariant: the libusb transfers and their buffers are C memory (not
+/// Sendable to Swift) touched by libusb's event thread in callbacks and freed
+/// only in deinit, after `finish` has seen every transfer come back and
+/// joined that thread; the bookkeeping the threads share is in `state`.
 final class LibUSBBulkStream: @unchecked Sendable {
     private let context: LibUSBContext
     private let deviceName: String
@@ -17,15 +19,18 @@ final class LibUSBBulkStream: @unchecked Sendable {
     /// one allocation holding every transfer's buffer
     private let storage: UnsafeMutableRawPointer
 
-    /// guards everything below; signalled whenever a transfer comes back
-    private let condition = NSCondition()
-    private var inFlight: [Bool]
-    private var inFlightCount = 0
-    /// no more resubmits or deliveries; the event thread ends when none is in flight
-    private var stopping = false
-    /// onEnd has been called (exactly once per stream)
-    private var ended = false
-    private var eventThread: WorkerThread?
+    private struct State {
+        var inFlight: [Bool]
+        var inFlightCount = 0
+        /// no more resubmits or deliveries; the event thread ends when none is in flight
+        var stopping = false
+        /// onEnd has been called (exactly once per stream)
+        var ended = false
+        var eventThread: WorkerThread?
+    }
+    private let state: Guarded<State>
+    /// signalled whenever a transfer comes back, so `finish` looks again at what is in flight
+    private let returned = DispatchSemaphore(value: 0)
 
     init(context: LibUSBContext, handle: OpaquePointer, endpoint: UInt8, transferSize: Int, transferCount: Int,
          deviceName: String, onData: @escaping BulkDataHandler, onEnd: @escaping BulkEndHandler) throws(USBError) {
@@ -47,7 +52,7 @@ final class LibUSBBulkStream: @unchecked Sendable {
         self.onEnd = onEnd
         self.transfers = allocated
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: transferSize * transferCount, alignment: 64)
-        self.inFlight = Array(repeating: false, count: transferCount)
+        state = Guarded(State(inFlight: Array(repeating: false, count: transferCount)))
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         for (index, transfer) in transfers.enumerated() {
@@ -68,30 +73,27 @@ final class LibUSBBulkStream: @unchecked Sendable {
     }
 
     /// true once the stream ended by itself (an error was reported through onEnd)
-    var hasEnded: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return ended
-    }
+    var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// Starts the event thread and submits every transfer.
     func start() throws(USBError) {
         guard let thread = WorkerThread({ [self] in runEvents() }) else {
             throw .io(operation: "start bulk stream", detail: "could not start the USB event thread")
         }
-        eventThread = thread
-        condition.lock()
-        for index in transfers.indices {
-            let rc = libusb_submit_transfer(transfers[index])
-            guard rc == 0 else {
-                condition.unlock()
-                finish(reportingEnd: false)
-                throw .fromLibUSB(rc, operation: "submit bulk transfer", device: deviceName)
+        let refused: Int32? = state.withLock { state in
+            state.eventThread = thread
+            for index in transfers.indices {
+                let rc = libusb_submit_transfer(transfers[index])
+                guard rc == 0 else { return rc }
+                state.inFlight[index] = true
+                state.inFlightCount += 1
             }
-            inFlight[index] = true
-            inFlightCount += 1
+            return nil
         }
-        condition.unlock()
+        if let refused {
+            finish(reportingEnd: false)
+            throw .fromLibUSB(refused, operation: "submit bulk transfer", device: deviceName)
+        }
     }
 
     /// Cancels every transfer, waits until all have come back, stops the event
@@ -101,21 +103,27 @@ final class LibUSBBulkStream: @unchecked Sendable {
     }
 
     private func finish(reportingEnd: Bool) {
-        condition.lock()
-        let alreadyEnded = ended
-        stopping = true
-        ended = true
-        cancelInFlight()
-        while inFlightCount > 0 { condition.wait() }
-        condition.unlock()
+        let alreadyEnded = state.withLock { state in
+            defer {
+                state.stopping = true
+                state.ended = true
+                cancelInFlight(state.inFlight)
+            }
+            return state.ended
+        }
+        // 100 ms: a bound on each wait, in case a signal was taken by an earlier look
+        while state.withLock({ $0.inFlightCount }) > 0 { _ = returned.wait(timeout: .now() + 0.1) }
         libusb_interrupt_event_handler(context.pointer)
-        eventThread?.join()
-        eventThread = nil
+        let thread = state.withLock { state in
+            defer { state.eventThread = nil }
+            return state.eventThread
+        }
+        thread?.join()
         if reportingEnd && !alreadyEnded { onEnd(nil) }
     }
 
-    /// With `condition` held.
-    private func cancelInFlight() {
+    /// Inside `state`'s lock.
+    private func cancelInFlight(_ inFlight: [Bool]) {
         for index in transfers.indices where inFlight[index] {
             // NOT_FOUND means it already completed; its callback is still due
             _ = libusb_cancel_transfer(transfers[index])
@@ -126,55 +134,46 @@ final class LibUSBBulkStream: @unchecked Sendable {
         // 100 ms: how long the thread may sleep before rechecking for stop
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         while true {
-            condition.lock()
-            let done = stopping && inFlightCount == 0
-            condition.unlock()
-            if done { return }
+            if state.withLock({ $0.stopping && $0.inFlightCount == 0 }) { return }
             libusb_handle_events_timeout_completed(context.pointer, &timeout, nil)
         }
     }
 
-    /// Called by libusb (on an event thread) when `transfer` comes back.
+    /// Called by libusb (on an event thread) when `transfer` comes back:
+    /// delivered and resubmitted while the stream runs, else counted as back.
     fileprivate func transferDone(_ transfer: UnsafeMutablePointer<libusb_transfer>) {
         guard let index = transfers.firstIndex(of: transfer) else { return }
         let status = transfer.pointee.status
-        condition.lock()
-        if status == LIBUSB_TRANSFER_COMPLETED && !stopping {
-            condition.unlock()
-            let length = Int(transfer.pointee.actual_length)
-            onData(UnsafeRawBufferPointer(start: transfer.pointee.buffer, count: length))
-            condition.lock()
-            if !stopping {
-                let rc = libusb_submit_transfer(transfer)
-                if rc == 0 {
-                    condition.unlock()
-                    return
-                }
-                inFlight[index] = false
-                inFlightCount -= 1
-                endWithError(.fromLibUSB(rc, operation: "resubmit bulk transfer", device: deviceName))
-                return
+        let completed = status == LIBUSB_TRANSFER_COMPLETED
+        if completed && !state.withLock({ $0.stopping }) {
+            onData(UnsafeRawBufferPointer(start: transfer.pointee.buffer, count: Int(transfer.pointee.actual_length)))
+        }
+        let failure: USBError? = state.withLock { state in
+            if completed && !state.stopping {
+                let rc = libusb_submit_transfer(transfers[index])
+                if rc == 0 { return nil }
+                state.inFlight[index] = false
+                state.inFlightCount -= 1
+                return endWithError(&state, .fromLibUSB(rc, operation: "resubmit bulk transfer", device: deviceName))
             }
+            state.inFlight[index] = false
+            state.inFlightCount -= 1
+            if !completed && status != LIBUSB_TRANSFER_CANCELLED && !state.stopping {
+                return endWithError(&state, .fromTransferStatus(status, device: deviceName))
+            }
+            return nil
         }
-        inFlight[index] = false
-        inFlightCount -= 1
-        if status != LIBUSB_TRANSFER_COMPLETED && status != LIBUSB_TRANSFER_CANCELLED && !stopping {
-            endWithError(.fromTransferStatus(status, device: deviceName))
-            return
-        }
-        condition.broadcast()
-        condition.unlock()
+        returned.signal()
+        if let failure { onEnd(failure) }
     }
 
-    /// With `condition` held; releases it. The first failure ends the stream.
-    private func endWithError(_ error: USBError) {
-        stopping = true
-        let report = !ended
-        ended = true
-        cancelInFlight()
-        condition.broadcast()
-        condition.unlock()
-        if report { onEnd(error) }
+    /// Inside `state`'s lock: the first failure ends the stream; the error to report, once.
+    private func endWithError(_ state: inout State, _ error: USBError) -> USBError? {
+        state.stopping = true
+        let report = !state.ended
+        state.ended = true
+        cancelInFlight(state.inFlight)
+        return report ? error : nil
     }
 }
 

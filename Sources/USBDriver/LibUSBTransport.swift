@@ -1,9 +1,13 @@
 import CLibUSB
 import Foundation
+import ThreadKit
 
 /// A `USBTransport` on libusb-1.0: one opened device with one claimed interface.
-// @unchecked: the device handle is a C pointer, read and cleared only under
-// `lock`; libusb's synchronous transfer calls on one handle are thread-safe.
+///
+/// Invariant: the device handle is a C pointer (not Sendable to Swift), read
+/// and cleared only in `state`; libusb's synchronous transfer calls on one
+/// handle are thread-safe (libusb-1.0 docs, "Multi-threaded applications"),
+/// and `close` stops the stream before it closes the handle.
 public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     public let deviceInfo: USBDeviceInfo
     /// model name used in error messages ("HackRF One")
@@ -11,19 +15,20 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     private let context: LibUSBContext
     /// the interfaces claimed (released on close)
     private let interfaceNumbers: [Int32]
-    /// guards `handle` and `stream`
-    private let lock = NSLock()
-    /// libusb_device_handle*; nil after close()
-    private var handle: OpaquePointer?
-    private var stream: LibUSBBulkStream?
+    private struct State {
+        /// libusb_device_handle*; nil after close()
+        var handle: OpaquePointer?
+        var stream: LibUSBBulkStream?
+    }
+    private let state: Guarded<State>
 
     private init(deviceInfo: USBDeviceInfo, deviceName: String, context: LibUSBContext,
-                 interfaceNumbers: [Int32], handle: OpaquePointer) {
+                 interfaceNumbers: [Int32], handle: sending OpaquePointer) {
         self.deviceInfo = deviceInfo
         self.deviceName = deviceName
         self.context = context
         self.interfaceNumbers = interfaceNumbers
-        self.handle = handle
+        state = Guarded(State(handle: handle))
     }
 
     deinit { close() }
@@ -109,9 +114,7 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
 
     /// The open handle, or `.disconnected` after close().
     private func openHandle() throws(USBError) -> OpaquePointer {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle else { throw .disconnected(device: deviceName) }
+        guard let handle = state.withLock({ $0.handle }) else { throw .disconnected(device: deviceName) }
         return handle
     }
 
@@ -185,36 +188,36 @@ public final class LibUSBTransport: USBTransport, @unchecked Sendable {
     public func startBulkStream(endpoint: UInt8, transferSize: Int, transfersInFlight: Int,
                                 onData: @escaping BulkDataHandler,
                                 onEnd: @escaping BulkEndHandler) throws(USBError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let handle else { throw .disconnected(device: deviceName) }
-        if let running = stream {
-            guard running.hasEnded else { throw .streamAlreadyRunning }
-            running.stop()
-            stream = nil
+        try state.withLock { (state) throws(USBError) in
+            guard let handle = state.handle else { throw .disconnected(device: deviceName) }
+            if let running = state.stream {
+                guard running.hasEnded else { throw .streamAlreadyRunning }
+                running.stop()
+                state.stream = nil
+            }
+            let newStream = try LibUSBBulkStream(
+                context: context, handle: handle, endpoint: endpoint, transferSize: transferSize,
+                transferCount: transfersInFlight, deviceName: deviceName, onData: onData, onEnd: onEnd)
+            try newStream.start()
+            state.stream = newStream
         }
-        let newStream = try LibUSBBulkStream(
-            context: context, handle: handle, endpoint: endpoint, transferSize: transferSize,
-            transferCount: transfersInFlight, deviceName: deviceName, onData: onData, onEnd: onEnd)
-        try newStream.start()
-        stream = newStream
     }
 
     public func stopBulkStream() {
-        lock.lock()
-        let running = stream
-        stream = nil
-        lock.unlock()
+        let running = state.withLock { state in
+            defer { state.stream = nil }
+            return state.stream
+        }
         running?.stop()
     }
 
     public func close() {
         stopBulkStream()
-        lock.lock()
-        defer { lock.unlock() }
-        guard let open = handle else { return }
-        handle = nil
-        for interface in interfaceNumbers { libusb_release_interface(open, interface) }
-        libusb_close(open)
+        state.withLock { state in
+            guard let open = state.handle else { return }
+            state.handle = nil
+            for interface in interfaceNumbers { libusb_release_interface(open, interface) }
+            libusb_close(open)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Analyzers
 import DSP
 import Foundation
 import Signals
@@ -76,7 +77,8 @@ import USBDriver
     @Test func hoppingTheFMBandFindsTheCarrierWhereTheSceneHasIt() throws {
         let scene = DemoScene(seed: 5, noiseSigma: 2, carriers: [.init(frequencyHz: 95_300_000, amplitude: 30)])
         let emulator = RTLSDREmulator(scene: scene, options: .init(realTime: false))
-        let device = try RTLSDRDevice.open(transport: EmulatedTransport(emulator: emulator))
+        let transport = EmulatedTransport(emulator: emulator)
+        let device = try RTLSDRDevice.open(transport: transport)
         let frames = Mutex<[SpectrumFrame]>([])
         let got = DispatchSemaphore(value: 0)
         let source = try RTLSDRSpectrumSource(device: device, onFrame: { frame in
@@ -99,7 +101,8 @@ import USBDriver
         #expect(abs(frame.binCenterHz(peak) - 95.3e6) <= frame.binWidthHz)
         let median = finite.sorted()[finite.count / 2]
         #expect(frame.powerDB[peak] - median > 25, "carrier \(frame.powerDB[peak]) dB over median \(median) dB")
-        #expect(emulator.protocolViolations.isEmpty, "\(emulator.protocolViolations)")
+        let violations = transport.withEmulator { ($0 as! RTLSDREmulator).protocolViolations }
+        #expect(violations.isEmpty, "\(violations)")
         #expect(source.counters.frames >= 2)
     }
 }

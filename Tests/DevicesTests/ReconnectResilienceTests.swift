@@ -1,3 +1,4 @@
+import Analyzers
 import Foundation
 import Signals
 import Testing
@@ -94,36 +95,45 @@ import USBDriver
     @Test func rfExplorerUnderFaultsFor10000Sweeps() throws {
         let points = 16
         var connection: UInt64 = 0
-        func plugIn() throws -> RFExplorerEmulator {
+        // the emulator belongs to its transport; the test reads it through the transport, as a driver does
+        func plugIn() throws -> EmulatedTransport {
             connection += 1
             let emulator = RFExplorerEmulator(scene: Self.scene(seed: connection), options: .init(points: points, secondsPerSweep: 0,
                                                                                faults: Self.faults(seed: 200 + connection)))
             let transport = EmulatedTransport(emulator: emulator)
             try CP210xBridge.configure(transport, baudRate: RFExplorerProtocol.baudRate)
-            _ = try emulator.bulkOut(endpoint: CP210xBridge.bulkOutEndpoint, data: RFExplorerProtocol.requestConfig)
-            return emulator
+            _ = try transport.bulkOut(endpoint: CP210xBridge.bulkOutEndpoint, data: RFExplorerProtocol.requestConfig,
+                                      timeoutMS: 1_000)
+            return transport
+        }
+        func counts(_ transport: EmulatedTransport) -> (intact: Int, damaged: Int, sent: Int) {
+            transport.withEmulator { emulator in
+                let emulator = emulator as! RFExplorerEmulator
+                return (emulator.intactSweeps, emulator.damagedSweeps, emulator.sweepsSent)
+            }
         }
         var emulator = try plugIn()
         var parser = RFExplorerStreamParser()
         var (good, corrupt, intact, damaged, sent) = (0, 0, 0, 0, 0)
-        func retire(_ emulator: RFExplorerEmulator) {
-            intact += emulator.intactSweeps
-            damaged += emulator.damagedSweeps
-            sent += emulator.sweepsSent
+        func retire(_ emulator: EmulatedTransport) {
+            let counted = counts(emulator)
+            intact += counted.intact
+            damaged += counted.damaged
+            sent += counted.sent
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
-        defer { buffer.deallocate() }
-        while sent + emulator.sweepsSent < Self.iterations {
+        while sent + counts(emulator).sent < Self.iterations {
             do {
-                let count = try emulator.bulkIn(endpoint: CP210xBridge.bulkInEndpoint, into: buffer)
-                parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { event, sweep in
-                    switch event {
-                    case .sweep(let samples):
-                        good += 1
-                        #expect(samples == points)
-                        #expect(sweep.allSatisfy { $0.isFinite && $0 <= 0 && $0 >= -127.5 })
-                    case .corruptSweep: corrupt += 1
-                    case .line: break
+                let bytes = try emulator.bulkIn(endpoint: CP210xBridge.bulkInEndpoint, length: 64, timeoutMS: 1_000)
+                bytes.withUnsafeBytes { bytes in
+                    parser.feed(bytes) { event, sweep in
+                        switch event {
+                        case .sweep(let samples):
+                            good += 1
+                            #expect(samples == points)
+                            #expect(sweep.allSatisfy { $0.isFinite && $0 <= 0 && $0 >= -127.5 })
+                        case .corruptSweep: corrupt += 1
+                        case .line: break
+                        }
                     }
                 }
             } catch {

@@ -1,3 +1,4 @@
+import Analyzers
 import Foundation
 import Signals
 import Testing
@@ -189,7 +190,7 @@ final class FrameCollector: @unchecked Sendable {
         source.stop()
         let frame = try #require(frames.last)
         #expect(source.counters.badBlocks == 0)
-        return (frame.powerDB.max() ?? -.infinity, emulator.commandLog)
+        return (frame.powerDB.max() ?? -.infinity, transport.withEmulator { ($0 as! TinySAEmulator).commandLog })
     }
 
     @Test func theBasicSwitchesToTheInputThatReceivesTheBand() throws {
@@ -217,11 +218,14 @@ final class FrameCollector: @unchecked Sendable {
         try source.start(band: FrequencyRange(lowerHz: 99e6, upperHz: 101e6)!, binWidthHz: 20e3)
         let frames = collector.wait(for: 3)
         source.stop()
-        let commands = emulator.commandLog
+        let (commands, rbwKHz, attenuationDB) = transport.withEmulator { emulator in
+            let emulator = emulator as! TinySAEmulator
+            return (emulator.commandLog, emulator.rbwKHz, emulator.attenuationDB)
+        }
         let firstScan = try #require(commands.firstIndex { $0.hasPrefix("scanraw") })
         #expect(Array(commands[..<firstScan]).suffix(3) == ["rbw 30", "attenuate 10", "mode low input"], "\(commands)")
         #expect(commands.filter { $0.hasPrefix("rbw") || $0.hasPrefix("attenuate") }.count == 2, "\(commands)")
-        #expect(emulator.rbwKHz == 30 && emulator.attenuationDB == 10)
+        #expect(rbwKHz == 30 && attenuationDB == 10)
         // the Ultra's 30 kHz filter: NBW = 1.0645 × 30 kHz
         let frame = try #require(frames.last)
         #expect(abs((frame.noiseBandwidthHz ?? 0) - ResolutionFilter.noiseBandwidth(rbwHz: 30e3)) < 1)

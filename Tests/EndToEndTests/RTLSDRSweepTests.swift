@@ -1,3 +1,4 @@
+import Analyzers
 import Devices
 import Foundation
 import Testing
@@ -137,7 +138,10 @@ final class ServedRTLSDR {
         try device.setCenterFrequency(433_920_000)
         try device.setGain(.manual(tenthsDB: 297))
         try device.setFrequencyCorrection(ppm: 50)
-        let ours = Tuning(centerHz: emulator.centerFrequencyHz, correctionPPM: emulator.sampleFrequencyCorrectionPPM)
+        let ours = transport.withEmulator { emulator in
+            let emulator = emulator as! RTLSDREmulator
+            return Tuning(centerHz: emulator.centerFrequencyHz, correctionPPM: emulator.sampleFrequencyCorrectionPPM)
+        }
 
         // the fast crystal puts the LO (and so the centre) about 50 ppm high
         #expect(abs(uncorrected.centerHz - (433.92e6 + 21_696)) < 500, "rtl_sdr without -p: \(uncorrected)")
@@ -170,13 +174,13 @@ final class ServedRTLSDR {
         let transport = EmulatedTransport(emulator: emulator)
         defer { transport.close() }
         let device = try RTLSDRDevice.open(transport: transport)
-        #expect(!emulator.biasTeeOn)
+        #expect(!transport.withEmulator { ($0 as! RTLSDREmulator).biasTeeOn })
         try device.setBiasTee(true)
-        #expect(emulator.biasTeeOn)
+        #expect(transport.withEmulator { ($0 as! RTLSDREmulator).biasTeeOn })
         try device.setBiasTee(false)
-        #expect(!emulator.biasTeeOn)
+        #expect(!transport.withEmulator { ($0 as! RTLSDREmulator).biasTeeOn })
         // through the source as every command opens it
         let source = try RTLSDRSpectrumSource(device: device, settings: .init(biasTee: true), onFrame: { _ in })
-        #expect(emulator.biasTeeOn && source.settings.biasTee)
+        #expect(transport.withEmulator { ($0 as! RTLSDREmulator).biasTeeOn } && source.settings.biasTee)
     }
 }

@@ -1,3 +1,4 @@
+import Analyzers
 import Devices
 import Foundation
 import Remote
@@ -241,7 +242,7 @@ final class Received: Sendable {
         #expect(description.deviceName == LoopbackSensor.name)
         #expect(description.serial == LoopbackSensor.serial)
         #expect(description.unit == "dB")
-        #expect(description.kind == .hackrf)
+        #expect(description.kindID == "hackrf")
         #expect(description.sweep == LoopbackSensor.sweep)
     }
 

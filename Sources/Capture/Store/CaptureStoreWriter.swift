@@ -27,9 +27,10 @@ import Signals
 ///
 /// Opening an existing capture appends a new session to it; its metadata is
 /// kept, fields it lacks are filled in.
-// @unchecked: a RecordingSession's writer is used by one thread at a time —
-// its writer thread until that thread signals `finished`, then the caller of
-// `stop` — a hand-over the compiler cannot see through the semaphore.
+///
+/// Invariant: a RecordingSession's writer is used by one thread at a time —
+/// its writer thread until that thread signals `finished`, then the caller of
+/// `stop` — a hand-over the compiler cannot see through the semaphore.
 public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @unchecked Sendable {
     public struct Options: Sendable {
         /// longest time frames wait uncommitted [s]

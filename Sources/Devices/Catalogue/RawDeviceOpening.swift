@@ -1,3 +1,4 @@
+import Analyzers
 import USBDriver
 
 /// An opened HackRF One for the commands that drive its protocol themselves

@@ -1,3 +1,4 @@
+import Analyzers
 import Foundation
 import Signals
 import Synchronization

@@ -1,3 +1,4 @@
+import Analyzers
 import DSP
 import Foundation
 import Signals

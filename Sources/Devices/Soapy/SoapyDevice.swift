@@ -11,9 +11,13 @@ public struct SoapyError: Error, CustomStringConvertible, Sendable {
 
 /// One receive channel (0) of a device opened through SoapySDR's C API
 /// (libSoapySDR, the SDR world's common device layer; Debian packages a
-/// module per device family). Calls are made from one thread at a time:
-/// the source configures it while its reader thread is stopped, and the
-/// reader thread alone streams and retunes it while running.
+/// module per device family).
+///
+/// Invariant: the device handle is a C pointer, and SoapySDR's device calls are
+/// not promised to be thread-safe, so calls are made from one thread at a time:
+/// the source configures it while its reader thread is stopped, and the reader
+/// thread alone streams and retunes it while running (`SoapySpectrumSource`
+/// joins the reader before it touches the device again).
 public final class SoapyDevice: @unchecked Sendable {
     private let handle: OpaquePointer
     /// the arguments it was made with ("driver=rtlsdr,serial=…")
@@ -149,6 +153,10 @@ public final class SoapyDevice: @unchecked Sendable {
     // MARK: streaming
 
     /// A receive stream of channel 0 in `format` (SOAPY_SDR_CS16 or CF32).
+    ///
+    /// Invariant: the stream handle is a C pointer, immutable after setup, used
+    /// only through its device's calls under the device's own one-thread-at-a-time
+    /// rule (the reader thread is joined before the stream is deactivated or closed).
     public final class Stream: @unchecked Sendable {
         fileprivate let pointer: OpaquePointer
         /// elements (complex samples) one read returns at most

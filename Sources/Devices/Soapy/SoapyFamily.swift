@@ -1,3 +1,4 @@
+import Analyzers
 import DSP
 import Signals
 import USBDriver

@@ -1,3 +1,4 @@
+import Analyzers
 import CSoapySDR
 import DSP
 import Foundation

@@ -1,7 +1,6 @@
 import DSP
 import Foundation
 import Signals
-import USBDriver
 import ThreadKit
 import Synchronization
 
@@ -179,7 +178,7 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
                 $0.value = .stopped
                 $0.supervising = false
             }
-            throw USBError.io(operation: "reconnect supervisor", detail: "no thread could be started")
+            throw SupervisorStartError()
         }
         shared.withLock { $0.supervisor = supervisor }
     }
@@ -397,4 +396,9 @@ public final class ReconnectingSpectrumSource: SpectrumSource, Sendable {
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
+}
+
+/// The supervisor's own thread could not be started (the process is out of threads).
+public struct SupervisorStartError: Error, CustomStringConvertible {
+    public var description: String { "USB reconnect supervisor failed: no thread could be started" }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Prometheus
 import Signals
-import Telemetry
 import ThreadKit
 
 /// The meter's readings as Prometheus metrics, served at /metrics:
@@ -9,7 +8,7 @@ import ThreadKit
 /// the device, its serial and the unit), `tscope_meter_sweeps_total` (sweeps
 /// behind the readings of each band), `tscope_dropped_blocks_total` and
 /// `tscope_bad_blocks_total` (the analyzer's, labelled with its serial).
-final class MeterMetrics: Sendable {
+public final class MeterMetrics: Sendable {
     private let exporter: PrometheusExporter
     private let power: [Gauge]
     private let sweeps: [Counter]
@@ -18,7 +17,8 @@ final class MeterMetrics: Sendable {
     /// the device's cumulative counters at the last update (counters only go up)
     private let seen = Guarded((dropped: 0, bad: 0))
 
-    init(address: String, bands: [FrequencyRange], device: String, serial: String?, unit: String) throws {
+    /// Serves the metrics on `address` (HOST:PORT); the address the server listens on is `listening`.
+    public init(address: String, bands: [FrequencyRange], device: String, serial: String?, unit: String) throws {
         let registry = PrometheusCollectorRegistry()
         let serial = serial ?? "none"
         let powerName = MetricNameDescriptor(
@@ -42,21 +42,25 @@ final class MeterMetrics: Sendable {
                                              helpText: "Corrupt blocks the analyzer delivered (skipped)"),
             labels: [("serial", serial)])
         exporter = try PrometheusExporter(address: address, registry: registry)
-        printError("Prometheus metrics on http://\(address.contains("[") ? "[\(exporter.host)]" : exporter.host):\(exporter.port)/metrics")
+    }
+
+    /// "http://127.0.0.1:9100/metrics": where the metrics are served (the port the system chose when 0 was asked)
+    public var url: String {
+        "http://\(exporter.host.contains(":") ? "[\(exporter.host)]" : exporter.host):\(exporter.port)/metrics"
     }
 
     /// "88:108", "433.05:434.79": the band in MHz, as --band takes it
-    static func label(_ band: FrequencyRange) -> String {
+    public static func label(_ band: FrequencyRange) -> String {
         String(format: "%.9g:%.9g", band.lowerHz / 1e6, band.upperHz / 1e6)
     }
 
-    func reading(band index: Int, decibels: Double, sweeps count: Int) {
+    public func reading(band index: Int, decibels: Double, sweeps count: Int) {
         power[index].set(decibels)
         sweeps[index].increment(by: Int64(count))
     }
 
     /// The device's cumulative dropped and bad block counts now.
-    func device(droppedBlocks: Int, badBlocks: Int) {
+    public func device(droppedBlocks: Int, badBlocks: Int) {
         let (newDropped, newBad) = seen.withLock { seen -> (Int, Int) in
             defer { seen = (max(seen.dropped, droppedBlocks), max(seen.bad, badBlocks)) }
             return (max(0, droppedBlocks - seen.dropped), max(0, badBlocks - seen.bad))
@@ -65,5 +69,5 @@ final class MeterMetrics: Sendable {
         if newBad > 0 { bad.increment(by: Int64(newBad)) }
     }
 
-    func stop() { exporter.stop() }
+    public func stop() { exporter.stop() }
 }
