@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "RemoteTests", dependencies: ["Remote", "Analyzers", "Devices", "Runs", "DSP", "Signals", "ThreadKit"]),
         .testTarget(
             name: "RunsTests",
-            dependencies: ["Runs", "Capture", "Analyzers", "Devices", "DSP", "Signals", "ThreadKit"],
+            dependencies: ["Runs", "Capture", "Analyzers", "Devices", "DSP", "Signals", "Terminal", "ThreadKit"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

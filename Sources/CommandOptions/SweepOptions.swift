@@ -128,3 +128,18 @@ public struct RTLPowerOptions: ParsableArguments {
     }
 }
 
+
+extension SweepOptions {
+    /// These options with the analyzer settings' long forms in place of hackrf_sweep's and rtl_power's
+    /// letters (the long forms win): `--gain` for `-g` on an RTL-SDR, `--vga-gain`, `--lna-gain`, `--amp`,
+    /// `--antenna-power`.
+    public func overridden(by settings: AnalyzerSettingsOptions, rtlSDR: Bool) -> SweepOptions {
+        var sweep = self
+        if let gain = settings.tunerGain, rtlSDR { sweep.gain = gain }
+        if let vga = settings.vgaGain { sweep.gain = String(vga) }
+        if let lna = settings.lnaGain { sweep.lnaGain = lna }
+        if let amp = settings.amp { sweep.amp = amp.isOn ? 1 : 0 }
+        if let power = settings.antennaPower { sweep.antennaPower = power.isOn ? 1 : 0 }
+        return sweep
+    }
+}

@@ -214,6 +214,18 @@ public struct SpectrumRecording {
 
 /// `tscope record --raw`: each good 16384-byte HackRF sweep block's samples
 /// into a SigMF recording, one capture segment per tuning.
+extension RawRecording {
+    /// `tscope record --raw`: the analyzer's own I/Q as SigMF, in its family's way — an RTL-SDR's
+    /// u8 stream at the band centre, a HackRF's i8 sweep blocks.
+    public static func run(_ request: RecordingRequest) throws {
+        if request.selection.device.kind == .rtlsdr {
+            try RawRTLSDRRecording(request: request).run()
+        } else {
+            try RawRecording(request: request).run()
+        }
+    }
+}
+
 public struct RawRecording {
     let request: RecordingRequest
 

@@ -2,10 +2,7 @@ import ArgumentParser
 import CommandOptions
 import Capture
 import DSP
-import Foundation
 import Runs
-import Signals
-
 
 /// Pictures and tables of a capture.
 struct ExportCommand: ParsableCommand {
@@ -66,36 +63,16 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let format = try inputOptions.format(of: input)
+        let output: ExportRequest.Output
         if let png {
-            let exporter = PNGWaterfallExporter(
-                crop: WaterfallCrop(start: start?.bound, end: end?.bound, lowHz: low?.hertz, highHz: high?.hertz),
-                maxRows: maxRows, maxColumns: maxColumns)
-            var lastReader: SpectrumFrameReader?
-            let title = "\(URL(fileURLWithPath: input).lastPathComponent)  (\(format.rawValue))"
-            let summary: WaterfallSummary
-            summary = try exporter.export(open: {
-                let reader = try inputOptions.openReader(path: input, format: format)
-                lastReader = reader
-                return reader
-            }, to: png, title: title, input: input)
-            if let lastReader { reportSkips(lastReader) }
-            printError("\(png): \(summary.width)×\(summary.height) px, \(summary.frames) frames, "
-                + "\(FrequencyFormat.label(summary.lowHz, maxFractionDigits: 6))–\(FrequencyFormat.label(summary.highHz, maxFractionDigits: 6)), "
-                + String(format: "%.1f…%.1f dB", summary.floorDB, summary.topDB))
+            output = .png(path: png, crop: WaterfallCrop(start: start?.bound, end: end?.bound, lowHz: low?.hertz, highHz: high?.hertz),
+                          maxRows: maxRows, maxColumns: maxColumns)
         } else if let csv, let trace {
-            let reader = try inputOptions.openReader(path: input, format: format)
-            let summary: TraceExporter.Summary
-            summary = try TraceExporter.export(reader, kind: trace, to: csv, input: input)
-            reportSkips(reader)
-            var line = "\(csv): \(trace.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
-            if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
-            printError(line)
-        } else if let csv {
-            var conversion = try CaptureConversion(input: input, inputFormat: format, output: csv, outputFormat: .csv,
-                                                   readOptions: inputOptions.readOptions)
-            conversion.csvLayout = layout.layout
-            printError(try conversion.run())
+            output = .trace(csv: csv, kind: trace)
+        } else {
+            output = .table(csv: csv ?? "-", layout: layout.layout)
         }
+        printError(try ExportRun.run(ExportRequest(input: input, format: try inputOptions.format(of: input),
+                                                   readOptions: inputOptions.readOptions, output: output)))
     }
 }

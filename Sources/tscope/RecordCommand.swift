@@ -1,7 +1,5 @@
 import ArgumentParser
 import CommandOptions
-import Devices
-import Foundation
 import Runs
 
 /// Headless recording into the capture store (or raw I/Q as SigMF).
@@ -48,38 +46,23 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Record raw I/Q as SigMF (.sigmf-data + .sigmf-meta) instead of spectra: ci8 from a HackRF (each sweep block), cu8 from an RTL-SDR (tuned to the band centre at 2.4 MS/s).")
     var raw = false
 
-    @Option(name: .customShort("l", allowingJoined: true), help: "HackRF LNA (IF) gain, as --lna-gain (hackrf_sweep's -l).")
-    var lnaGain: Int?
-
-    @Option(name: .customShort("g", allowingJoined: true), help: "HackRF VGA (baseband) gain, as --vga-gain (hackrf_sweep's -g).")
-    var vgaGain: Int?
-
-    @Option(name: .customShort("a", allowingJoined: true), help: "HackRF RF amplifier: 1 on, 0 off (hackrf_sweep's -a).")
-    var amp: UInt32?
+    @OptionGroup var hackRFLetters: HackRFLetterOptions
 
     func validate() throws {
         try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard binWidth.isFinite, binWidth > 0 else { throw ValidationError("--bin-width must be a positive number of Hz") }
         guard frameRate.isFinite, frameRate >= 0 else { throw ValidationError("--frame-rate must be 0 or more") }
-        if let amp, amp > 1 { throw ValidationError("-a (amp) shall be 0 or 1") }
-        if let lnaGain, !(0...40).contains(lnaGain) { throw ValidationError("-l \(lnaGain): LNA gain 0–40 dB in 8 dB steps") }
-        if let vgaGain, !(0...62).contains(vgaGain) { throw ValidationError("-g \(vgaGain): VGA gain 0–62 dB in 2 dB steps") }
     }
 
     func run() throws {
         var selection = try analyzerOptions.apply(to: deviceOptions.selection)
-        // hackrf_sweep's short forms, floored to the gain steps as hackrf_sweep does; the long forms win
-        if let lnaGain, selection.settings.lnaGainDB == nil { selection.settings.lnaGainDB = lnaGain & ~7 }
-        if let vgaGain, selection.settings.vgaGainDB == nil { selection.settings.vgaGainDB = vgaGain & ~1 }
-        if let amp, selection.settings.amplifier == nil { selection.settings.amplifier = amp == 1 }
+        hackRFLetters.apply(to: &selection.settings)
         let request = try RecordingRequest(
             selection: selection, band: band.range, bandText: band.text, binWidthHz: binWidth,
             frameRate: frameRate, label: label, operatorName: operatorName, durationSeconds: duration?.seconds,
             outputPath: output, detector: detectorOption.chosen(default: .peak))
-        if raw && deviceOptions.device.isRTLSDR {
-            try RawRTLSDRRecording(request: request).run()
-        } else if raw {
-            try RawRecording(request: request).run()
+        if raw {
+            try RawRecording.run(request)
         } else {
             try usage { try SpectrumRecording(request: request).run() }
         }

@@ -1,10 +1,5 @@
 import ArgumentParser
-import CommandOptions
-import Capture
-import Foundation
 import Runs
-import Signals
-import Terminal
 
 /// `tscope screenshot`: a saved terminal screen (`tmux capture-pane -p -e`)
 /// drawn as a PNG by tscope's own code (Tools/readme-pictures makes the
@@ -33,23 +28,6 @@ struct ScreenshotCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: input) else {
-            throw CommandError("\(input): cannot read the screen")
-        }
-        let buffer = ANSIScreenText.parse(String(decoding: data, as: UTF8.self), width: width, height: height)
-        try draw(buffer)
-    }
-
-    private func draw(_ buffer: Buffer) throws {
-        try ScreenPicture.write(columns: width, rows: height, scale: scale, to: output) { x, y in
-            let cell = buffer.cell(x: x, y: y) ?? .blank
-            var fg = cell.foreground.rgb(whenDefault: (204, 204, 204))
-            var bg = cell.background.rgb(whenDefault: (0, 0, 0))
-            if cell.style.attributes.contains(.inverse) { swap(&fg, &bg) }
-            if cell.style.attributes.contains(.dim) { fg = (fg.0 / 2 + bg.0 / 2, fg.1 / 2 + bg.1 / 2, fg.2 / 2 + bg.2 / 2) }
-            return ScreenPicture.Cell(scalar: cell.scalar,
-                                      foreground: PowerColorMap.RGB(red: fg.0, green: fg.1, blue: fg.2),
-                                      background: PowerColorMap.RGB(red: bg.0, green: bg.1, blue: bg.2))
-        }
+        try ScreenshotRun.run(input: input, output: output, width: width, height: height, scale: scale)
     }
 }

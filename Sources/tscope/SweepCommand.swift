@@ -50,13 +50,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        // the long forms win over hackrf_sweep's and rtl_power's letters
-        var sweep = sweep
-        if let gain = analyzerOptions.tunerGain, deviceOptions.device.isRTLSDR { sweep.gain = gain }
-        if let vga = analyzerOptions.vgaGain { sweep.gain = String(vga) }
-        if let lna = analyzerOptions.lnaGain { sweep.lnaGain = lna }
-        if let amp = analyzerOptions.amp { sweep.amp = amp.isOn ? 1 : 0 }
-        if let power = analyzerOptions.antennaPower { sweep.antennaPower = power.isOn ? 1 : 0 }
+        let sweep = sweep.overridden(by: analyzerOptions, rtlSDR: deviceOptions.device.isRTLSDR)
         let given = try analyzerOptions.settings
         // sweep drives a HackRF unless an RTL-SDR is named
         if let problem = given.problem(for: deviceOptions.device.kind ?? .hackrf) {

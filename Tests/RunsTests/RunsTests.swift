@@ -3,6 +3,7 @@ import DSP
 import Devices
 import Foundation
 import Signals
+import Terminal
 import Testing
 @testable import Runs
 
@@ -146,6 +147,74 @@ func temporaryDirectory() throws -> URL {
             try CaptureConversion(input: store, inputFormat: .tscope, output: store, outputFormat: nil, readOptions: options)
         } throws: { error in
             "\(error)".contains("is the input")
+        }
+    }
+}
+
+/// `export` and `screenshot` as library runs, on the real rtl_power file.
+@Suite struct ExportAndScreenshotRunTests {
+    /// the max trace of the 299 sweeps, bin by bin, against the per-bin maximum read straight from the CSV text
+    @Test func theMaxTraceOfARealCaptureIsItsPerBinMaximum() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("max.csv").path
+        let line = try ExportRun.run(ExportRequest(
+            input: CaptureConversionTests.fixture, format: .rtlPower,
+            readOptions: CaptureReadOptions(timeZone: .utcOffset(seconds: 9 * 3600)), output: .trace(csv: csv, kind: .max)))
+        #expect(line == "\(csv): max trace of 299 sweeps, 128 bins")
+        // independently: split each rtl_power row, the levels after the six leading fields; rtl_power repeats
+        // the last of its 128 bins (formats note), so 129 values and the last is left out
+        var maxima = [Double](repeating: -.infinity, count: 128)
+        for row in try String(contentsOfFile: CaptureConversionTests.fixture, encoding: .utf8).split(separator: "\n") {
+            let levels = row.split(separator: ",").dropFirst(6).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            #expect(levels.count == 129 && levels[127] == levels[128])
+            for (index, level) in levels.prefix(128).enumerated() { maxima[index] = max(maxima[index], level) }
+        }
+        let written = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",").compactMap { Double($0) } }
+        #expect(written.count == 128)
+        for (index, row) in written.enumerated() {
+            #expect(abs(row[1] - maxima[index]) < 0.006, "bin \(index): \(row[1]) against \(maxima[index])")
+        }
+        // rtl_power's own frequency of bin i: low + i · step
+        #expect(written.map { $0[0] } == (0..<128).map { 88_050_000 + Double($0) * 781.25 })
+    }
+
+    @Test func aWaterfallPNGSaysWhatItDrew() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let png = directory.appendingPathComponent("w.png").path
+        let line = try ExportRun.run(ExportRequest(
+            input: CaptureConversionTests.fixture, format: .rtlPower, readOptions: CaptureReadOptions(),
+            output: .png(path: png, crop: WaterfallCrop(start: nil, end: nil, lowHz: nil, highHz: nil),
+                         maxRows: 2000, maxColumns: 2000)))
+        #expect(line.hasPrefix("\(png): ") && line.contains(" px, 299 frames, 88.049609 MHz–88.149609 MHz"), "\(line)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    @Test func aScreenIsDrawnWithItsColoursInverseAndDim() throws {
+        var cell = Cell("A", style: CellStyle(foreground: .rgb(200, 100, 0), background: .rgb(0, 0, 100)))
+        var drawn = ScreenshotRun.picture(of: cell)
+        #expect(drawn.foreground == PowerColorMap.RGB(red: 200, green: 100, blue: 0))
+        #expect(drawn.background == PowerColorMap.RGB(red: 0, green: 0, blue: 100))
+        cell.style.attributes = [.inverse]
+        drawn = ScreenshotRun.picture(of: cell)
+        #expect(drawn.foreground == PowerColorMap.RGB(red: 0, green: 0, blue: 100))
+        cell.style.attributes = [.dim]
+        drawn = ScreenshotRun.picture(of: cell)
+        #expect(drawn.foreground == PowerColorMap.RGB(red: 100, green: 50, blue: 50), "halfway to the background")
+
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let screen = directory.appendingPathComponent("screen.txt").path
+        try "\u{1B}[31mred\u{1B}[0m plain\n".write(toFile: screen, atomically: true, encoding: .utf8)
+        let png = directory.appendingPathComponent("screen.png").path
+        try ScreenshotRun.run(input: screen, output: png, width: 20, height: 2, scale: 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: png)).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(throws: CommandError.self) {
+            try ScreenshotRun.run(input: directory.appendingPathComponent("none").path, output: png,
+                                  width: 20, height: 2, scale: 1)
         }
     }
 }

@@ -1,0 +1,67 @@
+import Capture
+import DSP
+import Foundation
+import Signals
+
+/// `tscope export`: a capture drawn as a waterfall PNG, or written as a CSV
+/// table (wide or long), or summed up as one trace per bin.
+public struct ExportRequest: Sendable {
+    /// what is written, and where
+    public enum Output: Sendable {
+        /// a waterfall PNG, cropped in time and frequency, at most so many rows and columns
+        case png(path: String, crop: WaterfallCrop, maxRows: Int, maxColumns: Int)
+        /// one row per device bin over the whole capture: its max, min or avg trace
+        case trace(csv: String, kind: TraceHold.Kind)
+        /// every frame as a table
+        case table(csv: String, layout: CSVExporter.Layout)
+    }
+
+    public var input: String
+    public var format: CaptureFormat
+    public var readOptions: CaptureReadOptions
+    public var output: Output
+
+    public init(input: String, format: CaptureFormat, readOptions: CaptureReadOptions, output: Output) {
+        self.input = input
+        self.format = format
+        self.readOptions = readOptions
+        self.output = output
+    }
+}
+
+public enum ExportRun {
+    /// Writes the export and returns the line that says what was written (for stderr); damaged input is
+    /// reported as the reader counted it.
+    public static func run(_ request: ExportRequest) throws -> String {
+        let open = { try CaptureInput.open(request.input, format: request.format, options: request.readOptions) }
+        switch request.output {
+        case .png(let path, let crop, let maxRows, let maxColumns):
+            let exporter = PNGWaterfallExporter(crop: crop, maxRows: maxRows, maxColumns: maxColumns)
+            // the exporter reads the capture twice (levels, then pixels): the last reader has the full counts
+            var lastReader: SpectrumFrameReader?
+            let title = "\(URL(fileURLWithPath: request.input).lastPathComponent)  (\(request.format.rawValue))"
+            let summary = try exporter.export(open: {
+                let reader = try open()
+                lastReader = reader
+                return reader
+            }, to: path, title: title, input: request.input)
+            if let lastReader { reportSkips(lastReader) }
+            return "\(path): \(summary.width)×\(summary.height) px, \(summary.frames) frames, "
+                + "\(FrequencyFormat.label(summary.lowHz, maxFractionDigits: 6))–"
+                + "\(FrequencyFormat.label(summary.highHz, maxFractionDigits: 6)), "
+                + String(format: "%.1f…%.1f dB", summary.floorDB, summary.topDB)
+        case .trace(let csv, let kind):
+            let reader = try open()
+            let summary = try TraceExporter.export(reader, kind: kind, to: csv, input: request.input)
+            reportSkips(reader)
+            var line = "\(csv): \(kind.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
+            if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
+            return line
+        case .table(let csv, let layout):
+            var conversion = try CaptureConversion(input: request.input, inputFormat: request.format, output: csv,
+                                                   outputFormat: .csv, readOptions: request.readOptions)
+            conversion.csvLayout = layout
+            return try conversion.run()
+        }
+    }
+}
