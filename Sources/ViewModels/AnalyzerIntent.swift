@@ -1,45 +1,5 @@
 import Signals
 
-/// The analyzer's views of the same spectrum stream, in Tab order; the raw
-/// value is the digit key that shows the view. A new view is a new case here
-/// (with its title): keys, Tab, the help line and `--view` follow.
-public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
-    /// power against frequency, now
-    case plot = 1
-    /// power as colour, frequency against time
-    case waterfall = 2
-    /// aggregate power over a band, large
-    case meter = 3
-    /// how often the spectrum landed at each frequency and level (density, "DPX")
-    case persistence = 4
-
-    public var title: String {
-        switch self {
-        case .plot: return "plot"
-        case .waterfall: return "waterfall"
-        case .meter: return "meter"
-        case .persistence: return "persistence"
-        }
-    }
-
-    /// The view a title names (`--view`), nil for none.
-    public init?(title: String) {
-        guard let mode = Self.allCases.first(where: { $0.title == title }) else { return nil }
-        self = mode
-    }
-
-    /// Tab order: each case in turn, the last back to the first.
-    public var next: AnalyzerMode { step(1) }
-    /// Shift+Tab: the other way round.
-    public var previous: AnalyzerMode { step(-1) }
-
-    private func step(_ offset: Int) -> AnalyzerMode {
-        let all = Self.allCases
-        let index = all.firstIndex(of: self) ?? 0
-        return all[((index + offset) % all.count + all.count) % all.count]
-    }
-}
-
 /// What the user asked the analyzer to do, independent of the key or gesture
 /// that asked. Intents only change settings; the viewer reconfigures the
 /// device from the model's tuning.

@@ -135,7 +135,7 @@ public final class AnalyzerModel {
     /// except in the meter with a band of its own, which is then what is swept.
     public var tuning: TuningRequest {
         let visible = plot.tuning
-        guard mode == .meter, let band = meter.band else { return visible }
+        guard mode.tunesToMeterBand, let band = meter.band else { return visible }
         let clamped = FrequencyRange(lowerHz: max(band.lowerHz, plot.deviceLimits.lowerHz),
                                      upperHz: min(band.upperHz, plot.deviceLimits.upperHz)) ?? visible.band
         return TuningRequest(band: clamped, binWidthHz: clamped.spanHz / Double(plot.pixelColumns))
@@ -164,7 +164,7 @@ public final class AnalyzerModel {
     }
 
     /// The drawer's fields in the current view.
-    public var drawerFields: [DrawerField] { DrawerField.fields(for: mode) }
+    public var drawerFields: [DrawerField] { mode.drawerFields }
 
     /// The value a drawer field shows, in its unit (MHz, dB, s; the persistence time may be ∞).
     public func value(of field: DrawerField) -> Double {
@@ -239,7 +239,7 @@ public final class AnalyzerModel {
             traceMode = traceMode.next
             return .traceChanged(traceMode)
         case .marker(let intent):
-            return mode == .plot ? .marker(intent) : .none
+            return mode.hasMarkers ? .marker(intent) : .none
         case .storeReference: return .storeReference
         case .clearReference:
             setReference(nil)

@@ -36,16 +36,8 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         }
     }
 
-    /// Fields the drawer holds in `mode`: the frequency range everywhere,
-    /// plus the one setting that mode has (nothing cosmetic).
-    public static func fields(for mode: AnalyzerMode) -> [DrawerField] {
-        switch mode {
-        case .plot: return [.rangeStart, .rangeStop, .displaySpan, .autoLevels, .trace]
-        case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
-        case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
-        case .persistence: return [.rangeStart, .rangeStop, .displaySpan, .persistence, .autoLevels]
-        }
-    }
+    /// Fields the drawer holds in `mode` (the view list's `drawerFields`).
+    public static func fields(for mode: AnalyzerMode) -> [DrawerField] { mode.drawerFields }
 
     /// true for the frequency-range slider thumbs
     public var isThumb: Bool { self == .rangeStart || self == .rangeStop }

@@ -3,9 +3,10 @@ import ViewModels
 
 /// Keys of the analyzer: the plot's keys (PlotKeyMap) in every view, plus
 /// the digits 1… (AnalyzerMode's raw values) and Tab for the views, PgUp/PgDn
-/// (plot, persistence: dB offset; waterfall: back in time / towards now),
-/// Home/End (now), [ ] (waterfall period; in the persistence view its
-/// persistence time), r (record in plot and waterfall, reset min/max in the meter), R (record in every view),
+/// (views of levels: dB offset; of time, the waterfall: back in time / towards
+/// now), Home/End (now), [ ] (what the view's `stepTimeDepth` steps: the
+/// waterfall period, the persistence time), r (the view's `rKey`: record, or
+/// reset min/max in the meter), R (record in every view),
 /// d (drawer), ? (help). With the drawer open, arrows move between and
 /// nudge its fields, Enter starts typing a number (or switches a choice),
 /// Esc closes it; every other key keeps its meaning, and digits type only
@@ -43,10 +44,10 @@ public enum AnalyzerKeyMap {
                 return .show(wanted)
             }
             switch c {
-            // the persistence view's time depth is its persistence time, the waterfall's its period
-            case "[": return model.mode == .persistence ? .stepPersistence(-1) : .stepPeriod(-1)
-            case "]": return model.mode == .persistence ? .stepPersistence(1) : .stepPeriod(1)
-            case "r": return model.mode == .meter ? .resetMeter : .toggleRecording
+            // the view says what [ ] step and what r does there (AnalyzerMode)
+            case "[": return model.mode.stepTimeDepth(-1)
+            case "]": return model.mode.stepTimeDepth(1)
+            case "r": return model.mode.rKey
             case "R": return .toggleRecording
             case "t", "T": return .cycleTrace
             case "m": return .marker(.highestPeak)
@@ -67,9 +68,12 @@ public enum AnalyzerKeyMap {
 
     private static func pageIntent(model: AnalyzerModel, towardsPast: Bool) -> AnalyzerIntent {
         let sign = towardsPast ? 1.0 : -1.0
-        if model.mode == .waterfall { return .scrollTime(seconds: sign * timeStep * model.waterfall.periodSeconds) }
-        // PgUp shows higher levels (the trace moves down), like dragging it down
-        return .shiftLevels(decibels: sign * levelStep * model.plot.displaySpanDB)
+        switch model.mode.verticalAxis {
+        case .time: return .scrollTime(seconds: sign * timeStep * model.waterfall.periodSeconds)
+        case .level, .none:
+            // PgUp shows higher levels (the trace moves down), like dragging it down
+            return .shiftLevels(decibels: sign * levelStep * model.plot.displaySpanDB)
+        }
     }
 
     private static func replayIntent(for key: KeyEvent) -> AnalyzerIntent? {

@@ -33,19 +33,10 @@ public final class AnalyzerScreen {
     /// Forces a full redraw on the next render.
     public func invalidate() { drawnKey = nil }
 
-    /// The key help row for a view.
+    /// The key help row for a view: the view keys, then the view's own (AnalyzerMode.helpKeys).
     static func helpText(_ mode: AnalyzerMode) -> String {
-        let views = viewKeys + " view"
-        switch mode {
-        case .plot: return "\(views)  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  space pause  d drawer  ? keys  q quit"
-        case .waterfall: return "\(views)  ←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
-        case .meter: return "\(views)  r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
-        case .persistence: return "\(views)  ←/→ pan  +/- zoom  ↑/↓ gain  a auto  [/] persistence  d drawer  ? keys  q quit"
-        }
+        "\(AnalyzerMode.digitKeys) view  \(mode.helpKeys)"
     }
-
-    /// "1/2/3/4": the digit of every view
-    static let viewKeys = AnalyzerMode.allCases.map { "\($0.rawValue)" }.joined(separator: "/")
 
     /// Draws everything for `model` at `now` [s, the feed's timeline].
     /// - Parameter reference: a stored trace to draw dimmed behind the plot's (on the frame's bins)
@@ -53,7 +44,7 @@ public final class AnalyzerScreen {
                        status: SpectrumStatus, now: Double, into buffer: inout Buffer) {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
         let prompt = Self.prompt(model)
-        let markerPane = model.mode == .plot && MarkerOverlay.wantsPane(model.markers, area: layout.main)
+        let markerPane = model.mode.hasMarkers && MarkerOverlay.wantsPane(model.markers, area: layout.main)
         let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil,
                             markerPane: markerPane)
         if key != drawnKey {
@@ -78,6 +69,8 @@ public final class AnalyzerScreen {
         var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand,
                                       periodSeconds: model.waterfall.periodSeconds,
                                       sliderRange: model.sliderRange, handle: layout.handle)
+        // the view dispatch: the one place a view draws itself (and, in `modeFacts`, states its
+        // facts); everything else about a view is a property of the view list, AnalyzerMode
         switch model.mode {
         case .plot:
             let parts = markerPane ? MarkerOverlay.split(layout.main) : (plot: layout.main, pane: layout.main)
@@ -146,6 +139,7 @@ public final class AnalyzerScreen {
         return facts.map { $0 + " │ " + events } ?? events
     }
 
+    /// The current view's own facts for the status line, beside its drawing in `render`.
     private func modeFacts(_ model: AnalyzerModel, referenceNote: String?) -> String? {
         switch model.mode {
         case .plot:

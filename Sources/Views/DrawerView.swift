@@ -153,17 +153,14 @@ extension String {
 /// The overlay `?` shows: every key and the gesture that does the same.
 enum HelpOverlay {
     static let style = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
+    /// the keys every view shares, then each view's own lines (AnalyzerMode.overlayLines), then the rest
     static let lines = [
         " keys                             mouse",
         viewsLine,
         " ←/→         pan                  drag sideways",
         " +/-         zoom                 wheel (waterfall: shift+wheel)",
         " ↑/↓         plot gain            ctrl or shift+wheel",
-        " PgUp/PgDn   plot: dB offset      drag up/down",
-        " PgUp/PgDn   waterfall: back/now  wheel, drag up/down",
-        " Home/End    waterfall: now",
-        " [ / ]       waterfall period     ctrl+wheel",
-        " [ / ]       persistence: shorter / longer persistence time",
+    ] + AnalyzerMode.allCases.flatMap(\.overlayLines) + [
         " space       pause / resume       click plot or meter",
         " a           autoscale (floor near the bottom, peak near the top)",
         " r           plot, waterfall: record; meter: reset min/max",

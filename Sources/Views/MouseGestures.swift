@@ -26,13 +26,15 @@ public struct ScreenGeometry {
     }
 }
 
-/// Turns SGR mouse reports into intents. Horizontal drag pans; the wheel
-/// zooms around the pointer (plot, persistence), or scrolls time (waterfall;
-/// ctrl+wheel changes the period, shift+wheel zooms); plot and persistence:
-/// vertical drag moves the dB window, ctrl/shift+wheel changes gain; waterfall: vertical drag scrolls
-/// time; a click (press and release without moving) in the plot, meter or
-/// persistence view pauses or resumes; the handle opens and closes the drawer; in the drawer a
-/// click picks a field and the slider's thumbs follow the pointer.
+/// Turns SGR mouse reports into intents, by what the view's axes mean
+/// (AnalyzerMode's `hasFrequencyAxis`, `verticalAxis`, `clickPauses`).
+/// Across frequency, horizontal drag pans and the wheel zooms around the
+/// pointer; over levels (plot, persistence) vertical drag moves the dB window
+/// and ctrl/shift+wheel changes gain; over time (waterfall) vertical drag and
+/// the wheel scroll time, ctrl+wheel changes the period, shift+wheel zooms; a
+/// click (press and release without moving) pauses or resumes where the view
+/// says so; the handle opens and closes the drawer; in the drawer a click
+/// picks a field and the slider's thumbs follow the pointer.
 public struct MouseGestures {
     /// zoom per wheel notch (in; out is the inverse)
     static let wheelZoom = 0.8
@@ -76,17 +78,16 @@ public struct MouseGestures {
             }
             guard pressedInData else { return [] }
             var result: [AnalyzerIntent] = []
-            if dx != 0, geometry.mode != .meter, geometry.data.width > 0 {
+            if dx != 0, geometry.mode.hasFrequencyAxis, geometry.data.width > 0 {
                 // grab and move: dragging right shows lower frequencies
                 result.append(.plot(.pan(fractionOfSpan: -Double(dx) / Double(geometry.data.width))))
             }
             if dy != 0 {
-                switch geometry.mode {
-                case .plot, .persistence:
-                    result.append(.shiftLevels(decibels: Double(dy) * geometry.decibelsPerCell))
+                switch geometry.mode.verticalAxis {
+                case .level: result.append(.shiftLevels(decibels: Double(dy) * geometry.decibelsPerCell))
                 // dragging down pulls newer rows into view: towards now
-                case .waterfall: result.append(.scrollTime(seconds: -Double(dy) * geometry.secondsPerCell))
-                case .meter: break
+                case .time: result.append(.scrollTime(seconds: -Double(dy) * geometry.secondsPerCell))
+                case .none: break
                 }
             }
             return result
@@ -95,15 +96,15 @@ public struct MouseGestures {
                 pressed = nil
                 draggedThumb = nil
             }
-            guard pressed != nil, !moved, pressedInData, inData, geometry.mode != .waterfall else { return [] }
+            guard pressed != nil, !moved, pressedInData, inData, geometry.mode.clickPauses else { return [] }
             return [.plot(.togglePause)]
         case .scrollUp, .scrollDown:
             guard inData else { return [] }
             return wheel(up: event.action == .scrollUp, modifiers: event.modifiers, x: event.x, geometry: geometry)
         case .scrollLeft:
-            return inData && geometry.mode != .meter ? [.plot(.pan(fractionOfSpan: -0.1))] : []
+            return inData && geometry.mode.hasFrequencyAxis ? [.plot(.pan(fractionOfSpan: -0.1))] : []
         case .scrollRight:
-            return inData && geometry.mode != .meter ? [.plot(.pan(fractionOfSpan: 0.1))] : []
+            return inData && geometry.mode.hasFrequencyAxis ? [.plot(.pan(fractionOfSpan: 0.1))] : []
         default:
             return []
         }
@@ -111,20 +112,19 @@ public struct MouseGestures {
 
     private func wheel(up: Bool, modifiers: KeyModifiers, x: Int, geometry: ScreenGeometry) -> [AnalyzerIntent] {
         let zoom = AnalyzerIntent.zoom(factor: up ? Self.wheelZoom : 1 / Self.wheelZoom, anchorHz: geometry.hz(atColumn: x))
-        switch geometry.mode {
-        case .plot, .persistence:
-            if modifiers.contains(.ctrl) || modifiers.contains(.shift) {
-                return [.plot(up ? .increaseDisplayGain : .decreaseDisplayGain)]
-            }
-            return [zoom]
-        case .waterfall:
+        let mode = geometry.mode
+        switch mode.verticalAxis {
+        case .time:
             if modifiers.contains(.ctrl) { return [.stepPeriod(up ? 1 : -1)] }
-            if modifiers.contains(.shift) { return [zoom] }
+            if modifiers.contains(.shift) { return mode.hasFrequencyAxis ? [zoom] : [] }
             // wheel up goes back in time, like scrolling back in a terminal
             let step = Self.wheelTimeStep * geometry.periodSeconds
             return [.scrollTime(seconds: up ? step : -step)]
-        case .meter:
-            return []
+        case .level where modifiers.contains(.ctrl) || modifiers.contains(.shift):
+            return [.plot(up ? .increaseDisplayGain : .decreaseDisplayGain)]
+        case .level, .none:
+            // without a frequency axis (the meter) there is nothing to zoom
+            return mode.hasFrequencyAxis ? [zoom] : []
         }
     }
 

@@ -10,10 +10,9 @@ import ViewModels
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch the live spectrum: plot, waterfall, power meter and persistence.",
+        abstract: "Watch the live spectrum: \(AnalyzerMode.titlesInWords).",
         discussion: """
-            Views: 1 plot, 2 waterfall, 3 meter, 4 persistence (how often the spectrum was at each level; \
-            [ ] its persistence time) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
+            Views: \(AnalyzerMode.keyedList) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
             a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
             [ ] waterfall period, r record (meter: reset min/max), R record in any view, d control drawer, \
             ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \

@@ -122,5 +122,12 @@ struct CommandOptionsTests {
         #expect(ViewChoice.allValueStrings == ["plot", "waterfall", "meter", "persistence"])
         #expect(ViewChoice(argument: "persistence")?.mode == .persistence)
         #expect(ViewChoice(argument: "dpx") == nil)
+        // --view offers the view list itself: every view, by its title, in Tab order
+        #expect(ViewChoice.allValueStrings == AnalyzerMode.allCases.map(\.title))
+        for mode in AnalyzerMode.allCases {
+            #expect(ViewChoice(argument: mode.title)?.mode == mode)
+            #expect(ViewChoice(argument: mode.title.uppercased())?.mode == mode)
+            #expect(ViewChoice.listed.contains(mode.title))
+        }
     }
 }
