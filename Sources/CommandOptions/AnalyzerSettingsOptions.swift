@@ -113,7 +113,7 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
 
     @Option(name: .customLong("mode"), help: ArgumentHelp(
         "realtime: stream one tuning and transform every sample (overlapped FFTs), for a band the analyzer sees at "
-            + "once (HackRF ≤ 20 MHz, RTL-SDR ≤ 2 MHz, a SoapySDR device 0.8 × its top rate); sweep: step across the band "
+            + "once (\(AnalyzerKind.realtimeLimitsText()), a SoapySDR device 0.8 × its top rate); sweep: step across the band "
             + "as hackrf_sweep and rtl_power do (a SoapySDR device hops as soapy_power: per hop restart, 5 ms settle, "
             + "≥ 10 ms measured, 0.4 × the rate kept clear of DC); "
             + "auto (default): realtime where the band allows.",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandOptions
+import Devices
 import Runs
 import ThreadKit
 
@@ -7,7 +8,7 @@ import ThreadKit
 struct Tscope: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tscope",
-        abstract: "A terminal spectrum analyzer for USB analyzers (HackRF One, RTL-SDR, tinySA, RF Explorer) and ECG "
+        abstract: "A terminal spectrum analyzer for USB analyzers (\(AnalyzerKind.modelsText())) and ECG "
             + "streams, with built-in demo devices.",
         discussion: """
             With no command, tscope runs `watch`. `tscope --version` is `tscope version`.

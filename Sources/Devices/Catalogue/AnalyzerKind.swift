@@ -47,6 +47,51 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
     public let makeSource: @Sendable (SourceRequest) throws -> any SpectrumSource
     /// how the hardware is opened each time a source is (re)started; default: `usb` then `makeSource`
     let openHardware: (@Sendable (_ serial: String?, _ request: SourceSettings) -> SpectrumSourceFactory)?
+    /// what help and messages call it in a list ("HackRF" in "HackRF ≤ 20 MHz, RTL-SDR ≤ 2 MHz")
+    public let shortName: String
+    /// its row in the devices tables of README.md and Docs/devices-and-calibration.md (`devicesTableRow`);
+    /// nil for a kind that is not listed (a SoapySDR device, an unknown one)
+    public let listing: Listing?
+    /// SoapySDR's module for the same radio, where there is one (`--device soapy:driver=…`)
+    public let soapy: SoapyDriver?
+
+    /// What the devices tables say of a family.
+    public struct Listing: Sendable {
+        /// the Analyzer column: "RTL-SDR (RTL2832U + R820T/R828D)"
+        public var name: String
+        /// how tscope reaches it: "native (libusb): rtl_power's hops" (the real-time limit is added from the kind)
+        public var path: String
+        /// what the real-time limit is of, in the path: "one tuning" (… ≤ 2 MHz)
+        public var realtimeWords: String
+        /// how it is tested here without the hardware
+        public var tested: String
+
+        public init(name: String, path: String, realtimeWords: String = "one tuning", tested: String) {
+            self.name = name
+            self.path = path
+            self.realtimeWords = realtimeWords
+            self.tested = tested
+        }
+    }
+
+    /// SoapySDR's driver for a radio tscope also drives natively: `tscope devices` lists such a device once,
+    /// native first, `--device auto` prefers the native path, and the SoapySDR path starts with the same gains.
+    public struct SoapyDriver: Sendable {
+        /// SoapySDR's `driver=` key ("hackrf", "rtlsdr")
+        public var key: String
+        /// gain elements set explicitly when opened through SoapySDR, so both paths start alike (SoapySDR
+        /// modules do not all send their defaults to the device) [dB, or 0/1 for a switch]
+        public var defaultGains: [String: Double]
+        /// the module hands over samples queued before a stream was deactivated when it is activated again, so
+        /// a retune drains them (SoapyRTLSDR's ring buffer)
+        public var drainsOnReactivation: Bool
+
+        public init(key: String, defaultGains: [String: Double] = [:], drainsOnReactivation: Bool = false) {
+            self.key = key
+            self.defaultGains = defaultGains
+            self.drainsOnReactivation = drainsOnReactivation
+        }
+    }
 
     /// How libusb finds and claims a family's device.
     public struct USBOpening: Sendable {
@@ -113,7 +158,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
                 emulator: (@Sendable (UInt64, DemoInput) -> FirmwareEmulator)?,
                 servedEmulator: (@Sendable (UInt64, Bool) -> FirmwareEmulator)? = nil,
                 makeSource: @escaping @Sendable (SourceRequest) throws -> any SpectrumSource,
-                openHardware: (@Sendable (String?, SourceSettings) -> SpectrumSourceFactory)? = nil) {
+                openHardware: (@Sendable (String?, SourceSettings) -> SpectrumSourceFactory)? = nil,
+                shortName: String? = nil, listing: Listing? = nil, soapy: SoapyDriver? = nil) {
         self.id = id
         self.model = model
         self.listingModel = listingModel ?? model
@@ -127,6 +173,9 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
         self.servedEmulator = servedEmulator
         self.makeSource = makeSource
         self.openHardware = openHardware
+        self.shortName = shortName ?? model
+        self.listing = listing
+        self.soapy = soapy
     }
 
     public static func == (a: AnalyzerKind, b: AnalyzerKind) -> Bool { a.id == b.id }
@@ -135,11 +184,11 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
     /// the `--device` name (as the enum this replaced spelt it)
     public var rawValue: String { id }
 
-    /// The family named `id` in the catalogue.
-    public init?(rawValue id: String) {
+    /// The family named `id` in the catalogue (`catalogue`: the built-in list unless a test adds to it).
+    public init?(rawValue id: String, in catalogue: [AnalyzerKind] = AnalyzerKind.allCases) {
         // a SoapySDR device (a remote sensor's): its settings are checked where the device is
         if id == AnalyzerKind.soapy.id { self = .soapy; return }
-        guard let kind = Self.allCases.first(where: { $0.id == id }) else { return nil }
+        guard let kind = catalogue.first(where: { $0.id == id }) else { return nil }
         self = kind
     }
 

@@ -28,17 +28,18 @@ public struct DeviceChoice: Sendable, Hashable, CustomStringConvertible {
     public static func emulated(_ kind: AnalyzerKind) -> DeviceChoice { DeviceChoice(.emulated(kind)) }
     public static func hardware(_ kind: AnalyzerKind) -> DeviceChoice { DeviceChoice(.hardware(kind)) }
 
-    /// Parses `--device`'s value; nil for none of the forms.
-    public init?(rawValue text: String) {
+    /// Parses `--device`'s value; nil for none of the forms (`catalogue`: the built-in list unless a test adds to it).
+    public init?(rawValue text: String, in catalogue: [AnalyzerKind] = AnalyzerKind.allCases) {
         if text == "auto" { self = .auto; return }
         if text == "demo" { self = .demo; return }
         if text == "soapy" { self = DeviceChoice(.soapy("")); return }
         if text.hasPrefix("soapy:") { self = DeviceChoice(.soapy(String(text.dropFirst("soapy:".count)))); return }
-        if text.hasPrefix("demo-"), let kind = AnalyzerKind(rawValue: String(text.dropFirst(5))), kind.emulator != nil {
+        if text.hasPrefix("demo-"), let kind = AnalyzerKind(rawValue: String(text.dropFirst(5)), in: catalogue),
+           kind.emulator != nil {
             self = .emulated(kind)
             return
         }
-        guard let kind = AnalyzerKind(rawValue: text) else { return nil }
+        guard let kind = AnalyzerKind(rawValue: text, in: catalogue) else { return nil }
         self = .hardware(kind)
     }
 
@@ -54,9 +55,11 @@ public struct DeviceChoice: Sendable, Hashable, CustomStringConvertible {
     public var description: String { rawValue }
 
     /// every named choice, for help and messages: auto, the families, their emulators, soapy:ARGS
-    public static var names: [String] {
-        ["auto"] + AnalyzerKind.allCases.map(\.id) + ["demo"]
-            + AnalyzerKind.allCases.filter { $0.emulator != nil }.map { "demo-\($0.id)" } + ["soapy:ARGS"]
+    public static var names: [String] { names(in: AnalyzerKind.allCases) }
+
+    public static func names(in catalogue: [AnalyzerKind]) -> [String] {
+        ["auto"] + catalogue.map(\.id) + ["demo"]
+            + catalogue.filter { $0.emulator != nil }.map { "demo-\($0.id)" } + ["soapy:ARGS"]
     }
 
     /// the analyzer kind a fixed choice names; nil for auto (and a SoapySDR device, known once opened)

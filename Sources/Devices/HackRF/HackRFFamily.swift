@@ -45,5 +45,11 @@ extension AnalyzerKind {
             settings.keepsEveryDetector = request.keepsEveryDetector
             return try HackRFSpectrumSource(transport: request.transport, settings: settings,
                                             onFrame: request.onFrame, onEnd: request.onUSBEnd)
-        })
+        },
+        shortName: "HackRF",
+        listing: Listing(name: "HackRF One", path: "native (libusb): hackrf_sweep's protocol", realtimeWords: "receive mode",
+                         tested: "firmware emulator; Debian's `hackrf_sweep` and `hackrf_info` over Tools/fakeusb against tscope's output"),
+        // as hackrf_sweep and tscope's own HackRF path start: LNA 16 dB, VGA 20 dB, amplifier off
+        soapy: SoapyDriver(key: "hackrf", defaultGains: ["LNA": Double(HackRFGains.sweepDefaults.lnaDB),
+                                                         "VGA": Double(HackRFGains.sweepDefaults.vgaDB), "AMP": 0]))
 }

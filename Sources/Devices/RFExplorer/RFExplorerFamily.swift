@@ -17,5 +17,7 @@ extension AnalyzerKind {
         emulator: { seed, _ in RFExplorerEmulator(seed: seed) },
         makeSource: { request in
             try RFExplorerSpectrumSource(transport: request.transport, onFrame: request.onFrame, onEnd: request.onUSBEnd)
-        })
+        },
+        listing: Listing(name: "RF Explorer", path: "native (CP210x bridge)",
+                         tested: "firmware emulator of its serial protocol"))
 }

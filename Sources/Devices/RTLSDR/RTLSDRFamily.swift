@@ -47,7 +47,11 @@ extension AnalyzerKind {
                 device: try RTLSDRDevice.open(transport: request.transport),
                 settings: sourceSettings,
                 onFrame: request.onFrame, onEnd: { error in if let error { request.onEnd(error) } })
-        })
+        },
+        shortName: "RTL-SDR",
+        listing: Listing(name: "RTL-SDR (RTL2832U + R820T/R828D)", path: "native (libusb): rtl_power's hops",
+                         tested: "emulator of the RTL2832U and R820T registers; Debian's `rtl_power`, `rtl_sdr` over Tools/fakeusb"),
+        soapy: SoapyDriver(key: "rtlsdr", drainsOnReactivation: true))
 
     @Sendable private static func rtlsdrFields(_ settings: AnalyzerSettings) -> [(key: String, value: String)] {
         var fields: [(key: String, value: String)] = [("gain_db", "auto")]

@@ -13,21 +13,14 @@ public enum SoapyFamily {
     public static let settingOptions = ["--gain", "--antenna", "--sample-rate"]
 
     /// Gains set explicitly where tscope drives the same radio natively, so
-    /// both paths start alike (SoapySDR modules do not all send their
-    /// defaults to the device): HackRF LNA 16 dB, VGA 20 dB, amplifier off,
-    /// as hackrf_sweep and tscope's own HackRF path.
+    /// both paths start alike: the native family's `soapy.defaultGains`.
     public static func defaultGains(driver: String) -> [String: Double] {
-        switch driver {
-        case "hackrf":
-            return ["LNA": Double(HackRFGains.sweepDefaults.lnaDB), "VGA": Double(HackRFGains.sweepDefaults.vgaDB), "AMP": 0]
-        default:
-            return [:]
-        }
+        nativelyDriven[driver]?.soapy?.defaultGains ?? [:]
     }
 
-    /// Drivers whose devices tscope also drives natively: `tscope devices` lists such a device once, native
-    /// first, and `--device auto` prefers the native path.
-    public static let nativelyDriven: [String: AnalyzerKind] = ["hackrf": .hackrf, "rtlsdr": .rtlsdr]
+    /// Drivers whose devices tscope also drives natively (each family's `soapy.key`): `tscope devices` lists
+    /// such a device once, native first, and `--device auto` prefers the native path.
+    public static let nativelyDriven: [String: AnalyzerKind] = AnalyzerKind.soapyDriven()
 
     /// The Debian package with SoapySDR's module for a driver key.
     public static func modulePackage(driver: String) -> String {

@@ -214,7 +214,7 @@ public final class SoapySpectrumSource: SpectrumSource {
         timing.withLock { $0 = DwellTiming(dwellSeconds: dwell, revisitSeconds: revisit) }
         let noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
         let detector = self.detector, format = self.format
-        let drainsOnReactivation = description.driver == "rtlsdr"
+        let drainsOnReactivation = SoapyFamily.nativelyDriven[description.driver]?.soapy?.drainsOnReactivation ?? false
         try activateQuietly()
         try launch { [self] buffer in
             // made on this thread, never shared: one spectrum per hop (its kept bins), one frame buffer

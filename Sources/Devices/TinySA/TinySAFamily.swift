@@ -49,5 +49,7 @@ extension AnalyzerKind {
         makeSource: { request in
             try TinySASpectrumSource(transport: request.transport, settings: request.settings.tinySA,
                                      onFrame: request.onFrame, onEnd: request.onUSBEnd)
-        })
+        },
+        listing: Listing(name: "tinySA, tinySA Ultra", path: "native (USB serial, `scanraw`)",
+                         tested: "firmware emulator of its shell"))
 }
