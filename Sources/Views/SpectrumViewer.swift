@@ -58,9 +58,10 @@ public enum ViewerExit: Equatable {
 /// The interactive analyzer loop: reads keys and mouse reports, applies
 /// intents to the model, retunes the device when the wanted band changes,
 /// and draws at most `maxFramesPerSecond` frames, each the peak hold of what
-/// arrived since the last one. Every frame taken also goes into the
-/// waterfall's history, the persistence and the meter, whichever view is
-/// showing (the persistence once its view has been drawn: it sets the geometry).
+/// arrived since the last one. Every frame taken also goes, through
+/// `AnalyzerModel.ingest(_:)`, into the waterfall's history, the persistence
+/// and the meter, whichever view is showing (the persistence once its view
+/// has been drawn: it sets the geometry).
 public final class SpectrumViewer {
     /// frame-rate limit [frames/s]
     public static let maxFramesPerSecond = 30.0
