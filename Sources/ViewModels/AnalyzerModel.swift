@@ -76,16 +76,28 @@ public final class AnalyzerModel {
         referenceTrace?.resampled(to: frame)
     }
 
-    /// Adds a frame to the waterfall's history, as live − reference when
-    /// that is shown (through a scratch frame, so no allocation per frame).
-    public func addToWaterfall(_ frame: SpectrumFrame) {
-        waterfall.add(shown(frame))
-    }
-
-    /// Adds a frame to the persistence histogram, as live − reference when
-    /// that is shown, as the waterfall does.
-    public func addToPersistence(_ frame: SpectrumFrame) {
-        persistence.add(shown(frame))
+    /// Takes one delivery of spectrum into the views' models. Every source
+    /// feeds the model through here alone — the live viewer (a local
+    /// analyzer or a remote sensor, whose frames reach the same mailbox) once
+    /// per drawn frame, and a replay's pump once per frame it plays or reads
+    /// again — so every view is fed the same way whatever the source.
+    ///
+    /// The waterfall always takes the frame (a frozen plot can still scroll
+    /// back through what arrived); while the plot is frozen the persistence
+    /// and the meter do not, so the frozen picture stays put. With live −
+    /// reference shown, the history views take that, made in a scratch frame
+    /// (no allocation per frame).
+    public func ingest(_ delivery: FrameDelivery) {
+        if let frame = delivery.frame { waterfall.add(shown(frame)) }
+        guard !plot.isPaused else { return }
+        if let frame = delivery.frame, delivery.feedsPersistence { persistence.add(shown(frame)) }
+        guard let reading = delivery.bandPower else { return }
+        if let trace = delivery.trace {
+            // as a bench analyzer's channel power: the meter measures the held or averaged trace
+            if let traced = BandPower.decibels(in: meterBand, of: trace) { meter.record(traced, at: reading.time) }
+        } else {
+            meter.record(reading.decibels, at: reading.time)
+        }
     }
 
     /// `frame`, or live − reference in the scratch frame when that is shown.

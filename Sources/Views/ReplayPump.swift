@@ -3,8 +3,9 @@ import Signals
 import ViewModels
 
 /// How the viewer feeds a replay into its models: every frame played goes
-/// into the waterfall's history and the persistence (none lost to peak hold
-/// at ×64) and into the mailbox for the plot and meter; after a jump the
+/// through `AnalyzerModel.ingest(_:)` into the waterfall's history and the
+/// persistence (none lost to peak hold at ×64) and into the mailbox for the
+/// plot and meter (the viewer's own delivery, as live); after a jump the
 /// history is read again from the file for the visible period, and the
 /// persistence from the frames of its persistence time.
 enum ReplayPump {
@@ -14,8 +15,7 @@ enum ReplayPump {
         defer { model.replay = replay.state(at: wallClock) }
         measure(model, mailbox)
         try replay.advance(to: wallClock) { frame in
-            model.addToWaterfall(frame)
-            model.addToPersistence(frame)
+            model.ingest(FrameDelivery(frame: frame))
             mailbox.post(frame)
         }
     }
@@ -46,8 +46,7 @@ enum ReplayPump {
         let playhead = replay.playhead(at: wallClock)
         let persistenceSpan = min(model.waterfall.periodSeconds, 3 * model.persistence.persistenceSeconds)
         try replay.refill(seconds: model.waterfall.periodSeconds, at: wallClock) { frame in
-            model.addToWaterfall(frame)
-            if frame.timestamp >= playhead - persistenceSpan { model.addToPersistence(frame) }
+            model.ingest(FrameDelivery(frame: frame, feedsPersistence: frame.timestamp >= playhead - persistenceSpan))
             // only the newest: the plot shows the frame at the playhead, not a peak over the period
             mailbox.clear()
             mailbox.post(frame)

@@ -58,9 +58,10 @@ public enum ViewerExit: Equatable {
 /// The interactive analyzer loop: reads keys and mouse reports, applies
 /// intents to the model, retunes the device when the wanted band changes,
 /// and draws at most `maxFramesPerSecond` frames, each the peak hold of what
-/// arrived since the last one. Every frame taken also goes into the
-/// waterfall's history, the persistence and the meter, whichever view is
-/// showing (the persistence once its view has been drawn: it sets the geometry).
+/// arrived since the last one. Every frame taken also goes, through
+/// `AnalyzerModel.ingest(_:)`, into the waterfall's history, the persistence
+/// and the meter, whichever view is showing (the persistence once its view
+/// has been drawn: it sets the geometry).
 public final class SpectrumViewer {
     /// frame-rate limit [frames/s]
     public static let maxFramesPerSecond = 30.0
@@ -82,6 +83,8 @@ public final class SpectrumViewer {
     /// copied, so their storage is reused
     private var shownFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     private var incomingFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+    /// the plot's held or averaged trace taken from the mailbox, swapped onto the screen likewise
+    private var traceFrame = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     private var hasFrame = false
     private var needsAutoscale = true
     /// floor and peak of the shown frame, for autoscale and auto mode
@@ -164,30 +167,30 @@ public final class SpectrumViewer {
         }
     }
 
-    /// A new peak-held frame: into the history always; on screen, into the
-    /// persistence and into the meter unless paused.
+    /// A new peak-held frame: into the models through `ingest` (the
+    /// history always; the persistence and the meter unless paused), then on
+    /// screen unless paused.
     private func accept(now: Double) {
-        // a replay put every frame into the history and the persistence as it played
-        if feed.replay == nil { model.addToWaterfall(incomingFrame) }
-        guard !model.plot.isPaused else { return }
-        // the live frame (not the held trace), as the waterfall takes it
-        if feed.replay == nil { model.addToPersistence(incomingFrame) }
-        swap(&shownFrame, &incomingFrame)
-        // every sweep since the last drawn frame, averaged in linear power
-        let swept = feed.mailbox.takeBandPower()
-        // the plot shows the trace (held or averaged over every sweep) where one is chosen
-        if model.traceMode != .live, feed.mailbox.takeTrace(into: &shownFrame) {
+        let paused = model.plot.isPaused
+        // while the plot is frozen neither the band power nor the trace is taken from the mailbox;
+        // otherwise every sweep since the last drawn frame, averaged in linear power, and the
+        // plot's trace (held or averaged over every sweep) where one is chosen
+        let swept = paused ? nil : feed.mailbox.takeBandPower()
+        let traced = !paused && model.traceMode != .live && feed.mailbox.takeTrace(into: &traceFrame)
+        // a replay's pump put every frame into the history and the persistence as it played
+        model.ingest(FrameDelivery(frame: feed.replay == nil ? incomingFrame : nil, trace: traced ? traceFrame : nil,
+                                   bandPower: swept.map { ($0.decibels, timelineNow()) }))
+        guard !paused else { return }
+        if traced {
+            // the plot shows the trace
+            swap(&shownFrame, &traceFrame)
             let restarted = feed.mailbox.traceState.restartedByRetune
             if restarted != traceRestartNoted {
                 traceRestartNoted = restarted
                 if restarted { viewerMessage = "\(model.traceMode) restarted: the band changed" }
             }
-            // as a bench analyzer's channel power: the meter measures the held or averaged trace
-            if swept != nil, let traced = BandPower.decibels(in: model.meterBand, of: shownFrame) {
-                model.meter.record(traced, at: timelineNow())
-            }
-        } else if let swept {
-            model.meter.record(swept.decibels, at: timelineNow())
+        } else {
+            swap(&shownFrame, &incomingFrame)
         }
         model.subtractReferenceIfShown(from: &shownFrame)
         hasFrame = true

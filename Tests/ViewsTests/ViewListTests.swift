@@ -7,7 +7,8 @@ import ViewModels
 
 /// The analyzer's views come from one list (`AnalyzerMode`, issue 43 item 3):
 /// every view has what the keys, the help, the drawer and `--view` ask of it,
-/// and they all follow the list; and nothing outside it compares views.
+/// and they all follow the list; nothing outside it compares views, and the
+/// models are fed through `AnalyzerModel.ingest(_:)` alone.
 @Suite struct ViewListTests {
     /// the repository's Sources directory
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -140,6 +141,16 @@ import ViewModels
             found += try Self.matches(pattern, in: file)
         }
         #expect(found.isEmpty, "ask the view list (AnalyzerMode's properties) instead:\n\(found.joined(separator: "\n"))")
+    }
+
+    @Test func onlyIngestFeedsTheViewsModels() throws {
+        // the views' models take frames and readings in AnalyzerModel.ingest alone
+        let pattern = "\\.(waterfall|persistence)\\.(history\\.)?add\\(|\\.meter\\.record\\(|addTo(Waterfall|Persistence)\\("
+        var found: [String] = []
+        for file in try Self.sourceFiles() where file.path != "ViewModels/AnalyzerModel.swift" {
+            found += try Self.matches(pattern, in: file)
+        }
+        #expect(found.isEmpty, "feed the models through AnalyzerModel.ingest(_:):\n\(found.joined(separator: "\n"))")
     }
 
     func key(_ text: String, _ model: AnalyzerModel) -> AnalyzerIntent? {

@@ -50,7 +50,7 @@ func mapColor(level: Float) -> Color {
         let width = 120, height = 36
         let model = AnalyzerModel(plot: fixedModel(width: width, height: height), mode: .waterfall)
         let now = 2_000_000.0
-        for step in 0..<900 { model.addToWaterfall(frame(time: now - 30 + Double(step) / 30)) }
+        for step in 0..<900 { model.ingest(FrameDelivery(frame: frame(time: now - 30 + Double(step) / 30))) }
         let levels = frame(time: now).powerDB.withUnsafeBufferPointer { LevelStatistics().measure($0) }
         let measured = try #require(levels)
         model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
