@@ -36,50 +36,34 @@ public enum OnOff: String, ExpressibleByArgument, CaseIterable, Sendable {
 public struct AnalyzerSettingsOptions: ParsableArguments {
     public init() {}
 
-    @Option(name: .customLong("lna-gain"), help: ArgumentHelp(
-        "HackRF: LNA (IF) gain, 0–40 dB in 8 dB steps (default 16).", valueName: "dB"))
+    @Option(name: .customLong(AnalyzerSetting.lnaGain.name), help: AnalyzerSetting.lnaGain.argumentHelp)
     public var lnaGain: Int?
 
-    @Option(name: .customLong("vga-gain"), help: ArgumentHelp(
-        "HackRF: VGA (baseband) gain, 0–62 dB in 2 dB steps (default 20).", valueName: "dB"))
+    @Option(name: .customLong(AnalyzerSetting.vgaGain.name), help: AnalyzerSetting.vgaGain.argumentHelp)
     public var vgaGain: Int?
 
-    @Option(name: .customLong("amp"), help: ArgumentHelp("HackRF: RF amplifier (+14 dB), on or off (default off).",
-                                                         valueName: "on|off"))
+    @Option(name: .customLong(AnalyzerSetting.amp.name), help: AnalyzerSetting.amp.argumentHelp)
     public var amp: OnOff?
 
-    @Option(name: .customLong("antenna-power"), help: ArgumentHelp(
-        "HackRF: 3.3 V on the antenna port for an active antenna, on or off (default off).", valueName: "on|off"))
+    @Option(name: .customLong(AnalyzerSetting.antennaPower.name), help: AnalyzerSetting.antennaPower.argumentHelp)
     public var antennaPower: OnOff?
 
-    @Option(name: .customLong("gain"), help: ArgumentHelp(
-        "RTL-SDR: tuner gain in dB, snapped to the tuner's nearest step (0–49.6), or auto (default). "
-            + "SoapySDR device: the overall gain in dB, auto, or one gain element NAME=DB (repeatable: "
-            + "--gain LNA=16 --gain VGA=20; `tscope devices --probe` lists them).",
-        valueName: "dB|auto|NAME=dB"))
+    @Option(name: .customLong(AnalyzerSetting.gain.name), help: AnalyzerSetting.gain.argumentHelp)
     public var gains: [String] = []
 
     /// `--gain` as one value (its repeats joined by commas, as `AnalyzerSettings.set` takes them)
     public var tunerGain: String? { gains.isEmpty ? nil : gains.joined(separator: ",") }
 
-    @Option(name: .customLong("antenna"), help: ArgumentHelp(
-        "SoapySDR device: the antenna port to receive on (default: the device's).", valueName: "name"))
+    @Option(name: .customLong(AnalyzerSetting.antenna.name), help: AnalyzerSetting.antenna.argumentHelp)
     public var antenna: String?
 
-    @Option(name: .customLong("sample-rate"), help: ArgumentHelp(
-        "SoapySDR device: sample rate in S/s (2.4e6, 2.4M); default: the lowest offered ≥ 1.25 × the band in real "
-            + "time (at most 20 MS/s), the highest (RTL-SDR: 2.4 MS/s) when hopping.",
-        valueName: "S/s"))
+    @Option(name: .customLong(AnalyzerSetting.sampleRate.name), help: AnalyzerSetting.sampleRate.argumentHelp)
     public var sampleRate: String?
 
-    @Option(name: .customLong("rbw"), help: ArgumentHelp(
-        "tinySA: resolution bandwidth in kHz (the unit takes the first filter at least that wide), or auto.",
-        valueName: "kHz|auto"))
+    @Option(name: .customLong(AnalyzerSetting.rbw.name), help: AnalyzerSetting.rbw.argumentHelp)
     public var rbw: String?
 
-    @Option(name: .customLong("attenuation"), help: ArgumentHelp(
-        "tinySA: input attenuation, 0–31 dB, or auto (levels stay corrected for it; the noise floor rises).",
-        valueName: "dB|auto"))
+    @Option(name: .customLong(AnalyzerSetting.attenuation.name), help: AnalyzerSetting.attenuation.argumentHelp)
     public var attenuation: String?
 
     @Option(name: .customLong("calibration"), help: ArgumentHelp(
@@ -100,15 +84,10 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     @Option(name: .customLong("demo-crystal-ppm"), help: .hidden)
     public var demoCrystalPPM: Double?
 
-    @Option(name: .customLong("ppm"), help: ArgumentHelp(
-        "RTL-SDR: correct for a crystal this many ppm fast (rtl_sdr's -p; measure it on a known carrier).",
-        valueName: "ppm"))
+    @Option(name: .customLong(AnalyzerSetting.ppm.name), help: AnalyzerSetting.ppm.argumentHelp)
     public var ppm: Int?
 
-    @Option(name: .customLong("bias-tee"), help: ArgumentHelp(
-        "RTL-SDR: power on the antenna port (the RTL-SDR Blog V3/V4's bias tee, GPIO 0), on or off. Like rtl_sdr "
-            + "-T it stays as set until the dongle is unplugged or set off.",
-        valueName: "on|off"))
+    @Option(name: .customLong(AnalyzerSetting.biasTee.name), help: AnalyzerSetting.biasTee.argumentHelp)
     public var biasTee: OnOff?
 
     @Option(name: .customLong("mode"), help: ArgumentHelp(
@@ -134,14 +113,14 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
     public var settings: AnalyzerSettings {
         get throws {
             var settings = AnalyzerSettings()
-            let given: [(String, String?)] = [
-                ("lna-gain", lnaGain.map(String.init)), ("vga-gain", vgaGain.map(String.init)), ("amp", amp?.rawValue),
-                ("antenna-power", antennaPower?.rawValue), ("gain", tunerGain), ("ppm", ppm.map(String.init)),
-                ("bias-tee", biasTee?.rawValue), ("rbw", rbw), ("attenuation", attenuation),
-                ("antenna", antenna), ("sample-rate", sampleRate),
+            let given: [(AnalyzerSetting, String?)] = [
+                (.lnaGain, lnaGain.map(String.init)), (.vgaGain, vgaGain.map(String.init)), (.amp, amp?.rawValue),
+                (.antennaPower, antennaPower?.rawValue), (.gain, tunerGain), (.ppm, ppm.map(String.init)),
+                (.biasTee, biasTee?.rawValue), (.rbw, rbw), (.attenuation, attenuation),
+                (.antenna, antenna), (.sampleRate, sampleRate),
             ]
-            for case let (option, value?) in given {
-                do { try settings.set(option, to: value) } catch { throw ValidationError(error.description) }
+            for case let (setting, value?) in given {
+                do { try settings.set(setting, to: value) } catch { throw ValidationError(error.description) }
             }
             return settings
         }
@@ -170,4 +149,9 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         }
         return selection
     }
+}
+
+extension AnalyzerSetting {
+    /// the setting's help as ArgumentParser shows it
+    var argumentHelp: ArgumentHelp { ArgumentHelp(help, valueName: valueName) }
 }

@@ -162,3 +162,34 @@ import Testing
         #expect(next == plan.binCount)
     }
 }
+
+/// Each setting is one key: its name, parser and read-back; families list keys.
+@Suite struct AnalyzerSettingKeyTests {
+    /// a value each setting takes, as it reads back
+    static let samples: [AnalyzerSetting: String] = [
+        .lnaGain: "24", .vgaGain: "30", .amp: "on", .antennaPower: "off", .gain: "29.7", .ppm: "-12",
+        .biasTee: "on", .rbw: "30", .attenuation: "auto", .antenna: "RX2", .sampleRate: "2400000",
+    ]
+
+    @Test func everyKeyParsesAndReadsBackWhatItWasGiven() throws {
+        #expect(Set(AnalyzerSetting.allCases.map(\.name)).count == AnalyzerSetting.allCases.count)
+        #expect(Set(Self.samples.keys) == Set(AnalyzerSetting.allCases), "a sample for every key")
+        for setting in AnalyzerSetting.allCases {
+            var settings = AnalyzerSettings()
+            try settings.set(setting, to: Self.samples[setting]!)
+            #expect(settings.given == [setting.name: Self.samples[setting]!], "\(setting)")
+            #expect(settings.givenSettings == [setting])
+            #expect(AnalyzerSetting(named: setting.name) == setting && setting.option == "--\(setting.name)")
+            #expect(!setting.help.isEmpty && !setting.valueName.isEmpty)
+        }
+        var settings = AnalyzerSettings()
+        #expect(throws: AnalyzerSettingError.self) { try settings.set("lna-gain", to: "17") }
+        #expect(throws: AnalyzerSettingError.self) { try settings.set("gian", to: "1") }
+    }
+
+    @Test func everyFamilyTakesKeysAndEveryKeyHasAnOwner() {
+        let owned = (AnalyzerKind.allCases + [.soapy]).flatMap(\.settingsDescription.settings)
+        #expect(Set(owned) == Set(AnalyzerSetting.allCases), "every setting belongs to some family")
+        #expect(AnalyzerKind.hackrf.settingOptions == ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"])
+    }
+}

@@ -14,7 +14,7 @@ extension AnalyzerKind {
         usb: USBOpening(ids: [USBID(0x1234, 0x5678)], detachKernelDriver: false),
         powerUnit: "dB", tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6_000e6)!,
         realtimeBandwidthHz: 5e6,
-        settings: AnalyzerSettingsDescription(options: [], ownerName: "a toy analyzer"),
+        settings: AnalyzerSettingsDescription(takes: [], ownerName: "a toy analyzer"),
         // it speaks the HackRF's protocol, so the HackRF's emulator and source serve it
         emulator: { seed, input in AnalyzerKind.hackrf.emulator(seed: seed, input: input)! },
         makeSource: { request in try AnalyzerKind.hackrf.makeSource(request) },

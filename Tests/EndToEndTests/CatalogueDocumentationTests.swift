@@ -47,3 +47,15 @@ import Testing
         #expect(watch.contains(AnalyzerKind.realtimeLimitsText()), "\(watch)")
     }
 }
+
+/// The command line's settings are the keys': every key's option and help appear in `watch --help`.
+@Suite struct SettingKeyHelpTests {
+    @Test func watchHelpListsEverySettingWithItsHelp() throws {
+        let help = try run(Paths.tscope, ["watch", "--help"]).stdoutText
+        let folded = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in AnalyzerSetting.allCases {
+            #expect(folded.contains("\(setting.option) <\(setting.valueName)>"), "\(setting.option) <\(setting.valueName)>")
+            #expect(folded.contains(setting.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(setting.help)")
+        }
+    }
+}

@@ -44,7 +44,7 @@ extension AnalyzerKind {
     public static let unknown = AnalyzerKind(
         id: "unknown", model: "analyzer", usb: nil, powerUnit: "dB",
         tunableRange: AnalyzerKind.anyTunableRange, realtimeBandwidthHz: nil,
-        settings: AnalyzerSettingsDescription(options: [], ownerName: "an analyzer of unknown kind"),
+        settings: AnalyzerSettingsDescription(takes: [], ownerName: "an analyzer of unknown kind"),
         emulator: nil,
         makeSource: { _ in throw USBError.unsupported("an analyzer of unknown kind cannot be opened here") })
 }

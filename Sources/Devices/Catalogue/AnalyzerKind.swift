@@ -318,8 +318,10 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
 /// The settings a family takes and how they read back (status line,
 /// recordings, `meter --json`, calibration's gain).
 public struct AnalyzerSettingsDescription: Sendable {
-    /// the options it takes ("--lna-gain", …)
-    public var options: [String]
+    /// the settings it takes
+    public var settings: [AnalyzerSetting]
+    /// the options it takes ("--lna-gain", …), for messages
+    public var options: [String] { settings.map(\.option) }
     /// "a HackRF": how messages name the owner of these options
     public var ownerName: String
     /// "LNA 16 dB, VGA 20 dB, amp off"; "" for none
@@ -336,13 +338,13 @@ public struct AnalyzerSettingsDescription: Sendable {
     /// why these settings' values do not suit the family (the options fit, a value does not); nil when they do
     public var validate: @Sendable (AnalyzerSettings) -> String?
 
-    public init(options: [String], ownerName: String, validate: @escaping @Sendable (AnalyzerSettings) -> String? = { _ in nil },
+    public init(takes settings: [AnalyzerSetting], ownerName: String, validate: @escaping @Sendable (AnalyzerSettings) -> String? = { _ in nil },
                 summary: @escaping @Sendable (AnalyzerSettings) -> String = { _ in "" },
                 fields: @escaping @Sendable (AnalyzerSettings) -> [(key: String, value: String)] = { _ in [] },
                 totalGainDB: @escaping @Sendable (AnalyzerSettings) -> Double? = { _ in 0 },
                 recorded: @escaping @Sendable (AnalyzerSettings) -> String? = { _ in nil },
                 measurementBand: (@Sendable ([Double], Double, @Sendable (Double) -> FrequencyRange) -> FrequencyRange)? = nil) {
-        self.options = options
+        self.settings = settings
         self.ownerName = ownerName
         self.summary = summary
         self.fields = fields

@@ -55,14 +55,14 @@ public struct AnalyzerSettings: Sendable, Equatable {
 
     /// The options given that `kind` does not have, by their option names.
     public func foreignOptions(for kind: AnalyzerKind) -> [String] {
-        givenOptions.filter { !kind.settingOptions.contains($0) }
+        givenSettings.filter { !kind.settingsDescription.settings.contains($0) }.map(\.option)
     }
 
-    /// every option given, by its option name ("--lna-gain"), in `optionNames` order
-    public var givenOptions: [String] {
-        let given = self.given
-        return Self.optionNames.filter { given[$0] != nil }.map { "--\($0)" }
-    }
+    /// every option given, by its option name ("--lna-gain"), in `AnalyzerSetting.allCases` order
+    public var givenOptions: [String] { givenSettings.map(\.option) }
+
+    /// every setting given, in `AnalyzerSetting.allCases` order
+    public var givenSettings: [AnalyzerSetting] { AnalyzerSetting.allCases.filter { $0.readBack(self) != nil } }
 
     /// "--lna-gain is a HackRF setting: the tinySA has none of it" — nil when all fit.
     public func problem(for kind: AnalyzerKind) -> String? {
@@ -114,113 +114,31 @@ public struct AnalyzerSettingError: Error, CustomStringConvertible, Sendable {
 }
 
 extension AnalyzerSettings {
-    /// every setting by its option name (without the dashes)
-    public static let optionNames = ["lna-gain", "vga-gain", "amp", "antenna-power", "gain", "ppm", "bias-tee", "rbw",
-                                     "attenuation", "antenna", "sample-rate"]
+    /// every setting by its option name (without the dashes), in `AnalyzerSetting.allCases` order
+    public static var optionNames: [String] { AnalyzerSetting.allCases.map(\.name) }
 
     /// Sets one setting from its option name ("lna-gain") and its value as
     /// typed ("24"): the one parser behind the command line and a remote
-    /// viewer's request. A bad value names what is allowed.
+    /// viewer's request (each `AnalyzerSetting`'s own). A bad value names what is allowed.
     public mutating func set(_ option: String, to text: String) throws(AnalyzerSettingError) {
-        func onOff() throws(AnalyzerSettingError) -> Bool {
-            switch text {
-            case "on": return true
-            case "off": return false
-            default: throw AnalyzerSettingError("--\(option) \(text): expected on or off")
-            }
-        }
-        switch option {
-        case "lna-gain":
-            guard let dB = Int(text), (0...40).contains(dB), dB % 8 == 0 else {
-                throw AnalyzerSettingError("--lna-gain \(text): the HackRF's LNA takes 0, 8, 16, 24, 32 or 40 dB")
-            }
-            lnaGainDB = dB
-        case "vga-gain":
-            guard let dB = Int(text), (0...62).contains(dB), dB % 2 == 0 else {
-                throw AnalyzerSettingError("--vga-gain \(text): the HackRF's VGA takes 0–62 dB in 2 dB steps (0, 2, 4 … 62)")
-            }
-            vgaGainDB = dB
-        case "amp": amplifier = try onOff()
-        case "antenna-power": antennaPower = try onOff()
-        case "bias-tee": biasTee = try onOff()
-        case "gain":
-            // a comma-separated list: auto, DB (overall; an RTL-SDR's tuner step), NAME=DB (a SoapySDR gain element)
-            for part in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-                try setGain(part)
-            }
-        case "ppm":
-            guard let ppm = Int(text), (-1000...1000).contains(ppm) else {
-                throw AnalyzerSettingError("--ppm \(text): expected a crystal error between -1000 and 1000 ppm")
-            }
-            frequencyCorrectionPPM = ppm
-        case "rbw":
-            if text == "auto" {
-                tinySA.rbw = .automatic
-            } else if let kHz = Double(text), TinySASettings.rbwRangeKHz.contains(kHz) {
-                tinySA.rbw = .fixed(kHz)
-            } else {
-                throw AnalyzerSettingError("--rbw \(text): the tinySA takes auto or 0.2–850 kHz "
-                    + "(the basic's filters 3.1–620.7 kHz, the Ultra's 0.2, 1, 3, 10, 30, 100, 300, 600, 850)")
-            }
-        case "attenuation":
-            if text == "auto" {
-                tinySA.attenuation = .automatic
-            } else if let dB = Int(text), TinySASettings.attenuationRange.contains(dB) {
-                tinySA.attenuation = .fixed(dB)
-            } else {
-                throw AnalyzerSettingError("--attenuation \(text): the tinySA takes auto or 0–31 dB in 1 dB steps")
-            }
-        case "antenna":
-            guard !text.isEmpty, !text.contains(",") else {
-                throw AnalyzerSettingError("--antenna \(text): expected an antenna's name, as `tscope devices` lists it")
-            }
-            antenna = text
-        case "sample-rate":
-            guard let rate = SampleRateText.hertz(text), rate >= 1e3, rate <= 1e10 else {
-                throw AnalyzerSettingError("--sample-rate \(text): expected samples per second, e.g. 2.4e6, 2400000 or 2.4M")
-            }
-            sampleRateHz = rate
-        default:
+        guard let setting = AnalyzerSetting(named: option) else {
             throw AnalyzerSettingError("\(option): not a setting; the settings are "
-                + Self.optionNames.map { "--\($0)" }.joined(separator: ", "))
+                + AnalyzerSetting.allCases.map(\.option).joined(separator: ", "))
         }
+        try set(setting, to: text)
+    }
+
+    /// Sets `setting` from its value as typed.
+    public mutating func set(_ setting: AnalyzerSetting, to text: String) throws(AnalyzerSettingError) {
+        try setting.parse(&self, text)
     }
 
     /// The settings given, by option name and value as `set` takes them
     /// (what a remote viewer sends the sensor).
     public var given: [String: String] {
-        var given: [String: String] = [:]
-        if let lnaGainDB { given["lna-gain"] = "\(lnaGainDB)" }
-        if let vgaGainDB { given["vga-gain"] = "\(vgaGainDB)" }
-        if let amplifier { given["amp"] = amplifier ? "on" : "off" }
-        if let antennaPower { given["antenna-power"] = antennaPower ? "on" : "off" }
-        if let biasTee { given["bias-tee"] = biasTee ? "on" : "off" }
-        var gains: [String] = []
-        if let overallGainDB {
-            gains.append(Self.decimal(overallGainDB))
-        } else {
-            switch tunerGain {
-            case .automatic?: gains.append("auto")
-            case .manual(let tenths)?: gains.append("\(Double(tenths) / 10)")
-            case nil: break
-            }
-        }
-        gains += namedGainsDB.keys.sorted().map { "\($0)=\(Self.decimal(namedGainsDB[$0] ?? 0))" }
-        if !gains.isEmpty { given["gain"] = gains.joined(separator: ",") }
-        if let antenna { given["antenna"] = antenna }
-        if let sampleRateHz { given["sample-rate"] = Self.decimal(sampleRateHz) }
-        if let frequencyCorrectionPPM { given["ppm"] = "\(frequencyCorrectionPPM)" }
-        switch tinySA.rbw {
-        case .automatic?: given["rbw"] = "auto"
-        case .fixed(let kHz)?: given["rbw"] = TinySASettings.text(kHz)
-        case nil: break
-        }
-        switch tinySA.attenuation {
-        case .automatic?: given["attenuation"] = "auto"
-        case .fixed(let dB)?: given["attenuation"] = "\(dB)"
-        case nil: break
-        }
-        return given
+        Dictionary(uniqueKeysWithValues: AnalyzerSetting.allCases.compactMap { setting in
+            setting.readBack(self).map { (setting.name, $0) }
+        })
     }
 
     /// `given` applied over these settings (a viewer's change to a running sensor).

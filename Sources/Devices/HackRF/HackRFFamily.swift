@@ -13,7 +13,7 @@ extension AnalyzerKind {
         powerUnit: "dB", tunableRange: HackRFProtocol.tunableRange,
         realtimeBandwidthHz: HackRFReceiveMode.widestBandHz,
         settings: AnalyzerSettingsDescription(
-            options: ["--lna-gain", "--vga-gain", "--amp", "--antenna-power"], ownerName: "a HackRF",
+            takes: [.lnaGain, .vgaGain, .amp, .antennaPower], ownerName: "a HackRF",
             summary: { settings in
                 let gains = settings.hackRFGains
                 return "LNA \(gains.lnaDB) dB, VGA \(gains.vgaDB) dB, amp \((settings.amplifier ?? false) ? "on" : "off")"

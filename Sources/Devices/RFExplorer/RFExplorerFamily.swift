@@ -13,7 +13,7 @@ extension AnalyzerKind {
         usb: USBOpening(ids: [USBID(CP210xBridge.vendorID, CP210xBridge.productID)], detachKernelDriver: true),
         powerUnit: "dBm", tunableRange: FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!,
         realtimeBandwidthHz: nil,
-        settings: AnalyzerSettingsDescription(options: [], ownerName: "an RF Explorer"),
+        settings: AnalyzerSettingsDescription(takes: [], ownerName: "an RF Explorer"),
         emulator: { seed, _ in RFExplorerEmulator(seed: seed) },
         makeSource: { request in
             try RFExplorerSpectrumSource(transport: request.transport, onFrame: request.onFrame, onEnd: request.onUSBEnd)

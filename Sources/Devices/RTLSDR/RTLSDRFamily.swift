@@ -13,7 +13,7 @@ extension AnalyzerKind {
         powerUnit: "dB", tunableRange: RTLSDRSpectrumSource.hardwareTunableRange,
         realtimeBandwidthHz: RTLSDRSpectrumSource.realtimeBandwidthHz,
         settings: AnalyzerSettingsDescription(
-            options: ["--gain", "--ppm", "--bias-tee"], ownerName: "an RTL-SDR", validate: { $0.rtlsdrGainProblem },
+            takes: [.gain, .ppm, .biasTee], ownerName: "an RTL-SDR", validate: { $0.rtlsdrGainProblem },
             summary: { settings in
                 var text = "gain auto"
                 if case .manual(let tenths) = settings.tunerGain ?? .automatic { text = "gain \(tenths / 10).\(tenths % 10) dB" }

@@ -10,7 +10,7 @@ import USBDriver
 /// sample rate, and hopped for wider bands (`SoapySpectrumSource`).
 public enum SoapyFamily {
     /// The settings every SoapySDR device takes.
-    public static let settingOptions = ["--gain", "--antenna", "--sample-rate"]
+    public static let settings: [AnalyzerSetting] = [.gain, .antenna, .sampleRate]
 
     /// Gains set explicitly where tscope drives the same radio natively, so
     /// both paths start alike: the native family's `soapy.defaultGains`.
@@ -387,7 +387,7 @@ extension AnalyzerKind {
             // a hopped band's frame comes when every hop is measured: 100 ms a hop for an RTL-SDR's 55 ms transfers
             stallSeconds: 5,
             settings: AnalyzerSettingsDescription(
-                options: SoapyFamily.settingOptions, ownerName: "a SoapySDR device's",
+                takes: SoapyFamily.settings, ownerName: "a SoapySDR device's",
                 validate: { settings in device?.problem(settings) },
                 summary: { settings in device?.summary(settings) ?? "" },
                 fields: { settings in device?.fields(settings) ?? [] },

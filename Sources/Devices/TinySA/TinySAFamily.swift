@@ -16,7 +16,7 @@ extension AnalyzerKind {
         // a sweep at narrow RBW can take seconds
         stallSeconds: 5,
         settings: AnalyzerSettingsDescription(
-            options: ["--rbw", "--attenuation"], ownerName: "a tinySA",
+            takes: [.rbw, .attenuation], ownerName: "a tinySA",
             summary: { settings in
                 var parts: [String] = []
                 switch settings.tinySA.rbw {
