@@ -28,11 +28,11 @@ public final class CSVExporter: SpectrumFrameWriter {
     /// the long layout's power column: "power_db" or "power_dbm"
     private let powerColumn: String
 
-    /// - Parameter unit: the levels' unit, "dB" or "dBm" (`CaptureMetadata.levelUnit`)
-    public init(sink: OutputSink, layout: Layout, unit: String = "dB") {
+    /// - Parameter unit: the levels' unit (`CaptureMetadata.levelUnit`)
+    public init(sink: OutputSink, layout: Layout, unit: PowerUnit = .dB) {
         self.sink = sink
         self.layout = layout
-        powerColumn = unit == "dBm" ? "power_dbm" : "power_db"
+        powerColumn = "power_\(unit.rawValue.lowercased())"
     }
 
     public func write(_ frame: SpectrumFrame) throws {

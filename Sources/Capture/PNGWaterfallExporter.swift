@@ -98,7 +98,7 @@ public struct PNGWaterfallExporter {
         var startTime = -Double.infinity
         var endTime = Double.infinity
         /// the levels' unit, from the capture's metadata
-        var unit = "dB"
+        var unit = PowerUnit.dB
     }
 
     /// Reads `open()` twice and writes the picture to `path`; `input` names

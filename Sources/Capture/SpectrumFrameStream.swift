@@ -25,11 +25,9 @@ public struct CaptureMetadata: Sendable, Equatable {
         self.format = format
     }
 
-    /// what the levels are in: "dBm" where the recording says so (`unit=dBm`
-    /// in `gains`: a calibrated analyzer, a tinySA, an RF Explorer), else "dB"
-    public var levelUnit: String {
-        (gains ?? "").split(separator: " ").contains("unit=dBm") ? "dBm" : "dB"
-    }
+    /// what the levels are in: dBm where the recording says so (`unit=dBm`
+    /// in `gains`: a calibrated analyzer, a tinySA, an RF Explorer), else dB
+    public var levelUnit: PowerUnit { PowerUnit(recordedIn: gains) }
 }
 
 /// A source of spectrum frames read in order from a file, in constant memory.

@@ -27,7 +27,7 @@ public enum TraceExporter {
         let output = AtomicOutput(target: target)
         do {
             let sink = target == "-" ? OutputSink(fd: STDOUT_FILENO, name: "stdout") : try OutputSink.file(path: output.path)
-            try sink.write(reader.metadata.levelUnit == "dBm" ? "frequency_hz,power_dbm\n" : "frequency_hz,power_db\n")
+            try sink.write("frequency_hz,power_\(reader.metadata.levelUnit.rawValue.lowercased())\n")
             let values = hold.decibels
             let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
             defer { scratch.deallocate() }

@@ -38,7 +38,7 @@ struct WaterfallAxes {
     static let barGap = 6
     static let barLabelGap = 3
     /// the unit of the colour scale: "dB", or "dBm" for a capture in dBm
-    var unit = "dB"
+    var unit = PowerUnit.dB
 
     /// plot height [px]
     var height: Int { rows * rowHeight }
@@ -49,9 +49,9 @@ struct WaterfallAxes {
     static let bottomMargin = 6
 
     /// Right margin that holds the colour bar and its widest label.
-    static func rightMargin(floorDB: Float, topDB: Float, unit: String = "dB") -> Int {
+    static func rightMargin(floorDB: Float, topDB: Float, unit: PowerUnit = .dB) -> Int {
         let widest = [floorDB, topDB, (floorDB + topDB) / 2].map { BitmapFont.width(decibels($0)) }.max() ?? 0
-        return barGap + barWidth + barLabelGap + max(widest, BitmapFont.width(unit)) + 4
+        return barGap + barWidth + barLabelGap + max(widest, BitmapFont.width(unit.rawValue)) + 4
     }
 
     @discardableResult
@@ -149,7 +149,7 @@ struct WaterfallAxes {
         }
         let labelX = x0 + Self.barWidth + Self.barLabelGap
         var labels = [
-            WaterfallLabel(text: unit, x: labelX, y: top - Self.tickLength - BitmapFont.glyphHeight - 2),
+            WaterfallLabel(text: unit.rawValue, x: labelX, y: top - Self.tickLength - BitmapFont.glyphHeight - 2),
             WaterfallLabel(text: Self.decibels(topDB), x: labelX, y: top),
             WaterfallLabel(text: Self.decibels(floorDB), x: labelX, y: top + height - BitmapFont.glyphHeight),
         ]

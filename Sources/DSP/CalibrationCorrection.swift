@@ -74,14 +74,14 @@ public final class LiveCalibration: Sendable {
 
     private let state: Guarded<State>
     public let table: CalibrationTable
-    /// the unit of uncorrected levels ("dB")
-    public let uncalibratedUnit: String
+    /// the unit of uncorrected levels (an SDR's dB)
+    public let uncalibratedUnit: PowerUnit
     /// why the table cannot apply at all, or nil: a table made at a known
     /// gain on an analyzer whose gain is not known now (automatic), or the
     /// other way round, would read wrong by the difference nobody knows
     public let unusable: String?
 
-    public init(table: CalibrationTable, gainDB: Double?, uncalibratedUnit: String = "dB") {
+    public init(table: CalibrationTable, gainDB: Double?, uncalibratedUnit: PowerUnit = .dB) {
         self.table = table
         self.uncalibratedUnit = uncalibratedUnit
         switch (table.gainDB, gainDB) {
@@ -97,11 +97,11 @@ public final class LiveCalibration: Sendable {
 
     /// Starts (or stops) correcting for a newly tuned band; returns the unit its levels are in.
     @discardableResult
-    public func tune(to band: FrequencyRange) -> String {
+    public func tune(to band: FrequencyRange) -> PowerUnit {
         let usable = unusable == nil
         return state.withLock { state in
             state.active = usable && state.correction.covers(band)
-            return state.active ? "dBm" : uncalibratedUnit
+            return state.active ? .dBm : uncalibratedUnit
         }
     }
 
@@ -109,7 +109,7 @@ public final class LiveCalibration: Sendable {
     public var isActive: Bool { state.withLock { $0.active } }
 
     /// the unit levels are in now
-    public var unit: String { isActive ? "dBm" : uncalibratedUnit }
+    public var unit: PowerUnit { isActive ? .dBm : uncalibratedUnit }
 
     /// `frame`, corrected when the tuned band is calibrated.
     public func correct(_ frame: SpectrumFrame) -> SpectrumFrame {

@@ -41,7 +41,7 @@ public struct RemoteSensor: Sendable {
         /// the analyzer family as the sensor names it (`--device` id: "hackrf", "soapy"; a family this build may lack)
         public var kindID: String
         public var serial: String?
-        public var unit: String
+        public var unit: PowerUnit
         public var isDemo: Bool
         public var tunableRange: FrequencyRange?
         public var sweep: FrequencyRange?
@@ -58,7 +58,8 @@ public struct RemoteSensor: Sendable {
             deviceName = message.deviceName
             kindID = message.deviceKind
             serial = message.serial.isEmpty ? nil : message.serial
-            unit = message.unit
+            // a unit this build does not know (a newer sensor) reads as the uncalibrated dB
+            unit = PowerUnit(rawValue: message.unit) ?? .dB
             isDemo = message.demo
             tunableRange = FrequencyRange(lowerHz: message.tunableLowHz, upperHz: message.tunableHighHz)
             sweep = FrequencyRange(lowerHz: message.sweepLowHz, upperHz: message.sweepHighHz)

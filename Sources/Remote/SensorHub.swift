@@ -17,7 +17,7 @@ public final class SensorHub: Sendable {
         public var name: String
         public var kind: String
         public var serial: String?
-        public var unit: String
+        public var unit: PowerUnit
         public var isDemo: Bool
         public var tunableRange: FrequencyRange
         public var stallSeconds: Double
@@ -30,7 +30,7 @@ public final class SensorHub: Sendable {
         /// tscope makes its levels from samples (`AnalyzerKind.detectsFromSamples`): a detector means something
         public var detectsFromSamples: Bool
 
-        public init(name: String, kind: String, serial: String?, unit: String, isDemo: Bool,
+        public init(name: String, kind: String, serial: String?, unit: PowerUnit, isDemo: Bool,
                     tunableRange: FrequencyRange, stallSeconds: Double, settings: String = "",
                     settingsJSON: String = "", detector: SpectrumDetector = .peak, detectsFromSamples: Bool = true) {
             self.detectsFromSamples = detectsFromSamples
@@ -54,7 +54,7 @@ public final class SensorHub: Sendable {
     /// same as `meter --json` fields, and its unit);
     /// throws a message in words for a value it refuses.
     public typealias ChangeSettings = @Sendable ([String: String]) throws
-        -> (settings: String, settingsJSON: String, unit: String)
+        -> (settings: String, settingsJSON: String, unit: PowerUnit)
 
     private struct State {
         var feeds: [Int: ViewerFeed] = [:]
@@ -69,7 +69,7 @@ public final class SensorHub: Sendable {
         /// the analyzer's settings line (and as JSON fields) and level unit, as they are now
         var settings: String
         var settingsJSON: String
-        var unit: String
+        var unit: PowerUnit
         /// each detector's dwell and revisit in the running plan, as last told (`updateTiming`)
         var timing: [SpectrumDetector: DwellTiming] = [:]
     }
@@ -104,7 +104,7 @@ public final class SensorHub: Sendable {
         message.deviceName = analyzer.name
         message.deviceKind = analyzer.kind
         message.serial = analyzer.serial ?? ""
-        message.unit = state.unit
+        message.unit = state.unit.rawValue
         message.settings = state.settings
         message.settingsJson = state.settingsJSON
         message.demo = analyzer.isDemo

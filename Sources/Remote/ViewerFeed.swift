@@ -148,7 +148,7 @@ final class ViewerFeed: Sendable {
             state.frame?.noiseBandwidthHz = frame.noiseBandwidthHz ?? 0
             state.frame?.deviceName = identity.deviceName
             state.frame?.serial = identity.serial
-            state.frame?.unit = identity.unit
+            state.frame?.unit = identity.unit.rawValue
             state.frame?.badBlocks = identity.badBlocks
             state.frame?.droppedBlocks = identity.droppedBlocks
             return state.waiter.take()
@@ -313,7 +313,7 @@ final class ViewerFeed: Sendable {
 struct FrameIdentity: Sendable {
     var deviceName: String
     var serial: String
-    var unit: String
+    var unit: PowerUnit
     var badBlocks: UInt64
     var droppedBlocks: UInt64
 }

@@ -45,10 +45,10 @@ public final class EventRun: Sendable {
     }
 
     private let settings: Settings
-    private let unit: String
+    private let unit: PowerUnit
     private let state: Guarded<State>
 
-    public init(settings: Settings, unit: String) {
+    public init(settings: Settings, unit: PowerUnit) {
         self.settings = settings
         self.unit = unit
         state = Guarded(State(
@@ -60,7 +60,7 @@ public final class EventRun: Sendable {
 
     /// Events in a capture's frames, paced by `speed` (nil: as fast as they read).
     public static func file(_ reader: SpectrumFrameReader, speed: Double?, settings: Settings) throws {
-        let run = EventRun(settings: settings, unit: "dB")
+        let run = EventRun(settings: settings, unit: .dB)
         var pacer = FilePacer(speed: speed)
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         while try reader.next(into: &frame) {
@@ -129,7 +129,7 @@ public final class EventRun: Sendable {
 
 /// The lines `tscope events` prints.
 public enum EventLine {
-    static func format(_ event: DetectedEvent, unit: String, json: Bool) -> String {
+    static func format(_ event: DetectedEvent, unit: PowerUnit, json: Bool) -> String {
         if json {
             return "{\"start\":\"\(isoMicroseconds(event.start))\",\"end\":\"\(isoMicroseconds(event.end))\","
                 + "\"duration_s\":\(trimmed(event.durationSeconds, 6)),\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
@@ -143,7 +143,7 @@ public enum EventLine {
             + "\(event.sweeps) sweeps"
     }
 
-    static func open(_ event: DetectedEvent, unit: String) -> String {
+    static func open(_ event: DetectedEvent, unit: PowerUnit) -> String {
         "{\"open\":true,\"start\":\"\(isoMicroseconds(event.start))\",\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
             + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
             + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz))}"

@@ -126,7 +126,7 @@ public enum MeterRun {
         }
         let metrics = try settings.prometheus.map {
             try Self.serveMetrics(MeterMetrics(address: $0, bands: bands, device: reader.metadata.device ?? "capture",
-                                               serial: reader.metadata.serial, unit: "dB"))
+                                               serial: reader.metadata.serial, unit: .dB))
         }
         defer { metrics?.stop() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
@@ -251,7 +251,7 @@ public enum MeterLine {
     ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
     /// - Parameter trace: what was measured when not the interval's sweeps (JSON "trace": "max", "avg:16")
     /// - Parameter settings: the analyzer's settings and calibration as JSON fields (`SelectedAnalyzer.jsonSettings`)
-    public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: String = "dB", sweeps: Int,
+    public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: PowerUnit = .dB, sweeps: Int,
                        json: Bool, settings: String = "", dwell: DwellTiming? = nil,
                        measurements: BandMeasurements? = nil, trace: TraceMode = .live,
                        droppedSamples: Int? = nil) -> String {

@@ -19,7 +19,7 @@ public final class ProbeRun: Sendable {
     /// Probes `band` with `frames` frames, then says how it went on stderr.
     public static func run(_ selection: DeviceSelection, band: FrequencyRange, frames: Int) throws {
         let probe = ProbeRun(wanted: frames)
-        let unit = Guarded("dB")
+        let unit = Guarded(PowerUnit.dB)
         let (source, analyzer) = try selection.spectrumSource(
             headless: true, onFrame: { probe.frame($0, unit: unit.withLock { $0 }) },
             onGap: { gap in
@@ -39,7 +39,7 @@ public final class ProbeRun: Sendable {
 
     var count: Int { printed.withLock { $0 } }
 
-    func frame(_ frame: SpectrumFrame, unit: String) {
+    func frame(_ frame: SpectrumFrame, unit: PowerUnit) {
         let enough = printed.withLock { printed in
             guard printed < wanted else { return false }
             printed += 1
@@ -52,12 +52,12 @@ public final class ProbeRun: Sendable {
     }
 
     /// "430.000–440.000 MHz  200 points  peak -30.5 dBm at 433.920 MHz" (the levels' unit: dBm, or dB full scale)
-    static func describe(_ frame: SpectrumFrame, unit: String) -> String {
+    static func describe(_ frame: SpectrumFrame, unit: PowerUnit) -> String {
         let values = frame.powerDB
         guard let peak = values.indices.max(by: { values[$0] < values[$1] }) else { return "empty frame" }
         return String(format: "%.3f–%.3f MHz  %d points  peak %.1f %@ at %.3f MHz",
                       frame.binCenterHz(0) / 1e6, frame.binCenterHz(values.count - 1) / 1e6, values.count,
-                      values[peak], unit, frame.binCenterHz(peak) / 1e6)
+                      values[peak], unit.rawValue, frame.binCenterHz(peak) / 1e6)
     }
 }
 

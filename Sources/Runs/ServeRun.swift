@@ -107,7 +107,7 @@ public struct ServeRun {
     /// Settings already in force change nothing.
     private static func change(_ serving: Locked<Serving>, to changes: [String: String], detector: SpectrumDetector,
                                onFrame: @escaping @Sendable (SpectrumFrame) -> Void) throws
-        -> (settings: String, settingsJSON: String, unit: String) {
+        -> (settings: String, settingsJSON: String, unit: PowerUnit) {
         let now = serving.value
         let settings: AnalyzerSettings
         do { settings = try now.selection.settings.updated(with: changes) } catch { throw CommandError(error.description) }

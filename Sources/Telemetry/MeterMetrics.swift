@@ -18,7 +18,7 @@ public final class MeterMetrics: Sendable {
     private let seen = Guarded((dropped: 0, bad: 0))
 
     /// Serves the metrics on `address` (HOST:PORT); the address the server listens on is `listening`.
-    public init(address: String, bands: [FrequencyRange], device: String, serial: String?, unit: String) throws {
+    public init(address: String, bands: [FrequencyRange], device: String, serial: String?, unit: PowerUnit) throws {
         let registry = PrometheusCollectorRegistry()
         let serial = serial ?? "none"
         let powerName = MetricNameDescriptor(
@@ -28,7 +28,7 @@ public final class MeterMetrics: Sendable {
                                               helpText: "Sweeps measured in the band")
         power = bands.map { band in
             registry.makeGauge(descriptor: powerName,
-                               labels: [("band", Self.label(band)), ("device", device), ("serial", serial), ("unit", unit)])
+                               labels: [("band", Self.label(band)), ("device", device), ("serial", serial), ("unit", unit.rawValue)])
         }
         sweeps = bands.map { band in
             registry.makeCounter(descriptor: sweepsName, labels: [("band", Self.label(band)), ("serial", serial)])

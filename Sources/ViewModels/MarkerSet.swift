@@ -90,7 +90,7 @@ public struct MarkerSet: Sendable, Equatable {
 
     /// One line of the marker table: "1  98.390625 MHz  -8.08 dB" or
     /// "Δ2 +1.25 MHz  -3.40 dB"; the level is the shown frame's at the marker.
-    public func table(frame: SpectrumFrame, unit: String) -> [String] {
+    public func table(frame: SpectrumFrame, unit: PowerUnit) -> [String] {
         let reference = markers.first.map { level(at: $0.hz, frame) }
         return markers.enumerated().map { index, marker in
             let level = self.level(at: marker.hz, frame)
@@ -109,7 +109,7 @@ public struct MarkerSet: Sendable, Equatable {
                     + Self.decibels(level - reference, unit: "dB", signed: true)
             }
             return "\(pointer)\(index + 1)  \(FrequencyFormat.label(marker.hz, maxFractionDigits: 6))  "
-                + Self.decibels(level, unit: unit, signed: false)
+                + Self.decibels(level, unit: unit.rawValue, signed: false)
         }
     }
 

@@ -1,3 +1,4 @@
+import Signals
 import DSP
 
 /// Facts the status line shows about the running device and pipeline.
@@ -23,7 +24,7 @@ public struct SpectrumStatus: Sendable, Equatable {
     public var extra: String?
     /// what the levels are in: "dBm" for analyzers that report calibrated
     /// power (tinySA, RF Explorer), "dB" (relative to full scale) otherwise
-    public var powerUnit: String
+    public var powerUnit: PowerUnit
     /// how long each frequency is watched per sweep and how often, where
     /// the source computes spectra from samples (the HackRF), else nil
     public var dwell: DwellTiming?
@@ -33,7 +34,7 @@ public struct SpectrumStatus: Sendable, Equatable {
 
     public init(deviceName: String, isDemo: Bool, binWidthHz: Double = 0, framesPerSecond: Double = 0,
                 droppedBlocks: Int = 0, badBlocks: Int = 0, message: String? = nil, extra: String? = nil,
-                powerUnit: String = "dB", dwell: DwellTiming? = nil, settings: String? = nil, droppedSamples: Int = 0) {
+                powerUnit: PowerUnit = .dB, dwell: DwellTiming? = nil, settings: String? = nil, droppedSamples: Int = 0) {
         self.settings = settings
         self.droppedSamples = droppedSamples
         self.deviceName = deviceName

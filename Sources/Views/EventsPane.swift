@@ -15,9 +15,9 @@ public final class EventsPane: SidePane {
     static let width = 44
 
     private let model: AnalyzerModel
-    private let unit: String
+    private let unit: PowerUnit
 
-    public init(model: AnalyzerModel, unit: String) {
+    public init(model: AnalyzerModel, unit: PowerUnit) {
         self.model = model
         self.unit = unit
     }
@@ -52,7 +52,7 @@ public final class EventsPane: SidePane {
     public func presented(at now: Double) {}
 
     /// "03:31:57Z  4.0 s  88.0977 MHz −23.0 dB" ("open" instead of the duration while it lasts)
-    static func line(_ event: DetectedEvent, open: Bool, unit: String) -> String {
+    static func line(_ event: DetectedEvent, open: Bool, unit: PowerUnit) -> String {
         var seconds = time_t(event.start.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -27,7 +27,7 @@ enum MarkerOverlay {
     }
 
     /// The marks on the trace, and the table in the plot's corner unless `pane` is given.
-    static func draw(_ markers: MarkerSet, frame: SpectrumFrame?, plot: SpectrumPlotModel, unit: String, data: Rect,
+    static func draw(_ markers: MarkerSet, frame: SpectrumFrame?, plot: SpectrumPlotModel, unit: PowerUnit, data: Rect,
                      pane: Rect? = nil, into buffer: inout Buffer) {
         if let pane { drawPane(markers, frame: frame, unit: unit, in: pane, into: &buffer) }
         guard !markers.isEmpty, let frame, data.width > 2, data.height > 2 else { return }
@@ -52,7 +52,7 @@ enum MarkerOverlay {
     }
 
     /// The table in a pane of its own: a title, one marker per line, what the keys do.
-    private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: String, in pane: Rect,
+    private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: PowerUnit, in pane: Rect,
                                  into buffer: inout Buffer) {
         guard pane.width > 4, pane.height > 0 else { return }
         buffer.fill(pane, with: Cell(" ", style: paneStyle))

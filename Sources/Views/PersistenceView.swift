@@ -46,7 +46,7 @@ public final class PersistenceView {
     /// Renders `persistence` for `plot`'s band and dB window into `area`,
     /// setting the histogram's geometry first (a new band, window or size
     /// starts it again). `unit` labels the level axis ("dB", "dBm").
-    public func render(persistence: PersistenceModel, plot: SpectrumPlotModel, unit: String = "dB", in area: Rect,
+    public func render(persistence: PersistenceModel, plot: SpectrumPlotModel, unit: PowerUnit = .dB, in area: Rect,
                        into buffer: inout Buffer) {
         let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
@@ -65,7 +65,7 @@ public final class PersistenceView {
             if layout.showsAxes {
                 SpectrumPlotView.drawLevelAxis(bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB,
                                                in: layout.levelAxis, into: &buffer)
-                FrequencyAxis.draw(band: plot.visibleBand, layout: layout, cornerLabel: unit, into: &buffer)
+                FrequencyAxis.draw(band: plot.visibleBand, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
                 drawLegend(into: &buffer)
             }
             drawnAxesKey = axesKey
@@ -130,5 +130,5 @@ private struct AxesKey: Equatable {
     var top: Double
     var bottom: Double
     var area: Rect
-    var unit: String
+    var unit: PowerUnit
 }

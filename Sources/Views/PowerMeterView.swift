@@ -37,7 +37,7 @@ public final class PowerMeterView {
         /// tick row and label row, under the bar
         var ticks: Rect
 
-        init(area: Rect, unit: String = "dB") {
+        init(area: Rect, unit: PowerUnit = .dB) {
             info = Rect(x: area.x, y: area.y, width: area.width, height: min(1, area.height))
             // the largest digits that fit 45 % of the height and the width with the unit
             var chosen = 0
@@ -76,7 +76,7 @@ public final class PowerMeterView {
     /// - Parameters:
     ///   - unit: "dB", or "dBm" for a calibrated analyzer
     ///   - trace: the held or averaged trace measured ("max hold"); nil for the live sweeps
-    public func render(meter: PowerMeterModel, band: FrequencyRange, unit: String = "dB", trace: String? = nil,
+    public func render(meter: PowerMeterModel, band: FrequencyRange, unit: PowerUnit = .dB, trace: String? = nil,
                        in area: Rect, into buffer: inout Buffer) {
         buffer.fill(area, with: .blank)
         let layout = Layout(area: area, unit: unit)
@@ -102,7 +102,7 @@ public final class PowerMeterView {
             let end = BigDigits.draw(text, x: x, y: layout.readout.maxY - BigDigits.height(scale: scale), scale: scale,
                                      style: style, into: &buffer)
             let unitY = layout.readout.maxY - BigDigits.height(scale: unitScale)
-            BigDigits.draw(unit, x: end + scale, y: unitY, scale: unitScale, style: style, into: &buffer)
+            BigDigits.draw(unit.rawValue, x: end + scale, y: unitY, scale: unitScale, style: style, into: &buffer)
         } else if layout.readout.height == 1 {
             _ = buffer.put(" \(text) \(unit)", x: layout.readout.x, y: layout.readout.y, style: style)
         }
@@ -111,8 +111,8 @@ public final class PowerMeterView {
 
     /// Cells the reading `text` and its unit take at `scale` (the unit at half
     /// the scale, one digit pixel apart).
-    static func readoutWidth(_ text: String, unit: String, scale: Int) -> Int {
-        BigDigits.width(of: text, scale: scale) + scale + BigDigits.width(of: unit, scale: max(1, scale / 2))
+    static func readoutWidth(_ text: String, unit: PowerUnit, scale: Int) -> Int {
+        BigDigits.width(of: text, scale: scale) + scale + BigDigits.width(of: unit.rawValue, scale: max(1, scale / 2))
     }
 
     /// "-23.4": one decimal
@@ -137,7 +137,7 @@ public final class PowerMeterView {
         Int((Self.fraction(value, bottomDB: bottom, topDB: top) * Double(bar.width * 8)).rounded())
     }
 
-    private func drawBar(meter: PowerMeterModel, color: Color, unit: String, layout: Layout,
+    private func drawBar(meter: PowerMeterModel, color: Color, unit: PowerUnit, layout: Layout,
                          into buffer: inout Buffer) {
         let bar = layout.bar
         guard !bar.isEmpty, let top = meter.scaleTopDB, let bottom = meter.scaleBottomDB else { return }
@@ -192,6 +192,6 @@ public final class PowerMeterView {
         for x in bar.x..<bar.maxX where buffer.cell(x: x, y: ticks.y)?.scalar == " " {
             buffer.set(x: x, y: ticks.y, Cell("─", style: Self.scaleStyle))
         }
-        _ = buffer.put(unit, x: bar.maxX + 1, y: ticks.y + 1, style: Self.scaleStyle)
+        _ = buffer.put(unit.rawValue, x: bar.maxX + 1, y: ticks.y + 1, style: Self.scaleStyle)
     }
 }

@@ -63,7 +63,7 @@ public final class SpectrumPlotView {
 
     /// Renders the axes and the trace into `area` of `buffer`.
     /// - Parameter unit: the level axis' corner label ("dB", "dBm")
-    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil, unit: String = "dB",
+    func render(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil, unit: PowerUnit = .dB,
                 in area: Rect, into buffer: inout Buffer) {
         let size = PlotLayout(area: area)
         if size != layout || canvas.area != size.plot {
@@ -78,7 +78,7 @@ public final class SpectrumPlotView {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawLevelAxis(model: model, into: &buffer)
-                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: unit, into: &buffer)
+                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
             }
             drawnAxesKey = axesKey
         }

@@ -56,7 +56,7 @@ public final class WaterfallView {
     /// - Parameter eventTimes: start times of events [s since the Unix epoch], marked by a tick at the
     ///   left edge of their row (kept when scrolling back: they move with the rows)
     public func render(model: WaterfallModel, band: FrequencyRange, bottomDB: Double, topDB: Double, now: Double,
-                       detector: ColumnDetector = .peak, unit: String = "dB", eventTimes: [Double] = [], in area: Rect,
+                       detector: ColumnDetector = .peak, unit: PowerUnit = .dB, eventTimes: [Double] = [], in area: Rect,
                        into buffer: inout Buffer) {
         let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
@@ -163,7 +163,7 @@ public final class WaterfallView {
 
     /// The colour bar: `bottomDB` at the bottom of the image, `topDB` at its
     /// top, the same map as the image, labelled in dB (or dBm) to its right.
-    private func drawLegend(bottomDB: Double, topDB: Double, unit: String, into buffer: inout Buffer) {
+    private func drawLegend(bottomDB: Double, topDB: Double, unit: PowerUnit, into buffer: inout Buffer) {
         let area = layout.legend
         guard area.width >= 4, area.height >= 2, topDB > bottomDB else { return }
         let pixelRows = legendCanvas.pixelHeight
@@ -183,7 +183,7 @@ public final class WaterfallView {
             let label = FrequencyFormat.trimmed(value, maxFractionDigits: 1)
             _ = buffer.put(label, x: labelX - 1, y: area.y + row, style: Self.axisStyle)
         }
-        _ = buffer.put(unit, x: labelX - 1, y: area.maxY + 1, style: Self.axisStyle)
+        _ = buffer.put(unit.rawValue, x: labelX - 1, y: area.maxY + 1, style: Self.axisStyle)
     }
 
     /// Makes the cache hold `sequence`'s columns; returns its ring slot.
@@ -261,5 +261,5 @@ private struct AxesKey: Equatable {
     var offset: Double
     var bottomDB: Double
     var topDB: Double
-    var unit: String
+    var unit: PowerUnit
 }

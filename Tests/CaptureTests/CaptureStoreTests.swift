@@ -254,7 +254,7 @@ import Testing
         let directory = try TemporaryDirectory("dbm")
         defer { directory.remove() }
         let path = try Self.store(gains: gains, in: directory)
-        #expect(try CaptureStoreReader(path: path).metadata.levelUnit == unit)
+        #expect(try CaptureStoreReader(path: path).metadata.levelUnit.rawValue == unit)
         let summary = try PNGWaterfallExporter().export(open: { try CaptureStoreReader(path: path) },
                                                         to: directory.path("w.png"), title: "dbm")
         #expect(summary.labels.contains { $0.text == unit }, "\(summary.labels.map(\.text))")

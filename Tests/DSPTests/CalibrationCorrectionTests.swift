@@ -92,9 +92,9 @@ import Testing
     @Test func aLiveCalibrationCorrectsOnlyCoveredBands() {
         let live = LiveCalibration(table: Self.table, gainDB: 36)
         let frame = SpectrumFrame(startHz: 150e6, binWidthHz: 1e6, timestamp: 0, powerDB: [-50])
-        #expect(live.tune(to: FrequencyRange(lowerHz: 120e6, upperHz: 180e6)!) == "dBm")
+        #expect(live.tune(to: FrequencyRange(lowerHz: 120e6, upperHz: 180e6)!) == .dBm)
         #expect(abs(live.correct(frame).powerDB[0] - (-50 - 41.005)) < 0.01)
-        #expect(live.tune(to: FrequencyRange(lowerHz: 50e6, upperHz: 180e6)!) == "dB")
+        #expect(live.tune(to: FrequencyRange(lowerHz: 50e6, upperHz: 180e6)!) == .dB)
         #expect(live.correct(frame).powerDB[0] == -50)
     }
 
@@ -103,11 +103,11 @@ import Testing
     @Test func aGainNobodyKnowsIsNeverCalibrated() {
         let band = FrequencyRange(lowerHz: 120e6, upperHz: 180e6)!
         let automatic = LiveCalibration(table: Self.table, gainDB: nil)
-        #expect(automatic.tune(to: band) == "dB" && automatic.unusable == "gain auto")
+        #expect(automatic.tune(to: band) == .dB && automatic.unusable == "gain auto")
         var madeAutomatic = Self.table
         madeAutomatic.gainDB = nil
         let fixed = LiveCalibration(table: madeAutomatic, gainDB: 29.7)
-        #expect(fixed.tune(to: band) == "dB" && fixed.unusable == "made at gain auto")
-        #expect(LiveCalibration(table: madeAutomatic, gainDB: nil).tune(to: band) == "dBm")
+        #expect(fixed.tune(to: band) == .dB && fixed.unusable == "made at gain auto")
+        #expect(LiveCalibration(table: madeAutomatic, gainDB: nil).tune(to: band) == .dBm)
     }
 }

@@ -12,7 +12,7 @@ extension AnalyzerKind {
     static let toy = AnalyzerKind(
         id: "toy", model: "Toy Analyzer 3000",
         usb: USBOpening(ids: [USBID(0x1234, 0x5678)], detachKernelDriver: false),
-        powerUnit: "dB", tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6_000e6)!,
+        powerUnit: .dB, tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6_000e6)!,
         realtimeBandwidthHz: 5e6,
         settings: AnalyzerSettingsDescription(takes: [], ownerName: "a toy analyzer"),
         // it speaks the HackRF's protocol, so the HackRF's emulator and source serve it

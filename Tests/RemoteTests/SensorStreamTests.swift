@@ -33,7 +33,7 @@ final class LoopbackSensor: Sendable {
          port: Int = 0, clock: any MonotonicClock = SystemClock()) throws {
         let retunes = retunes
         let hub = SensorHub(
-            analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: "dB", isDemo: false,
+            analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: .dB, isDemo: false,
                             tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6e9)!, stallSeconds: 1),
             sweep: Self.sweep, binWidthHz: Self.sweep.spanHz / Double(Self.bins),
             retune: { band, _ in retunes.withLock { $0.append(band) } })
@@ -241,7 +241,7 @@ final class Received: Sendable {
         let description = try RemoteSensor(endpoint: sensor.endpoint, token: "s3cret-token").describe()
         #expect(description.deviceName == LoopbackSensor.name)
         #expect(description.serial == LoopbackSensor.serial)
-        #expect(description.unit == "dB")
+        #expect(description.unit == .dB)
         #expect(description.kindID == "hackrf")
         #expect(description.sweep == LoopbackSensor.sweep)
     }

@@ -15,7 +15,7 @@ struct ViewerDetectorTests {
     static func viewer(sensorDetector: SpectrumDetector = .peak, fromSamples: Bool = true,
                        wanted: String) throws -> (SensorHub, ViewerFeed) {
         let hub = SensorHub(
-            analyzer: .init(name: "Test", kind: "hackrf", serial: nil, unit: "dB", isDemo: true,
+            analyzer: .init(name: "Test", kind: "hackrf", serial: nil, unit: .dB, isDemo: true,
                             tunableRange: FrequencyRange(lowerHz: 1e6, upperHz: 6e9)!, stallSeconds: 1,
                             detector: sensorDetector, detectsFromSamples: fromSamples),
             sweep: band, binWidthHz: 1e3, retune: { _, _ in })

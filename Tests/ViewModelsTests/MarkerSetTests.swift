@@ -31,15 +31,15 @@ import Testing
         markers.cycle(Self.peaks, frame: Self.frame)
         #expect(markers.markers.map(\.hz) == [2500, 8500] && markers.selected == 1)
         markers.cycleKind()
-        let table = markers.table(frame: Self.frame, unit: "dB")
+        let table = markers.table(frame: Self.frame, unit: .dB)
         #expect(table == [" 1  2.5 kHz  −10.00 dB", "▸Δ2 +6 kHz  −10.00 dB"], "\(table)")
         // x again: a noise marker, −20 dB in a 1 kHz bin (no window given: the bin width) = −50 dB/Hz
         markers.cycleKind()
-        #expect(markers.table(frame: Self.frame, unit: "dBm")[1] == "▸N2 8.5 kHz  −50.00 dBm/Hz")
+        #expect(markers.table(frame: Self.frame, unit: .dBm)[1] == "▸N2 8.5 kHz  −50.00 dBm/Hz")
         var windowed = Self.frame
         windowed.noiseBandwidthHz = 1500  // a Hann window: 1.5 bins
         let perHz = -20 - 10 * log10(1500.0)
-        #expect(markers.table(frame: windowed, unit: "dB")[1] == "▸N2 8.5 kHz  " + String(format: "%.2f", perHz).replacingOccurrences(of: "-", with: "−") + " dB/Hz")
+        #expect(markers.table(frame: windowed, unit: .dB)[1] == "▸N2 8.5 kHz  " + String(format: "%.2f", perHz).replacingOccurrences(of: "-", with: "−") + " dB/Hz")
         markers.cycleKind()
         #expect(markers.markers[1].kind == .normal)
         markers.cycle(Self.peaks, frame: Self.frame)

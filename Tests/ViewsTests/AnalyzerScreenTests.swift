@@ -109,7 +109,7 @@ enum Golden {
 
     @Test func aCalibratedAnalyzerLabelsLevelsInDBm() {
         var status = fixedStatus
-        status.powerUnit = "dBm"
+        status.powerUnit = .dBm
         for mode in [AnalyzerMode.plot, .meter] {
             let model = Scene.model(width: 80, height: 24, mode: mode)
             var buffer = Buffer(width: 80, height: 24)

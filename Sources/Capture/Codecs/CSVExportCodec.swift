@@ -7,7 +7,7 @@ struct CSVExportCodec: WritableCaptureCodec {
     // no outputExtensions: .csv is rtl_power's and hackrf_sweep's too, --format decides
 
     func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {
-        CSVExporter(sink: try makeSink(path: path), layout: options.csvLayout, unit: options.metadata?.levelUnit ?? "dB")
+        CSVExporter(sink: try makeSink(path: path), layout: options.csvLayout, unit: options.metadata?.levelUnit ?? .dB)
     }
 }
 

@@ -42,7 +42,7 @@ extension AnalyzerKind {
     /// `allCases`: it is never opened, takes no settings, streams no I/Q
     /// here, and its levels are dB until its owner says otherwise.
     public static let unknown = AnalyzerKind(
-        id: "unknown", model: "analyzer", usb: nil, powerUnit: "dB",
+        id: "unknown", model: "analyzer", usb: nil, powerUnit: .dB,
         tunableRange: AnalyzerKind.anyTunableRange, realtimeBandwidthHz: nil,
         settings: AnalyzerSettingsDescription(takes: [], ownerName: "an analyzer of unknown kind"),
         emulator: nil,

@@ -22,8 +22,8 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
     public let listingModel: String
     /// how libusb finds and opens it; nil for devices opened another way (SoapySDR)
     public let usb: USBOpening?
-    /// the unit of its levels: "dBm" for analyzers that report calibrated power, "dB" (full scale) otherwise
-    public let powerUnit: String
+    /// the unit of its levels: dBm for analyzers that report calibrated power, dB (full scale) otherwise
+    public let powerUnit: PowerUnit
     /// the widest the family can tune [Hz] (a connected device may say less)
     public let tunableRange: FrequencyRange
     /// the widest band streamed at one tuning for real-time mode [Hz]; nil for analyzers that compute
@@ -152,7 +152,7 @@ public struct AnalyzerKind: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public init(id: String, model: String, listingModel: String? = nil, usb: USBOpening?, powerUnit: String,
+    public init(id: String, model: String, listingModel: String? = nil, usb: USBOpening?, powerUnit: PowerUnit,
                 tunableRange: FrequencyRange, realtimeBandwidthHz: Double?, stallSeconds: Double = 1,
                 settings: AnalyzerSettingsDescription,
                 emulator: (@Sendable (UInt64, DemoInput) -> FirmwareEmulator)?,

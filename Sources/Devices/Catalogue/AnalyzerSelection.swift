@@ -101,17 +101,17 @@ public struct SelectedAnalyzer: Sendable {
     public var tunableRangeOverride: FrequencyRange?
 
     /// Tells the calibration the band now tuned (before frames of it
-    /// arrive) and returns the unit its levels are in: "dBm" where a
+    /// arrive) and returns the unit its levels are in: dBm where a
     /// calibration covers the band, else the analyzer's own unit.
     @discardableResult
-    public func tune(to band: FrequencyRange) -> String {
+    public func tune(to band: FrequencyRange) -> PowerUnit {
         calibration?.tune(to: band) ?? unitOverride ?? kind.powerUnit
     }
 
     /// the unit its levels are in now
-    public var powerUnit: String { calibration?.unit ?? unitOverride ?? kind.powerUnit }
+    public var powerUnit: PowerUnit { calibration?.unit ?? unitOverride ?? kind.powerUnit }
     /// set where the levels' unit is not the kind's own (a remote sensor that applies a calibration)
-    public var unitOverride: String?
+    public var unitOverride: PowerUnit?
     /// set where the settings are not this machine's (a remote sensor's, as it describes them)
     public var settingsOverride: String?
     /// a remote sensor's settings as `meter --json` fields, as it gives them
@@ -219,15 +219,15 @@ extension SelectedAnalyzer {
     /// calibration applied " calibration=2026-11-25 serial=S
     /// gain_correction_db=-8 offsets_db=100000000:-42.130,…" — the table's
     /// points as applied.
-    public func recordedSettings(unit: String) -> String? {
+    public func recordedSettings(unit: PowerUnit) -> String? {
         if let settingsOverride {
             // a remote sensor's: its settings line as it described it
-            return "sensor_settings=\"\(settingsOverride)\"" + (unit == "dBm" ? " unit=dBm" : "")
+            return "sensor_settings=\"\(settingsOverride)\"" + (unit.recordedToken.map { " " + $0 } ?? "")
         }
         var parts: [String] = []
         if let recorded = kind.settingsDescription.recorded(settings), !recorded.isEmpty { parts.append(recorded) }
-        if unit == "dBm" { parts.append("unit=dBm") }
-        if let calibration, unit == "dBm", calibration.isActive {
+        if let token = unit.recordedToken { parts.append(token) }
+        if let calibration, unit == .dBm, calibration.isActive {
             let offsets = calibration.table.points.map {
                 "\(Int64($0.frequencyHz.rounded())):\(String(format: "%.3f", $0.offsetDB))"
             }

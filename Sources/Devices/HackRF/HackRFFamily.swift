@@ -10,7 +10,7 @@ extension AnalyzerKind {
         id: "hackrf", model: "HackRF One",
         // no kernel driver binds a HackRF
         usb: USBOpening(ids: [USBID(HackRFProtocol.vendorID, HackRFProtocol.productID)], detachKernelDriver: false),
-        powerUnit: "dB", tunableRange: HackRFProtocol.tunableRange,
+        powerUnit: .dB, tunableRange: HackRFProtocol.tunableRange,
         realtimeBandwidthHz: HackRFReceiveMode.widestBandHz,
         settings: AnalyzerSettingsDescription(
             takes: [.lnaGain, .vgaGain, .amp, .antennaPower], ownerName: "a HackRF",

@@ -11,7 +11,7 @@ extension AnalyzerKind {
         listingModel: "RF Explorer (CP210x bridge; or another CP210x serial device)",
         // the cp210x kernel driver binds the bridge
         usb: USBOpening(ids: [USBID(CP210xBridge.vendorID, CP210xBridge.productID)], detachKernelDriver: true),
-        powerUnit: "dBm", tunableRange: FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!,
+        powerUnit: .dBm, tunableRange: FrequencyRange(lowerHz: 15e6, upperHz: 2_700e6)!,
         realtimeBandwidthHz: nil,
         settings: AnalyzerSettingsDescription(takes: [], ownerName: "an RF Explorer"),
         emulator: { seed, _ in RFExplorerEmulator(seed: seed) },

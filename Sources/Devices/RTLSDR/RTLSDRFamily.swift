@@ -10,7 +10,7 @@ extension AnalyzerKind {
         id: "rtlsdr", model: "RTL-SDR",
         // the DVB-T kernel driver (dvb_usb_rtl28xxu) binds these ids
         usb: USBOpening(ids: RTLSDRProtocol.knownIDs.map { USBID($0.vendorID, $0.productID) }, detachKernelDriver: true),
-        powerUnit: "dB", tunableRange: RTLSDRSpectrumSource.hardwareTunableRange,
+        powerUnit: .dB, tunableRange: RTLSDRSpectrumSource.hardwareTunableRange,
         realtimeBandwidthHz: RTLSDRSpectrumSource.realtimeBandwidthHz,
         settings: AnalyzerSettingsDescription(
             takes: [.gain, .ppm, .biasTee], ownerName: "an RTL-SDR", validate: { $0.rtlsdrGainProblem },

@@ -381,7 +381,7 @@ extension AnalyzerKind {
     /// The kind of one SoapySDR device, as SoapySDR describes it.
     public static func soapy(_ device: SoapyDeviceDescription?) -> AnalyzerKind {
         AnalyzerKind(
-            id: "soapy", model: device?.model ?? "SoapySDR device", usb: nil, powerUnit: "dB",
+            id: "soapy", model: device?.model ?? "SoapySDR device", usb: nil, powerUnit: .dB,
             tunableRange: device?.tunableRange ?? FrequencyRange(lowerHz: 1e3, upperHz: 7.25e9)!,
             realtimeBandwidthHz: device?.realtimeBandwidthHz ?? 2e6,
             // a hopped band's frame comes when every hop is measured: 100 ms a hop for an RTL-SDR's 55 ms transfers

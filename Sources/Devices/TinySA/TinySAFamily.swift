@@ -11,7 +11,7 @@ extension AnalyzerKind {
         // cdc_acm binds its serial port; the CDC data interface is claimed beside the control one
         usb: USBOpening(ids: [USBID(TinySAProtocol.vendorID, TinySAProtocol.productID)],
                         alsoClaim: [Int32(TinySAProtocol.dataInterface)], detachKernelDriver: true),
-        powerUnit: "dBm", tunableRange: FrequencyRange(lowerHz: 100e3, upperHz: TinySAModel.ultra.tunableUpperHz)!,
+        powerUnit: .dBm, tunableRange: FrequencyRange(lowerHz: 100e3, upperHz: TinySAModel.ultra.tunableUpperHz)!,
         realtimeBandwidthHz: nil,
         // a sweep at narrow RBW can take seconds
         stallSeconds: 5,
