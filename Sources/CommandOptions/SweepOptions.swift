@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Devices
 import Runs
 
@@ -141,5 +142,22 @@ extension SweepOptions {
         if let amp = settings.amp { sweep.amp = amp.isOn ? 1 : 0 }
         if let power = settings.antennaPower { sweep.antennaPower = power.isOn ? 1 : 0 }
         return sweep
+    }
+}
+
+extension SweepOptions {
+    /// `sweep`'s checks for the analyzer it drives: rtl_power's options and the sample detector for an RTL-SDR,
+    /// hackrf_sweep's for a HackRF (rtl_power's letters refused).
+    public func validate(rtlSDR: Bool, rtlPower: RTLPowerOptions, detector: SpectrumDetector?) throws {
+        if rtlSDR {
+            _ = try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: self)) }
+            if let detector, detector != .sample {
+                throw ValidationError("--detector \(detector.rawValue): the RTL-SDR sweep writes rtl_power's numbers "
+                    + "(sample); peak and average are for the HackRF")
+            }
+            return
+        }
+        try rtlPower.rejectForHackRF()
+        try validateForHackRF()
     }
 }

@@ -139,3 +139,26 @@ public struct ServeRun {
         return band
     }
 }
+
+/// Who may reach a sensor, decided before it listens: the token given; else,
+/// on an address other than loopback without TLS, a token made and kept at
+/// `generatedTokenPath` (readable by its owner only) that viewers must
+/// present — unless `insecure` opens it to anyone who reaches the port.
+public struct ServeAccess: Sendable, Equatable {
+    /// the bearer token viewers present; nil: none needed
+    public var token: String?
+    /// what the "serving …" line adds about it ("" when nothing is notable)
+    public var note: String
+
+    public static func decide(givenToken: String?, tokenFileGiven: Bool, tls: Bool, host: String, insecure: Bool,
+                              generatedTokenPath: String = SensorAccess.defaultTokenPath) throws -> ServeAccess {
+        if givenToken != nil || tls || SensorAccess.isLoopback(host) {
+            return ServeAccess(token: givenToken, note: tokenFileGiven ? " (token required)" : "")
+        }
+        if insecure {
+            return ServeAccess(token: nil, note: " (--insecure: no token, no TLS: anyone who reaches it can watch and retune)")
+        }
+        return ServeAccess(token: try SensorAccess.generatedToken(at: generatedTokenPath),
+                           note: " (token required: viewers give --token-file with a copy of \(generatedTokenPath))")
+    }
+}

@@ -26,6 +26,11 @@ public final class ViewerRecording {
         public var duration: Double?
         public var metadata: CaptureMetadata
 
+        /// tscope captures in the current directory, unlabelled, until `r` again (a viewer given no recording options)
+        public static var inCurrentDirectory: Settings {
+            Settings(directory: ".", label: nil, operatorName: nil, duration: nil, metadata: CaptureMetadata(format: "tscope"))
+        }
+
         public init(directory: String, label: String?, operatorName: String?, duration: Double?,
                     metadata: CaptureMetadata) {
             self.directory = directory

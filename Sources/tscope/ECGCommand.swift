@@ -34,38 +34,14 @@ struct ECGScoreCommand: ParsableCommand {
 
     @OptionGroup var sourceOptions: ECGSourceOptions
 
-    @Option(help: "Reference beats: a WFDB annotation file or a CSV of sample indices or times (default: the record's .atr).")
-    var reference: String?
-
-    @Option(help: "Start of the excerpt to score [s].")
-    var from: Double?
-
-    @Option(help: "End of the excerpt to score [s].")
-    var to: Double?
-
-    @Option(help: "WFDB annotation file of the record to take the reference beats from when no --reference is given: <record>.<annotator>.")
-    var annotator: String = "atr"
-
-    @Option(help: "Match window [ms] (10–1000).")
-    var window: Double = 150
-
-    @Flag(help: "Also score atrial fibrillation against the reference's rhythm notes ((AFIB …): per-second Se, Sp, PPV and episode Se, PPV.")
-    var rhythm = false
+    @OptionGroup var scoreOptions: ECGScoreOptions
 
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
-        try validateExcerpt(from: from, to: to)
-        guard window.isFinite, window >= 10, window <= 1000 else { throw ValidationError("--window \(window): expected 10 to 1000 ms") }
     }
 
     func run() throws {
-        var score = ECGScoreRun(source: sourceOptions.request, sourcePath: source)
-        score.reference = reference
-        score.annotator = annotator
-        score.from = from
-        score.to = to
-        score.windowMilliseconds = window
-        score.rhythm = rhythm
+        let score = scoreOptions.run(source: sourceOptions.request, sourcePath: source)
         try reportingECGErrors { print(try score.run()) }
     }
 }

@@ -49,15 +49,7 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Live: stop after this long, e.g. 30s, 5m, 1h (default: until Ctrl-C).", transform: TimeSpan.init(parsing:))
     var duration: TimeSpan?
 
-    @Option(help: "Save each event's sweeps as a tscope capture in this directory (named by UTC start and peak).")
-    var record: String?
-
-    @Option(help: "With --record: also the sweeps this long before the event (kept in memory), e.g. 5s.",
-            transform: TimeSpan.init(parsingZeroOrMore:))
-    var pre: TimeSpan = .zero
-
-    @Option(help: "With --record: and this long after it ends, e.g. 5s.", transform: TimeSpan.init(parsingZeroOrMore:))
-    var post: TimeSpan = .zero
+    @OptionGroup var recordingOptions: EventRecordingOptions
 
     @OptionGroup var inputOptions: CaptureInputOptions
 
@@ -65,13 +57,6 @@ struct EventsCommand: ParsableCommand {
         try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
         guard conditionOptions.isGiven else {
             throw ValidationError("give one condition: --above LEVEL, --mask FILE or --over-baseline DB")
-        }
-        if record == nil, pre.seconds > 0 || post.seconds > 0 { throw ValidationError("--pre and --post go with --record DIR") }
-        if let record {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: record, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--record \(record): not a directory")
-            }
         }
     }
 
@@ -82,11 +67,7 @@ struct EventsCommand: ParsableCommand {
                                          overBaselineDB: conditionOptions.overBaseline ?? 0,
                                          holdSeconds: conditionOptions.holdSeconds(),
                                          hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
-                                         recording: record.map {
-                                             EventRecorder.Settings(directory: $0,
-                                                                    preSeconds: pre.seconds,
-                                                                    postSeconds: post.seconds)
-                                         })
+                                         recording: recordingOptions.settings)
         if let input {
             try runOnFile(input, settings: settings)
         } else {

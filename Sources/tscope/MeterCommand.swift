@@ -38,20 +38,7 @@ struct MeterCommand: ParsableCommand {
     @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"dwell_s\", \"revisit_s\", \"duty\"}.")
     var json = false
 
-    @Option(name: .long, help: "Occupied bandwidth: the band holding this percent of the power (e.g. 99).")
-    var obw: Double?
-
-    @Option(name: .long, help: "Report the K highest peaks (a peak rises --excursion dB over its surroundings).")
-    var peaks: Int = 0
-
-    @Option(name: .long, help: "Peak excursion [dB] for --peaks.")
-    var excursion: Double = 6
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Measure a held or averaged trace, as a bench analyzer's channel power does: max or min hold since the "
-            + "start, or avg:N (linear mean of the last N sweeps). Default live: each interval's sweeps.",
-        valueName: "live|max|min|avg|avg:N"))
-    var trace: TraceMode = .live
+    @OptionGroup var measurementOptions: MeterMeasurementOptions
 
     @Option(name: .long, help: "Meter a capture file instead of a device (any format tscope reads).")
     var input: String?
@@ -71,20 +58,11 @@ struct MeterCommand: ParsableCommand {
             throw ValidationError("--interval \(interval): expected seconds between 0.05 and 86400")
         }
         if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }
-        if let obw, !(obw > 0 && obw < 100) { throw ValidationError("--obw \(obw): expected a percent between 0 and 100") }
-        guard (0...100).contains(peaks) else { throw ValidationError("--peaks \(peaks): expected 0…100") }
-        guard excursion.isFinite, excursion >= 0 else { throw ValidationError("--excursion \(excursion): expected dB ≥ 0") }
-    }
-
-    /// what the per-interval spectrum is measured for, nil when nothing is asked
-    var measurementRequest: MeterMeasurementRequest? {
-        obw == nil && peaks == 0 ? nil
-            : MeterMeasurementRequest(occupiedPercent: obw, peakCount: peaks, excursionDB: Float(excursion))
     }
 
     func run() throws {
-        let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json, trace: trace,
-                                     measurements: measurementRequest, prometheus: prometheus)
+        let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json,
+                                     trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus)
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)

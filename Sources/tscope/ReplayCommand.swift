@@ -65,9 +65,7 @@ struct ReplayCommand: ParsableCommand {
         if follow {
             var selection = DeviceSelection()
             selection.follow = CaptureFollow(path: file)
-            var live = LiveViewerRun(selection: selection, detector: .peak,
-                                     recordings: .init(directory: ".", label: nil, operatorName: nil, duration: nil,
-                                                       metadata: CaptureMetadata(format: "tscope")))
+            var live = LiveViewerRun(selection: selection, detector: .peak, recordings: .inCurrentDirectory)
             live.mode = view.mode
             live.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
             live.trace = trace

@@ -64,18 +64,12 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let certificate = try tlsCertificate.map { try SensorCertificate(chainPath: $0, keyPath: tlsKey ?? "") }
         let selection = try analyzerOptions.apply(to: deviceOptions.selection)
-        var token = try deviceOptions.token
-        var tokenNote = deviceOptions.tokenFile == nil ? "" : " (token required)"
-        if token == nil, certificate == nil, !SensorAccess.isLoopback(listen.host) {
-            if insecure {
-                tokenNote = " (--insecure: no token, no TLS: anyone who reaches it can watch and retune)"
-            } else {
-                let path = SensorAccess.defaultTokenPath
-                token = try usage { try SensorAccess.generatedToken(at: path) }
-                tokenNote = " (token required: viewers give --token-file with a copy of \(path))"
-            }
+        let access = try usage {
+            try ServeAccess.decide(givenToken: try deviceOptions.token, tokenFileGiven: deviceOptions.tokenFile != nil,
+                                   tls: certificate != nil, host: listen.host, insecure: insecure)
         }
-        var serving = ServeRun(selection: selection, listen: listen, token: token,
+        var tokenNote = access.note
+        var serving = ServeRun(selection: selection, listen: listen, token: access.token,
                                certificate: certificate, band: band.range, binWidthHz: binWidth,
                                detector: detectorOption.chosen(default: .peak))
         serving.controlToken = try usage { try controlTokenFile.map(BearerToken.read) }

@@ -37,16 +37,7 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--calibration: sweep writes hackrf_sweep's and rtl_power's own dB; "
                 + "calibrated readings come from meter, watch, events and record")
         }
-        if deviceOptions.device.isRTLSDR {
-            _ = try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: sweep)) }
-            if let detector = detectorOption.detector, detector != .sample {
-                throw ValidationError("--detector \(detector.rawValue): the RTL-SDR sweep writes rtl_power's numbers "
-                    + "(sample); peak and average are for the HackRF")
-            }
-            return
-        }
-        try rtlPower.rejectForHackRF()
-        try sweep.validateForHackRF()
+        try sweep.validate(rtlSDR: deviceOptions.device.isRTLSDR, rtlPower: rtlPower, detector: detectorOption.detector)
     }
 
     func run() throws {

@@ -50,23 +50,10 @@ struct WatchCommand: ParsableCommand {
             transform: Band.init(parsing:))
     var meterBand: Band?
 
-    @Option(name: .customLong("record-dir"),
-            help: "Directory for recordings started with r, or a postgresql://USER@HOST:PORT/DB store (default: .).")
-    var recordDirectory: String = "."
-
-    @Option(help: "Label for recordings' file names and metadata, e.g. fm-survey.")
-    var label: String?
-
-    @Option(name: .customLong("operator"), help: "Operator or bench name for recordings' file names and metadata.")
-    var operatorName: String?
-
-    @Option(help: "Stop each recording after this long: seconds, or with a unit: 90s, 5m, 1h.",
-            transform: TimeSpan.init(parsing:))
-    var duration: TimeSpan?
+    @OptionGroup var recordingOptions: ViewerRecordingOptions
 
     @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, or synthetic.")
     var ecg: String?
-
 
     func validate() throws {
         try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
@@ -75,8 +62,7 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         var run = LiveViewerRun(
             selection: try analyzerOptions.apply(to: deviceOptions.selection), detector: detectorOption.chosen(default: .peak),
-            recordings: .init(directory: recordDirectory, label: label, operatorName: operatorName,
-                              duration: duration?.seconds, metadata: CaptureMetadata(format: "tscope")))
+            recordings: recordingOptions.settings)
         if let ecg {
             // the pane opens its source as `ecg watch` does with no options given
             run.ecgPane = try ECGPaneOpening.pane(source: ecg, request: ECGSourceOptions.parse([]).request)

@@ -77,6 +77,35 @@ import Testing
         #expect(withoutInvariant.isEmpty, "no `Invariant:` line in the comment above \(withoutInvariant)")
     }
 
+    /// The executable only parses and wires: its files stay within what ARCHITECTURE.md says.
+    @Test func theExecutableStaysSmall() throws {
+        let files = try PackageGraph.swiftFiles(under: Paths.packageRoot.appendingPathComponent("Sources/tscope"))
+        let lines = try files.reduce(0) { total, file in
+            total + (try String(contentsOf: file, encoding: .utf8)).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(files.count > 10 && lines > 500, "read \(files.count) files, \(lines) lines")
+        #expect(lines <= 1_200, "Sources/tscope is \(lines) lines; move work into Runs and option groups into CommandOptions")
+        let architecture = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Docs/ARCHITECTURE.md"),
+                                      encoding: .utf8)
+        #expect(architecture.contains("| `tscope` | the commands (at most 1,200 lines"), "the module map states the limit")
+    }
+
+    /// Every module in Sources/ has its row in ARCHITECTURE.md's module map, and the map names no other.
+    @Test func theModuleMapListsEveryModule() throws {
+        let package = try PackageGraph.load()
+        let modules = Set(package.targets.values.filter { $0.path.path.contains("/Sources/") }.map(\.name))
+        let architecture = try String(contentsOf: Paths.packageRoot.appendingPathComponent("Docs/ARCHITECTURE.md"),
+                                      encoding: .utf8)
+        var mapped: Set<String> = []
+        for line in architecture.split(separator: "\n") where line.hasPrefix("| `") {
+            let first = line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+            for name in PackageGraph.matches("`([A-Za-z-]+)`", in: String(first)) { mapped.insert(name.groups[0]) }
+        }
+        #expect(modules.count >= 18, "read \(modules.sorted())")
+        let onlyInMap = mapped.subtracting(modules).sorted(), missing = modules.subtracting(mapped).sorted()
+        #expect(mapped == modules, "in the map only: \(onlyInMap); missing from it: \(missing)")
+    }
+
     /// "… seven `@unchecked Sendable` remain in `Sources/` …" → 7
     static func statedUncheckedCount(in text: String) -> Int? {
         let words = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,

@@ -218,3 +218,27 @@ func temporaryDirectory() throws -> URL {
         }
     }
 }
+
+/// `serve`'s access rule: loopback and TLS need nothing more; elsewhere a token is made unless --insecure.
+@Suite struct ServeAccessTests {
+    @Test func aSensorBeyondLoopbackWithoutTLSRequiresAToken() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("serve.token").path
+        func decide(token: String? = nil, tls: Bool = false, host: String, insecure: Bool = false) throws -> ServeAccess {
+            try ServeAccess.decide(givenToken: token, tokenFileGiven: token != nil, tls: tls, host: host,
+                                   insecure: insecure, generatedTokenPath: path)
+        }
+        #expect(try decide(host: "127.0.0.1") == ServeAccess(token: nil, note: ""))
+        #expect(try decide(host: "[::1]").token == nil)
+        #expect(try decide(tls: true, host: "192.0.2.7").token == nil)
+        #expect(try decide(token: "given", host: "192.0.2.7") == ServeAccess(token: "given", note: " (token required)"))
+        #expect(try decide(host: "0.0.0.0", insecure: true).token == nil)
+        let made = try decide(host: "0.0.0.0")
+        let stored = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(made.token != nil && made.token == stored && made.note.contains(path))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the token file is its owner's only")
+        #expect(try decide(host: "0.0.0.0").token == made.token, "kept and reused")
+    }
+}
