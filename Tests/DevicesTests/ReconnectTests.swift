@@ -4,6 +4,7 @@ import Signals
 import Synchronization
 import Testing
 import ThreadKit
+import ThreadKitTesting
 import USBDriver
 @testable import Devices
 

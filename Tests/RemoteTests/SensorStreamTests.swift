@@ -6,6 +6,7 @@ import Runs
 import Signals
 import Testing
 import ThreadKit
+import ThreadKitTesting
 
 /// A sensor hub served on loopback, fed with made-up frames by a thread of
 /// the test's own, and viewers connecting to it as `--remote` does.

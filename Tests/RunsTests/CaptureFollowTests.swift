@@ -6,6 +6,7 @@ import Runs
 import Signals
 import Testing
 import ThreadKit
+import ThreadKitTesting
 
 /// `replay --follow` at library level: a store written by the test while a
 /// follower watches it as a live analyzer.
