@@ -67,7 +67,7 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the detectors and filters run per sample: optimised in debug builds too (the detector table scores 70 records)
-        .target(name: "ECG", dependencies: ["Signals", "DSP"], swiftSettings: optimisedInDebug),
+        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP"], swiftSettings: optimisedInDebug),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).

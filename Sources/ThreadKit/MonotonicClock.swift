@@ -55,9 +55,10 @@ public final class Doorbell: Sendable {
     }
 }
 
-/// The machine's monotonic clock (`CLOCK_MONOTONIC`, the clock
-/// `monotonicSeconds()` in Signals reads): what every caller uses unless a
-/// test hands in another.
+/// The machine's monotonic clock (`CLOCK_MONOTONIC`): what live code
+/// reads time on, the one reading of it outside the Views loops (which
+/// still call Signals' `monotonicSeconds()`, the same clock), and what
+/// every caller gets unless a test hands in another.
 public struct SystemClock: MonotonicClock {
     public init() {}
 

@@ -86,7 +86,7 @@ import ThreadKitTesting
         let path = directory.path("c.tscope")
         let clock = ManualClock()
         let writer = try CaptureStoreWriter(path: path, metadata: Self.sampleMetadata(), session: Self.session(),
-                                            options: .init(commitInterval: 1, clock: { clock.now }))
+                                            options: .init(commitInterval: 1, clock: clock))
         let frames = makeFrames(count: 40, bins: 16, seed: 3)
         // 10 frames per second of (manual) time: a commit after every 10th frame
         var visible: [Int] = []

@@ -30,7 +30,7 @@ import ThreadKitTesting
         defer { directory.remove() }
         let clock = ManualClock(startingAt: 50)
         let wall = ManualClock(startingAt: 1_795_256_100)
-        let recorder = RecordingSession(commitInterval: 1, clock: { clock.now }, wallClock: { wall.now })
+        let recorder = RecordingSession(commitInterval: 1, clock: clock, wallClock: { wall.now })
         let plan = RecordingSession.Plan(output: .directory(directory.url.path), label: "fm", operatorName: "op",
                                          duration: 2)
         let path = try recorder.start(plan)
@@ -58,7 +58,7 @@ import ThreadKitTesting
         defer { directory.remove() }
         let clock = ManualClock(startingAt: 0)
         let wall = ManualClock(startingAt: 1_795_256_100)
-        let recorder = RecordingSession(clock: { clock.now }, wallClock: { wall.now })
+        let recorder = RecordingSession(clock: clock, wallClock: { wall.now })
         var summaries: [RecordingSession.Summary] = []
         for (index, count) in [4, 6, 3].enumerated() {
             try recorder.start(.init(output: .directory(directory.url.path), label: "s\(index)", requestedFrameRate: nil),
@@ -87,7 +87,7 @@ import ThreadKitTesting
         let directory = try TemporaryDirectory("peak")
         defer { directory.remove() }
         let clock = ManualClock(startingAt: 0)
-        let recorder = RecordingSession(clock: { clock.now }, wallClock: { 1_795_256_100 })
+        let recorder = RecordingSession(clock: clock, wallClock: { 1_795_256_100 })
         let path = try recorder.start(.init(output: .file(directory.path("p.tscope")), requestedFrameRate: 2))
         // 10 frames per second of −100 dB with one −20 dB burst in bin 5 of the 3rd frame
         for index in 0..<20 {
