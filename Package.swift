@@ -135,7 +135,7 @@ let package = Package(
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit", "ThreadKitTesting"]),
-        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB"]),
+        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB", "ThreadKitTesting"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
         .testTarget(
             name: "DevicesTests",
@@ -154,7 +154,7 @@ let package = Package(
             dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals", "DSP"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals", "ThreadKitTesting"]),
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(
             name: "FuzzCorpusTests",

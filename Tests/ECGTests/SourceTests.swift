@@ -106,14 +106,18 @@ import ThreadKitTesting
         _ = text.withCString { write(master, $0, strlen($0)) }
         var chunk = ECGChunk(leadCount: 2, capacity: 16)
         var values: [Float] = []
-        let deadline = Date().addingTimeInterval(5)
-        while values.count < 3 && Date() < deadline {
-            if case .samples(let count) = try source.read(into: &chunk) {
-                values += chunk.leads[0].prefix(count)
-            } else {
-                usleep(1000)
+        // up to 5 s for the pty's lines, read as they come
+        var readError: (any Error)?
+        _ = waitForCondition(timeoutSeconds: 5) {
+            do {
+                while case .samples(let count) = try source.read(into: &chunk) { values += chunk.leads[0].prefix(count) }
+            } catch {
+                readError = error
+                return true
             }
+            return values.count >= 3
         }
+        if let readError { throw readError }
         #expect(values == [512, 520, 530])
         #expect(source.garbageLines == 1)
         #expect(source.nonFiniteLines == 1)
