@@ -48,6 +48,9 @@ let package = Package(
 
         .target(name: "Signals"),
         .target(name: "ThreadKit"),
+        // For tests only: the one `ManualClock` (time moved by hand) and the bounded wait on a condition.
+        // No target in Sources depends on it.
+        .target(name: "ThreadKitTesting", dependencies: ["ThreadKit"]),
         .target(name: "USBDriver", dependencies: ["Signals", "ThreadKit", "CLibUSB"]),
         // The per-sample loops (FFT input, detectors, the emulators' synthesis) are optimised in
         // debug builds too: the real-time path must keep up with 20 MS/s in the tests, which run
@@ -64,7 +67,7 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the detectors and filters run per sample: optimised in debug builds too (the detector table scores 70 records)
-        .target(name: "ECG", dependencies: ["Signals", "DSP"], swiftSettings: optimisedInDebug),
+        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP"], swiftSettings: optimisedInDebug),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
@@ -131,24 +134,27 @@ let package = Package(
         ),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit"]),
-        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB"]),
+        .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit", "ThreadKitTesting"]),
+        .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB", "ThreadKitTesting"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
-        .testTarget(name: "DevicesTests", dependencies: ["Devices", "Analyzers", "USBDriver", "DSP", "Signals", "ThreadKit"]),
+        .testTarget(
+            name: "DevicesTests",
+            dependencies: ["Devices", "Analyzers", "USBDriver", "DSP", "Signals", "ThreadKit", "ThreadKitTesting"]
+        ),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "Signals", "DSP", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Capture", "Signals", "DSP", "ThreadKitTesting", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "ECG", "DSP", "Signals"]),
+        .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP", "ThreadKitTesting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "ECG", "DSP", "Signals", "ThreadKitTesting"]),
         // Golden screens are read from the source tree (#filePath) so a failing run can rewrite them.
         .testTarget(
             name: "ViewsTests",
             dependencies: ["Views", "ViewModels", "ECG", "Terminal", "Signals", "DSP"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Signals", "ThreadKitTesting"]),
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(
             name: "FuzzCorpusTests",
@@ -163,10 +169,13 @@ let package = Package(
             dependencies: ["CommandOptions", "Runs", "Remote", "Devices", "ViewModels", "Signals",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "RemoteTests", dependencies: ["Remote", "Analyzers", "Devices", "Runs", "DSP", "Signals", "ThreadKit"]),
+        .testTarget(
+            name: "RemoteTests",
+            dependencies: ["Remote", "Analyzers", "Devices", "Runs", "DSP", "Signals", "ThreadKit", "ThreadKitTesting"]
+        ),
         .testTarget(
             name: "RunsTests",
-            dependencies: ["Runs", "Capture", "Analyzers", "Devices", "DSP", "Signals", "Terminal", "ThreadKit"],
+            dependencies: ["Runs", "Capture", "Analyzers", "Devices", "DSP", "Signals", "Terminal", "ThreadKit", "ThreadKitTesting"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -5,8 +5,8 @@ import Signals
 /// playhead (file time, what the waterfall calls "now").
 ///
 /// Pure logic: the caller passes the current monotonic time [s] to every
-/// call, so tests drive it with a synthetic clock and a UI loop with
-/// `monotonicSeconds()`. The playhead is an affine function of that time,
+/// call, so tests drive it with a synthetic clock and the UI loop with the
+/// system's monotonic clock. The playhead is an affine function of that time,
 /// re-anchored on every change of speed, pause or seek:
 ///
 ///     playhead(t) = anchorFile + (t − anchorWall) · speed   (playing)

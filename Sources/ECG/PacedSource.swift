@@ -1,4 +1,5 @@
 import Signals
+import ThreadKit
 
 /// Releases another source's samples no faster than its sample rate × `speed`
 /// of a clock, with pause and resume. The inner source is read ahead by at
@@ -6,6 +7,7 @@ import Signals
 /// from the sample where playback stopped.
 public final class PacedSource: ECGSource {
     public let source: ECGSource
+    /// what "due" is measured on: now [s, monotonic]
     private let clock: () -> Double
     /// playback speed (1 = real time)
     public var speed: Double {
@@ -26,8 +28,8 @@ public final class PacedSource: ECGSource {
     private var stagingOffset = 0
     private var innerEnded = false
 
-    /// - Parameter clock: seconds, monotonic (tests pass a fake)
-    public init(_ source: ECGSource, speed: Double = 1, clock: @escaping () -> Double = monotonicSeconds) {
+    /// - Parameter clock: now [s, monotonic]: the system clock's reading, or a test's `ManualClock`'s
+    public init(_ source: ECGSource, speed: Double = 1, clock: @escaping () -> Double = { SystemClock().now }) {
         self.source = source
         self.speed = max(speed, 0)
         self.clock = clock

@@ -44,12 +44,13 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
     public let sessionID: Int64
     public let path: String
     private let commitInterval: Double
-    private let clock: @Sendable () -> Double
+    /// times the commit cadence and the wait for a lost connection at the end
+    private let clock: any MonotonicClock
     private let state: Guarded<State>
 
     /// Connects, brings the schema up to date, and opens the session.
     public init(location: PostgresLocation, metadata: CaptureMetadata, session: CaptureSessionInfo,
-                commitInterval: Double = 0.5, clock: @escaping @Sendable () -> Double = { monotonicSeconds() })
+                commitInterval: Double = 0.5, clock: any MonotonicClock = SystemClock())
         throws(CaptureError) {
         self.location = location
         self.commitInterval = commitInterval
@@ -87,7 +88,7 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
             throw CaptureError(file: location.name, "\(error)")
         }
         path = location.name + "?session=\(sessionID)"
-        state = Guarded(State(link: link, lastCommit: clock()))
+        state = Guarded(State(link: link, lastCommit: clock.now))
     }
 
     public var framesWritten: Int { state.withLock { $0.framesWritten } }
@@ -105,7 +106,7 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
             state.pending.append(entry)
             state.pendingBytes += entry.binCount * 4
             state.framesWritten += 1
-            try Self.commitIfDue(&state, now: clock(), interval: commitInterval, location: location, sessionID: sessionID)
+            try Self.commitIfDue(&state, now: clock.now, interval: commitInterval, location: location, sessionID: sessionID)
         }
     }
 
@@ -119,7 +120,7 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
     public func commitIfDue() throws {
         try state.withLock { state throws(CaptureError) in
             if let failure = state.failure { throw failure }
-            try Self.commitIfDue(&state, now: clock(), interval: commitInterval, location: location, sessionID: sessionID)
+            try Self.commitIfDue(&state, now: clock.now, interval: commitInterval, location: location, sessionID: sessionID)
         }
     }
 
@@ -131,12 +132,13 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
             }
             if let failure = state.failure { throw failure }
             // what is buffered gets up to five seconds of reconnecting
-            let deadline = clock() + 5
+            let deadline = clock.now + 5
             while true {
                 state.lastAttempt = 0
-                try Self.commit(&state, now: clock(), location: location, sessionID: sessionID)
-                if state.lost == nil || clock() >= deadline { break }
-                usleep(200_000)
+                try Self.commit(&state, now: clock.now, location: location, sessionID: sessionID)
+                if state.lost == nil || clock.now >= deadline { break }
+                // a reconnect attempt every 0.2 s [s, on the clock]; nothing rings this doorbell
+                clock.wait(until: clock.now + 0.2, orUntilRung: Doorbell())
             }
             if let lost = state.lost {
                 let failure = CaptureError(file: path, "\(lost); \(state.pending.count) frames not stored")

@@ -18,8 +18,10 @@ public enum RemoteLoad {
     /// - Parameters:
     ///   - detectors: viewer i asks for `detectors[i % count]` (nil: the sensor's own); empty: all the sensor's own
     ///   - cpuSeconds: read at the window's start and end (the sensor's CPU time) [s]
+    ///   - clock: times the wait for the first frames and the measuring window
     public static func run(sensor: RemoteSensor, viewers: Int, band: FrequencyRange, seconds: Double,
-                           detectors: [SpectrumDetector?] = [], cpuSeconds: () -> Double = { 0 }) throws
+                           detectors: [SpectrumDetector?] = [], cpuSeconds: () -> Double = { 0 },
+                           clock: any MonotonicClock = SystemClock()) throws
         -> (viewers: [Viewer], seconds: Double, cpuSeconds: Double) {
         let counts = (0..<viewers).map { _ in Locked(Viewer(frames: 0, bins: 0)) }
         let sources = counts.enumerated().map { index, count in
@@ -35,16 +37,18 @@ public enum RemoteLoad {
         defer { for source in sources { source.stop() } }
         for source in sources { try source.start(band: band, binWidthHz: 0) }
         // every viewer streaming before the clock starts
-        let ready = Date().addingTimeInterval(20)
+        let ready = clock.now + 20
+        let nobodyRings = Doorbell()
         while counts.contains(where: { $0.value.frames == 0 }) {
-            guard Date() < ready else { throw RemoteError.lost(sensor.endpoint, "a viewer got no frame in 20 s") }
-            usleep(10_000)
+            guard clock.now < ready else { throw RemoteError.lost(sensor.endpoint, "a viewer got no frame in 20 s") }
+            // look again in 10 ms [s]
+            clock.wait(until: clock.now + 0.01, orUntilRung: nobodyRings)
         }
         let before = counts.map(\.value.frames)
         let cpuBefore = cpuSeconds()
-        let started = monotonicSeconds()
-        Thread.sleep(forTimeInterval: seconds)
-        let elapsed = monotonicSeconds() - started
+        let started = clock.now
+        while clock.now < started + seconds { clock.wait(until: started + seconds, orUntilRung: nobodyRings) }
+        let elapsed = clock.now - started
         let cpu = cpuSeconds() - cpuBefore
         let after = counts.map(\.value)
         return (zip(before, after).map { Viewer(frames: $1.frames - $0, bins: $1.bins) }, elapsed, cpu)

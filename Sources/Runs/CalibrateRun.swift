@@ -139,6 +139,7 @@ public enum CalibrateRun {
         let groups = request.step ? references.map { [$0] } : [references]
         var points: [CalibrationTable.Point] = []
         var started = false
+        let nobodyRings = Doorbell()
         defer { source.stop() }
         for group in groups {
             if request.step {
@@ -157,18 +158,20 @@ public enum CalibrateRun {
                 try source.start(band: band, binWidthHz: request.binWidthHz)
                 started = true
             }
-            // frames already on their way may be of the band before: start counting from the next ones
-            usleep(100_000)
+            // frames already on their way may be of the band before: start counting from the next ones (after 0.1 s)
+            let clock = request.selection.clock
+            clock.wait(until: clock.now + 0.1, orUntilRung: nobodyRings)
             collector.withLock { $0 = (group, group.map { _ in Readings() }, request.channelHz) }
-            let deadline = monotonicSeconds() + request.timeoutSeconds
+            let deadline = clock.now + request.timeoutSeconds
             // one more sweep than asked: the first may have begun before the band settled
             while collector.withLock({ $0.readings.map(\.channel.count).min() ?? 0 }) < request.sweeps + 1 {
                 if let message = failure.message { throw CommandError(message) }
-                guard monotonicSeconds() < deadline else {
+                guard clock.now < deadline else {
                     throw CommandError("calibration: \(request.sweeps) sweeps did not arrive within "
                         + "\(Int(request.timeoutSeconds)) s; no table written")
                 }
-                usleep(20_000)
+                // look again in 20 ms [s]
+                clock.wait(until: clock.now + 0.02, orUntilRung: nobodyRings)
             }
             let readings = collector.withLock { $0.readings }
             // each reference judged as soon as it is measured (with --step, before the next is asked for)

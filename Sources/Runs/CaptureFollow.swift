@@ -16,12 +16,15 @@ public struct CaptureFollow: Sendable {
     public var path: String
     /// how long without a new frame is a stall [s] (a recorder commits at least twice a second)
     public var stallSeconds: Double
+    /// times the follower's polls of the capture (the stall is timed by the reconnect supervisor's clock)
+    public var clock: any MonotonicClock
     /// the newest frame delivered [s since the Unix epoch]: a reopened follower resumes after it
     private let lastDelivered = Locked<Double?>(nil)
 
-    public init(path: String, stallSeconds: Double = 5) {
+    public init(path: String, stallSeconds: Double = 5, clock: any MonotonicClock = SystemClock()) {
         self.path = path
         self.stallSeconds = stallSeconds
+        self.clock = clock
     }
 
     /// The capture as an analyzer: its band, named after the file and the device that recorded it.
@@ -32,7 +35,8 @@ public struct CaptureFollow: Sendable {
         let follow = self
         let factory: SpectrumSourceFactory = { onFrame, onEnd in
             let source = CaptureFollowSource(reader: try follow.open().reader, band: band,
-                                             lastDelivered: follow.lastDelivered, onFrame: onFrame, onEnd: onEnd)
+                                             lastDelivered: follow.lastDelivered, clock: follow.clock,
+                                             onFrame: onFrame, onEnd: onEnd)
             return ConnectedSpectrumSource(source: source, close: {})
         }
         // short: the status line also carries the stall text
@@ -66,15 +70,21 @@ public struct CaptureFollow: Sendable {
 
 /// Polls a following reader on a thread of its own and delivers what it
 /// returns; waits 0.1 s whenever nothing new was committed.
-final class CaptureFollowSource: SpectrumSource {
-    let tunableRange: FrequencyRange
+package final class CaptureFollowSource: SpectrumSource {
+    package let tunableRange: FrequencyRange
+    /// how long the poller waits after finding nothing new [s]
+    static let pollSeconds = 0.1
     private let onFrame: @Sendable (SpectrumFrame) -> Void
     private let onEnd: @Sendable (any Error) -> Void
     private let reader: ReaderBox
     private let lastDelivered: Locked<Double?>
     private let running = Locked(false)
     private let frames = Locked(0)
-    private let poller = Locked<WorkerThread?>(nil)
+    /// polls that found nothing new (tests wait on it instead of sleeping)
+    private let emptyPollCount = Locked(0)
+    private let clock: any MonotonicClock
+    /// the running poller, and the doorbell that wakes it from its wait to stop
+    private let poller = Locked<(thread: WorkerThread, stopping: Doorbell)?>(nil)
 
     /// The reader, used by the polling thread only (the box hands it over).
     private final class ReaderBox: Sendable {
@@ -83,21 +93,27 @@ final class CaptureFollowSource: SpectrumSource {
     }
 
     init(reader: sending any SpectrumFrameReader, band: FrequencyRange, lastDelivered: Locked<Double?>,
-         onFrame: @escaping @Sendable (SpectrumFrame) -> Void, onEnd: @escaping @Sendable (any Error) -> Void) {
+         clock: any MonotonicClock, onFrame: @escaping @Sendable (SpectrumFrame) -> Void,
+         onEnd: @escaping @Sendable (any Error) -> Void) {
         self.reader = ReaderBox(reader)
         self.lastDelivered = lastDelivered
+        self.clock = clock
         tunableRange = band
         self.onFrame = onFrame
         self.onEnd = onEnd
     }
 
-    var counters: SpectrumSourceCounters { SpectrumSourceCounters(frames: frames.value) }
+    package var counters: SpectrumSourceCounters { SpectrumSourceCounters(frames: frames.value) }
 
-    func start(band: FrequencyRange, binWidthHz: Double) throws {
+    /// polls so far that found nothing new
+    package var emptyPolls: Int { emptyPollCount.value }
+
+    package func start(band: FrequencyRange, binWidthHz: Double) throws {
         stop()
         running.withLock { $0 = true }
         let (reader, running, frames, onFrame, onEnd) = (reader, running, frames, onFrame, onEnd)
-        let lastDelivered = lastDelivered
+        let (lastDelivered, emptyPolls, clock) = (lastDelivered, emptyPollCount, clock)
+        let stopping = Doorbell()
         guard let thread = WorkerThread({
             var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
             while running.value {
@@ -114,7 +130,10 @@ final class CaptureFollowSource: SpectrumSource {
                         return count
                     }
                     frames.withLock { $0 += delivered }
-                    if delivered == 0 { usleep(100_000) }
+                    if delivered == 0 {
+                        emptyPolls.withLock { $0 += 1 }
+                        clock.wait(until: clock.now + Self.pollSeconds, orUntilRung: stopping)
+                    }
                 } catch {
                     onEnd(error)
                     return
@@ -123,14 +142,16 @@ final class CaptureFollowSource: SpectrumSource {
         }) else {
             throw CommandError("no thread could be started to follow the capture")
         }
-        poller.withLock { $0 = thread }
+        poller.withLock { $0 = (thread, stopping) }
     }
 
     /// The stored frames are what they are: the views zoom into them.
-    func retune(to band: FrequencyRange, binWidthHz: Double) throws {}
+    package func retune(to band: FrequencyRange, binWidthHz: Double) throws {}
 
-    func stop() {
+    package func stop() {
         running.withLock { $0 = false }
-        if let thread = poller.withLock({ $0.take() }), !thread.isCurrent { thread.join() }
+        guard let poller = poller.withLock({ $0.take() }) else { return }
+        poller.stopping.ring()
+        if !poller.thread.isCurrent { poller.thread.join() }
     }
 }

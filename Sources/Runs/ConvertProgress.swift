@@ -1,21 +1,26 @@
 import Foundation
+import ThreadKit
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal:
 /// `[#########...........]  45%  212.3 MB/s  ETA 0:03`, redrawn at most 10
 /// times a second and erased at the end.
 public final class ConvertProgress {
     private let enabled: Bool
-    private let started = monotonicNow()
+    /// times the rate, the ETA and the redraws
+    private let clock: any MonotonicClock
+    private let started: Double
     private var lastDraw = 0.0
     static let barWidth = 30
 
-    public init(enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    public init(enabled: Bool = isatty(STDERR_FILENO) == 1, clock: any MonotonicClock = SystemClock()) {
         self.enabled = enabled
+        self.clock = clock
+        started = clock.now
     }
 
     public func update(done: Int, total: Int?) {
         guard enabled else { return }
-        let now = ConvertProgress.monotonicNow()
+        let now = clock.now
         guard now - lastDraw >= 0.1 else { return }
         lastDraw = now
         FileHandle.standardError.write(Data(("\r" + Self.line(done: done, total: total, elapsed: now - started) + "\u{1B}[K").utf8))
@@ -40,11 +45,5 @@ public final class ConvertProgress {
         let eta = Int(remaining.rounded())
         return "[\(bar)] " + String(format: "%3d%%  ", Int(fraction * 100)) + rateText
             + String(format: "  ETA %d:%02d", eta / 60, eta % 60)
-    }
-
-    private static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

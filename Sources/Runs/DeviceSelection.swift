@@ -33,7 +33,8 @@ public struct DeviceSelection: Sendable {
     /// frames also carry every other detector's levels (a sensor serving
     /// viewers that ask for different detectors), where the analyzer's family can
     public var keepsEveryDetector = false
-    /// what the reconnect supervisor times stalls, backoff and outages on (tests hand in a `ManualClock`)
+    /// what the reconnect supervisor times stalls, backoff and outages on, and the runs on its source
+    /// their intervals and durations (meter, events, recording, calibration); tests hand in a `ManualClock`
     package var clock: any MonotonicClock = SystemClock()
 
     public init(device: DeviceChoice = .auto, serial: String? = nil, reconnectTimeout: Double = 10, demoSeed: UInt64 = 1) {

@@ -76,7 +76,7 @@ public final class EventRun: Sendable {
     /// - Parameter checkBand: the band, refused when the chosen analyzer's range (given) cannot hold it
     public static func live(_ selection: DeviceSelection, detector: SpectrumDetector, settings: Settings,
                             durationSeconds: Double?, checkBand: (FrequencyRange) throws -> FrequencyRange) throws {
-        let waiter = RecordingWait()
+        let waiter = RecordingWait(clock: selection.clock)
         // the run the source's callbacks reach once the analyzer (and so its unit) is known
         let current = Locked<EventRun?>(nil)
         let (source, analyzer) = try selection.spectrumSource(
@@ -87,7 +87,7 @@ public final class EventRun: Sendable {
         let band = try checkBand(analyzer.tunableRange)
         current.value = EventRun(settings: settings, unit: analyzer.tune(to: band))
         try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
-        let end = waiter.wait(duration: durationSeconds, started: monotonicSeconds(), status: { "" })
+        let end = waiter.wait(duration: durationSeconds, started: waiter.monotonicClock.now, status: { "" })
         source.stop()
         current.value?.finish()
         if case .failure(let message) = end { throw CommandError(message) }

@@ -77,15 +77,16 @@ public final class HackRFSweepRun: Sendable {
     /// Runs on `driver` (configured) until the outcome; the output is flushed
     /// and hackrf_sweep's summary returned, or the failure thrown.
     public static func run(driver: HackRFSweepDriver, plan: HackRFSweepPlan, sink: sending OutputSink,
-                           layout: HackRFSweepWriter.Layout, sweepLimit: Int?, detector: SpectrumDetector) throws -> Summary {
+                           layout: HackRFSweepWriter.Layout, sweepLimit: Int?, detector: SpectrumDetector,
+                           clock: any MonotonicClock = SystemClock()) throws -> Summary {
         let run = HackRFSweepRun(plan: plan, sink: sink, layout: layout, sweepLimit: sweepLimit, detector: detector)
-        let started = monotonicSeconds()
+        let started = clock.now
         try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
                          onEnd: { error in run.end(error) })
         let outcome = run.waitUntilDone()
         driver.stop()
         let flushError = run.finish()
-        let summary = Summary(sweeps: run.completedSweeps, seconds: monotonicSeconds() - started,
+        let summary = Summary(sweeps: run.completedSweeps, seconds: clock.now - started,
                               badBlocks: driver.badBlockCount)
         FileHandle.standardError.write(Data((summary.line + "\n").utf8))
         if let message = flushError ?? outcome.errorMessage { throw CommandError(message) }

@@ -79,13 +79,17 @@ public enum MeterRun {
         try source.start(band: swept, binWidthHz: swept.spanHz / binsAcrossBand / Double(bands.count))
         defer { source.stop() }
 
+        // the supervisor's clock times the readings too
+        let clock = selection.clock
+        let nobodyRings = Doorbell()
         var printed = 0
-        var deadline = monotonicSeconds() + settings.interval
+        var deadline = clock.now + settings.interval
         while settings.wantsMore(after: printed) {
-            // sleep in short steps so a device failure ends the run promptly
-            while monotonicSeconds() < deadline {
+            // sleep in short steps (1–50 ms) so a device failure ends the run promptly
+            while clock.now < deadline {
                 if let message = failure.message { throw CommandError(message) }
-                usleep(UInt32(min(50_000, max(1_000, (deadline - monotonicSeconds()) * 1e6))))
+                let step = min(0.05, max(0.001, deadline - clock.now))
+                clock.wait(until: clock.now + step, orUntilRung: nobodyRings)
             }
             deadline += settings.interval
             // a remote sensor's answer to the settings asked of it

@@ -103,22 +103,25 @@ public final class RecordingWait: Sendable {
     public enum End: Sendable { case duration, signal, failure(String) }
 
     private let latch = CompletionLatch<End>()
+    /// what `started` is read on, and the countdown's elapsed time
+    public let monotonicClock: any MonotonicClock
 
-    public init() {}
+    public init(clock: any MonotonicClock = SystemClock()) { monotonicClock = clock }
 
     /// Records the first failure and ends the wait (any thread).
     public func fail(_ message: String) { latch.complete(.failure(message)) }
 
     /// - Parameters:
     ///   - duration: [s], nil = until a signal
+    ///   - started: when the recording began [s, `monotonicClock`]
     ///   - status: text after the elapsed time on the countdown line
     public func wait(duration: Double?, started: Double, status: () -> String) -> End {
         let countdown = isatty(STDERR_FILENO) == 1
         defer { if countdown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
-        let remaining = duration.map { max(0, $0 - (monotonicSeconds() - started)) }
+        let remaining = duration.map { max(0, $0 - (monotonicClock.now - started)) }
         return latch.wait(onSignal: .signal, duration: remaining.map { .init(after: $0, .duration) }, tickSeconds: 0.25) {
             guard countdown else { return }
-            let elapsed = monotonicSeconds() - started
+            let elapsed = monotonicClock.now - started
             var line = "\r\u{1B}[K● REC \(Self.clock(elapsed, roundingUp: false))"
             if let duration {
                 line += " / \(Self.clock(duration, roundingUp: true)), "
@@ -145,8 +148,9 @@ public struct SpectrumRecording {
     public init(request: RecordingRequest) { self.request = request }
 
     public func run() throws {
-        let recorder = RecordingSession()
-        let waiter = RecordingWait()
+        // the supervisor's clock times the recording too
+        let recorder = RecordingSession(clock: request.selection.clock)
+        let waiter = RecordingWait(clock: request.selection.clock)
         let source: ReconnectingSpectrumSource
         let band: FrequencyRange
         var metadata = request.metadata
@@ -170,7 +174,7 @@ public struct SpectrumRecording {
             duration: duration, requestedFrameRate: request.frameRate > 0 ? request.frameRate : nil,
             band: band, binWidthHz: request.binWidthHz, metadata: metadata)
         let path: String
-        let started = monotonicSeconds()
+        let started = waiter.monotonicClock.now
         // a write error (disk full…) ends the wait at once
         let counters = source.counters
         path = try recorder.start(plan, deviceDroppedBlocks: counters.droppedBlocks,
@@ -359,7 +363,7 @@ final class RawSigMFWriterThread {
     /// closes the files; `status` is the countdown line's text.
     func record(duration: Double?, waiter: RecordingWait, start: () throws -> Void, stop: () -> Void,
                 status: () -> String) throws {
-        let started = monotonicSeconds()
+        let started = waiter.monotonicClock.now
         do {
             try start()
         } catch {
@@ -370,7 +374,7 @@ final class RawSigMFWriterThread {
         FileHandle.standardError.write(Data("recording \(writer.dataPath)\n".utf8))
         let end = waiter.wait(duration: duration, started: started, status: status)
         stop()
-        try close(end: end, elapsed: monotonicSeconds() - started)
+        try close(end: end, elapsed: waiter.monotonicClock.now - started)
     }
 
     /// Finishes, closes the SigMF files and reports; a failure that ended the

@@ -29,10 +29,13 @@ final class NoticeHold: Sendable {
     /// how long a notice stays [s]
     static let seconds = 10.0
     private let held = Locked<(text: String, until: Double)?>(nil)
+    private let clock: any MonotonicClock
+
+    init(clock: any MonotonicClock = SystemClock()) { self.clock = clock }
 
     /// Takes a new notice (or nil) and returns the one to show now.
     func update(_ new: String?) -> String? {
-        let now = monotonicSeconds()
+        let now = clock.now
         return held.withLock { held in
             if let new { held = (new, now + Self.seconds) }
             if let current = held, current.until < now { held = nil }

@@ -35,15 +35,22 @@ public final class DeviceBlockCounters: Sendable {
 public struct FilePacer {
     public let speed: Double?
     private var start: (file: Double, wall: Double)?
+    /// what "due" is measured and waited on
+    private let clock: any MonotonicClock
+    private let nobodyRings = Doorbell()
 
-    public init(speed: Double?) { self.speed = speed }
+    public init(speed: Double?, clock: any MonotonicClock = SystemClock()) {
+        self.speed = speed
+        self.clock = clock
+    }
 
     public mutating func wait(for fileTime: Double) {
         guard let speed else { return }
-        let origin = start ?? (fileTime, monotonicSeconds())
+        let origin = start ?? (fileTime, clock.now)
         start = origin
-        let wait = origin.wall + (fileTime - origin.file) / speed - monotonicSeconds()
-        if wait > 0 { usleep(UInt32(min(wait, 10) * 1e6)) }
+        let wait = origin.wall + (fileTime - origin.file) / speed - clock.now
+        // at most 10 s [s] at a time, as before
+        if wait > 0 { clock.wait(until: clock.now + min(wait, 10), orUntilRung: nobodyRings) }
     }
 }
 

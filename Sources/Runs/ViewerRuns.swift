@@ -7,6 +7,7 @@ import Foundation
 import Remote
 import Signals
 import Terminal
+import ThreadKit
 import ViewModels
 import Views
 
@@ -162,7 +163,8 @@ public struct ReplayViewerRun {
         }
         let reader = reader
         let band = try Self.band(of: reader, file: path)
-        let driver = try ReplayDriver(reader: reader, speed: speed, startOffset: startOffset, at: monotonicSeconds())
+        // the system clock: the one the viewer's loop (Views) reads the playhead on
+        let driver = try ReplayDriver(reader: reader, speed: speed, startOffset: startOffset, at: SystemClock().now)
         let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: band, visibleBand: band),
                                   waterfall: WaterfallModel(history: WaterfallHistory(rowsPerSecond: waterfallRowsPerSecond)),
                                   mode: mode)

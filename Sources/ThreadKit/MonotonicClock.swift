@@ -11,7 +11,7 @@ import Musl
 /// a thread to sleep until a moment unless something wakes it first, and a
 /// way for a task to sleep until a moment. Code that times stalls, backoff,
 /// outages or a frame rate takes one of these, so that tests can hand it a
-/// `ManualClock` and move time on by hand instead of sleeping.
+/// `ManualClock` (ThreadKitTesting) and move time on by hand instead of sleeping.
 public protocol MonotonicClock: Sendable {
     /// now [s]; only differences between readings mean anything
     var now: Double { get }
@@ -31,7 +31,7 @@ public protocol MonotonicClock: Sendable {
 /// wait returns at once.
 public final class Doorbell: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    /// rings not yet taken by a waiter (what `ManualClock.settle` looks at to know a waiter is about to wake)
+    /// rings not yet taken by a waiter (what `ManualClock.settle` (ThreadKitTesting) looks at to know a waiter is about to wake)
     private let pendingRings = Atomic<Int>(0)
 
     public init() {}
@@ -42,12 +42,12 @@ public final class Doorbell: Sendable {
     }
 
     /// a ring is waiting to be taken
-    var isRinging: Bool { pendingRings.load(ordering: .acquiring) > 0 }
+    package var isRinging: Bool { pendingRings.load(ordering: .acquiring) > 0 }
 
     /// Waits for a ring, up to `timeout`; true if one was taken. `beforeTaking` runs
     /// after the ring arrived and before it stops counting as pending, so an
     /// observer never sees a woken waiter as asleep and quiet.
-    func waitForRing(timeout: DispatchTime, beforeTaking: () -> Void = {}) -> Bool {
+    package func waitForRing(timeout: DispatchTime, beforeTaking: () -> Void = {}) -> Bool {
         guard semaphore.wait(timeout: timeout) == .success else { return false }
         beforeTaking()
         pendingRings.subtract(1, ordering: .acquiring)
@@ -55,9 +55,10 @@ public final class Doorbell: Sendable {
     }
 }
 
-/// The machine's monotonic clock (`CLOCK_MONOTONIC`, the clock
-/// `monotonicSeconds()` in Signals reads): what every caller uses unless a
-/// test hands in another.
+/// The machine's monotonic clock (`CLOCK_MONOTONIC`): what live code
+/// reads time on, the one reading of it outside the Views loops (which
+/// still call Signals' `monotonicSeconds()`, the same clock), and what
+/// every caller gets unless a test hands in another.
 public struct SystemClock: MonotonicClock {
     public init() {}
 

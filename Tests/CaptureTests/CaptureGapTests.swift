@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Testing
+import ThreadKitTesting
 @testable import Capture
 
 /// A device outage during a recording is stored as a gap, beside the frames.
@@ -8,8 +9,8 @@ import Testing
     @Test func recorderStoresGapsBetweenTheFramesAroundThem() throws {
         let directory = try TemporaryDirectory("gaps")
         defer { directory.remove() }
-        let clock = ManualClock(0)
-        let recorder = RecordingSession(commitInterval: 1, clock: { clock.now }, wallClock: { 1_795_256_100 })
+        let clock = ManualClock(startingAt: 0)
+        let recorder = RecordingSession(commitInterval: 1, clock: clock, wallClock: { 1_795_256_100 })
         let path = try recorder.start(.init(output: .file(directory.path("gap.tscope"))))
         let frames = makeFrames(count: 6, bins: 16, seed: 3)
         for frame in frames.prefix(3) { recorder.post(frame) }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Signals
 import Testing
+import ThreadKitTesting
 @testable import Capture
 
 @Suite struct CaptureStoreTests {
@@ -85,12 +86,12 @@ import Testing
         let path = directory.path("c.tscope")
         let clock = ManualClock()
         let writer = try CaptureStoreWriter(path: path, metadata: Self.sampleMetadata(), session: Self.session(),
-                                            options: .init(commitInterval: 1, clock: { clock.now }))
+                                            options: .init(commitInterval: 1, clock: clock))
         let frames = makeFrames(count: 40, bins: 16, seed: 3)
         // 10 frames per second of (manual) time: a commit after every 10th frame
         var visible: [Int] = []
         for (index, frame) in frames.enumerated() {
-            clock.advance(0.1)
+            clock.advance(by: 0.1)
             try writer.write(frame)
             if index % 10 == 9 { visible.append(try CaptureStoreReader(path: path).frameCount) }
         }
@@ -99,7 +100,7 @@ import Testing
         // a frame written, no time passes: not visible to another connection yet
         try writer.write(frames[0])
         #expect(try CaptureStoreReader(path: path).frameCount == 40)
-        clock.advance(1)
+        clock.advance(by: 1)
         try writer.commitIfDue()
         #expect(try CaptureStoreReader(path: path).frameCount == 41)
         try writer.finish()

@@ -18,18 +18,6 @@ struct TemporaryDirectory {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A clock the tests move by hand [s].
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var time: Double
-
-    init(_ start: Double = 1000) { time = start }
-
-    var now: Double { lock.withLock { time } }
-    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
-    func set(_ seconds: Double) { lock.withLock { time = seconds } }
-}
-
 /// Seeded frames with awkward values: NaN bins, ±0, extremes, sub-0.01 dB detail.
 func makeFrames(count: Int, bins: Int, seed: UInt64, start: Double = 1_763_720_100.125,
                 interval: Double = 0.1) -> [SpectrumFrame] {

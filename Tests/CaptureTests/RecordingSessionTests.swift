@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Testing
+import ThreadKitTesting
 @testable import Capture
 
 @Suite struct RecordingSessionTests {
@@ -27,9 +28,9 @@ import Testing
     @Test func durationEndsTheSessionAndLaterFramesAreNotStored() throws {
         let directory = try TemporaryDirectory("duration")
         defer { directory.remove() }
-        let clock = ManualClock(50)
-        let wall = ManualClock(1_795_256_100)
-        let recorder = RecordingSession(commitInterval: 1, clock: { clock.now }, wallClock: { wall.now })
+        let clock = ManualClock(startingAt: 50)
+        let wall = ManualClock(startingAt: 1_795_256_100)
+        let recorder = RecordingSession(commitInterval: 1, clock: clock, wallClock: { wall.now })
         let plan = RecordingSession.Plan(output: .directory(directory.url.path), label: "fm", operatorName: "op",
                                          duration: 2)
         let path = try recorder.start(plan)
@@ -37,7 +38,7 @@ import Testing
         #expect(recorder.remaining == 2 && !recorder.isComplete)
         let frames = makeFrames(count: 24, bins: 32, seed: 9)
         for frame in frames {
-            clock.advance(0.125)
+            clock.advance(by: 0.125)
             recorder.post(frame)
         }
         // 3 s of frames posted; only the first 2 s (16 frames, the last at exactly 2 s) belong to the session
@@ -55,19 +56,19 @@ import Testing
     @Test func severalSessionsInARowEachGetAFileAndTheirCounters() throws {
         let directory = try TemporaryDirectory("sessions")
         defer { directory.remove() }
-        let clock = ManualClock(0)
-        let wall = ManualClock(1_795_256_100)
-        let recorder = RecordingSession(clock: { clock.now }, wallClock: { wall.now })
+        let clock = ManualClock(startingAt: 0)
+        let wall = ManualClock(startingAt: 1_795_256_100)
+        let recorder = RecordingSession(clock: clock, wallClock: { wall.now })
         var summaries: [RecordingSession.Summary] = []
         for (index, count) in [4, 6, 3].enumerated() {
             try recorder.start(.init(output: .directory(directory.url.path), label: "s\(index)", requestedFrameRate: nil),
                                deviceDroppedBlocks: 100 * index)
             for frame in makeFrames(count: count, bins: 16, seed: UInt64(index)) {
-                clock.advance(0.5)
+                clock.advance(by: 0.5)
                 recorder.post(frame)
             }
             summaries.append(try #require(try recorder.stop(deviceDroppedBlocks: 100 * index + index)))
-            wall.advance(60)
+            wall.advance(by: 60)
         }
         recorder.post(makeFrames(count: 1, bins: 16, seed: 0)[0])  // idle: ignored
         #expect(summaries.map(\.frames) == [4, 6, 3])
@@ -85,8 +86,8 @@ import Testing
     @Test func requestedRateKeepsPeaksOfTheFramesBetweenStoredFrames() throws {
         let directory = try TemporaryDirectory("peak")
         defer { directory.remove() }
-        let clock = ManualClock(0)
-        let recorder = RecordingSession(clock: { clock.now }, wallClock: { 1_795_256_100 })
+        let clock = ManualClock(startingAt: 0)
+        let recorder = RecordingSession(clock: clock, wallClock: { 1_795_256_100 })
         let path = try recorder.start(.init(output: .file(directory.path("p.tscope")), requestedFrameRate: 2))
         // 10 frames per second of −100 dB with one −20 dB burst in bin 5 of the 3rd frame
         for index in 0..<20 {
@@ -94,7 +95,7 @@ import Testing
             if index == 2 { power[5] = -20 }
             if index == 3 { power[0] = .nan }
             recorder.post(SpectrumFrame(startHz: 1e6, binWidthHz: 1e3, timestamp: Double(index) / 10, powerDB: power))
-            clock.advance(0.1)
+            clock.advance(by: 0.1)
         }
         let summary = try #require(try recorder.stop())
         let frames = try readAll(try CaptureStoreReader(path: path))

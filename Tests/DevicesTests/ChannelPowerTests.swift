@@ -3,6 +3,7 @@ import DSP
 import Foundation
 import Signals
 import Testing
+import ThreadKit
 import USBDriver
 @testable import Devices
 
@@ -55,9 +56,9 @@ import USBDriver
         let collector = FrameCollector()
         let source = try makeSource { collector.add($0) }
         try source.start(band: FrequencyRange(lowerHz: 430e6, upperHz: 440e6)!, binWidthHz: 50e3)
-        let deadline = monotonicSeconds() + 20
+        let deadline = SystemClock().now + 20
         var wanted: [SpectrumFrame] = []
-        while wanted.count < count, monotonicSeconds() < deadline {
+        while wanted.count < count, SystemClock().now < deadline {
             _ = collector.wait(for: collector.all.count + 1, seconds: 1)
             // a swept analyzer may first send its power-on band
             wanted = collector.all.filter { $0.startHz < 430.2e6 && $0.stopHz > 439.8e6 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreadKitTesting
 import USBDriver
 @testable import Devices
 
@@ -87,15 +88,16 @@ import USBDriver
 
     @Test func realTimePacingLimitsTheBlockRate() throws {
         let plan = try HackRFSweepPlan(ranges: [SweepRangeMHz(startMHz: 400, stopMHz: 480)], binWidthHz: 1e6)
-        let emulator = HackRFEmulator(scene: DemoScene(seed: 1), options: .init(pacing: .realTime))
+        // the emulator's time is moved by hand: 0.2 s in 1 ms steps, reading what is due at each
+        let clock = ManualClock()
+        let emulator = HackRFEmulator(scene: DemoScene(seed: 1), options: .init(pacing: .realTime), clock: clock)
         try startSweep(emulator, plan: plan)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.transferSize, alignment: 16)
         defer { buffer.deallocate() }
-        let start = Date()
         var blocks = 0
-        while Date().timeIntervalSince(start) < 0.2 {
+        for _ in 0..<200 {
             blocks += try emulator.bulkIn(endpoint: 0x81, into: buffer) / HackRFProtocol.blockSize
-            usleep(1000)
+            clock.advance(by: 0.001)
         }
         // 0.2 s / 1.2288 ms per kept block ≈ 163
         #expect(blocks > 100 && blocks < 200)

@@ -2,6 +2,8 @@ import Analyzers
 import Foundation
 import Signals
 import Testing
+import ThreadKit
+import ThreadKitTesting
 import USBDriver
 @testable import Devices
 
@@ -104,10 +106,10 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> [(RFExplorerStreamParser.Eve
         defer { transport.close() }
         let source = try RFExplorerSpectrumSource(transport: transport, onFrame: { collector.add($0) })
         try source.start(band: FrequencyRange(lowerHz: 430e6, upperHz: 440e6)!, binWidthHz: 100e3)
-        let deadline = monotonicSeconds() + 10
+        let deadline = SystemClock().now + 10
         var frame: SpectrumFrame?
         // sweeps of the power-on band may come first; wait for the new band
-        while monotonicSeconds() < deadline {
+        while SystemClock().now < deadline {
             frame = collector.wait(for: collector.all.count + 1, seconds: 1).last
             if let frame, abs(frame.binCenterHz(0) - 430e6) < 1 { break }
         }
@@ -130,8 +132,7 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> [(RFExplorerStreamParser.Eve
         defer { transport.close() }
         let source = try RFExplorerSpectrumSource(transport: transport, onFrame: { collector.add($0) })
         try source.start(band: FrequencyRange(lowerHz: 100e6, upperHz: 2_000e6)!, binWidthHz: 1e6)
-        let deadline = monotonicSeconds() + 10
-        while monotonicSeconds() < deadline, source.currentConfiguration.startHz != 1_400e6 { usleep(1_000) }
+        _ = waitForCondition { source.currentConfiguration.startHz == 1_400e6 }
         source.stop()
         // 600 MHz is the widest span: the top of the band is kept
         #expect(source.currentConfiguration.startHz == 1_400e6)
@@ -171,8 +172,8 @@ private func parse(_ bytes: [UInt8], chunk: Int) -> [(RFExplorerStreamParser.Eve
         let band = FrequencyRange(lowerHz: 900e6, upperHz: 920e6)!
         try source.start(band: band, binWidthHz: 100e3)
         func waitForBand(after count: Int) -> SpectrumFrame? {
-            let deadline = monotonicSeconds() + 10
-            while monotonicSeconds() < deadline {
+            let deadline = SystemClock().now + 10
+            while SystemClock().now < deadline {
                 let frames = collector.wait(for: collector.all.count + 1, seconds: 1)
                 if let frame = frames.dropFirst(count).last(where: { abs($0.binCenterHz(0) - 900e6) < 1 }) { return frame }
             }

@@ -4,6 +4,7 @@ import Signals
 import Synchronization
 import Testing
 import ThreadKit
+import ThreadKitTesting
 import USBDriver
 @testable import Devices
 
@@ -156,14 +157,9 @@ final class SupervisorLog: @unchecked Sendable {
     var giveUps: [String] { lock.withLock { messages } }
 }
 
-/// Polls `condition` every millisecond for up to `seconds`.
+/// Polls `condition` every millisecond for up to `seconds` of real time.
 func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicSeconds() + seconds
-    while monotonicSeconds() < deadline {
-        if condition() { return true }
-        usleep(1_000)
-    }
-    return condition()
+    waitForCondition(timeoutSeconds: seconds, condition)
 }
 
 /// The supervisor's time logic (stall limit, backoff schedule, gap lengths,
@@ -312,16 +308,21 @@ func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
             }
         }
         retuner.start()
-        // stalls and recoveries: each stall is a teardown and a reconnect
+        // stalls and recoveries while the retunes go on: each stall is a teardown and a reconnect, each
+        // recovery frames again; 25 cycles at least (about as many as 1.5 s of 30 ms toggles made), more
+        // until 100 retunes were made (each wait bounded: 10 s)
         let opensBefore = device.startedBands.count
-        let until = monotonicSeconds() + 1.5
-        while monotonicSeconds() < until {
-            device.stalled.toggle()
-            usleep(30_000)
+        for cycle in 1...200 {
+            let opens = device.startedBands.count
+            device.stalled = true
+            try #require(eventually { device.startedBands.count > opens }, "cycle \(cycle): the stall was not torn down")
+            device.stalled = false
+            let frames = log.frames.all.count
+            try #require(eventually { log.frames.all.count > frames }, "cycle \(cycle): no frames after the stall")
+            if cycle >= 25 && retunes.load(ordering: .relaxed) > 100 { break }
         }
-        device.stalled = false
         hammering.store(false, ordering: .relaxed)
-        while !retuner.isFinished { usleep(1_000) }
+        try #require(eventually { retuner.isFinished })
         #expect(device.startedBands.count >= opensBefore + 5, "several teardowns happened")
         #expect(retunes.load(ordering: .relaxed) > 100)
         #expect(device.lateRetunes == 0)

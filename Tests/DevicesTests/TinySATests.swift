@@ -2,6 +2,7 @@ import Analyzers
 import Foundation
 import Signals
 import Testing
+import ThreadKit
 import USBDriver
 @testable import Devices
 
@@ -32,8 +33,8 @@ final class FrameCollector: @unchecked Sendable {
 
     /// Waits until `count` frames arrived in total (or `seconds` passed).
     func wait(for count: Int, seconds: Double = 10) -> [SpectrumFrame] {
-        let deadline = monotonicSeconds() + seconds
-        while all.count < count, monotonicSeconds() < deadline {
+        let deadline = SystemClock().now + seconds
+        while all.count < count, SystemClock().now < deadline {
             _ = arrived.wait(timeout: .now() + .milliseconds(50))
         }
         return all

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
+import ThreadKitTesting
 @testable import ECG
-
-/// A clock the test moves by hand [s].
-final class FakeClock: @unchecked Sendable {
-    var now = 100.0
-}
 
 @Suite struct SourceTests {
     static func ramp(frames: Int, rate: Double = 100) -> ECGRecord {
@@ -25,7 +21,7 @@ final class FakeClock: @unchecked Sendable {
     }
 
     @Test func pacedSourceFollowsTheClockWithPauseResumeAndSpeed() throws {
-        let clock = FakeClock()
+        let clock = ManualClock(startingAt: 100)
         let paced = PacedSource(RecordSource(record: Self.ramp(frames: 1000)), clock: { clock.now })
         var chunk = ECGChunk(leadCount: 2, capacity: 64)
         var seen: [Float] = []
@@ -34,23 +30,23 @@ final class FakeClock: @unchecked Sendable {
         }
         try drain()
         #expect(seen.isEmpty)
-        clock.now += 0.5          // 100 Hz: 50 samples due
+        clock.advance(by: 0.5)  // 100 Hz: 50 samples due
         try drain()
         #expect(seen.count == 50)
         paced.pause()
-        clock.now += 10
+        clock.advance(by: 10)
         try drain()
         #expect(seen.count == 50)
         paced.resume()
-        clock.now += 0.25
+        clock.advance(by: 0.25)
         try drain()
         #expect(seen.count == 75)
         paced.speed = 4
-        clock.now += 1            // 4 s of record in 1 s
+        clock.advance(by: 1)  // 4 s of record in 1 s
         try drain()
         #expect(seen.count == 475)
         #expect(seen == (0..<475).map(Float.init)) // resumed where it stopped, nothing lost or repeated
-        clock.now += 100
+        clock.advance(by: 100)
         try drain()
         #expect(seen.count == 1000)
         #expect(try paced.read(into: &chunk) == .end)
@@ -110,14 +106,18 @@ final class FakeClock: @unchecked Sendable {
         _ = text.withCString { write(master, $0, strlen($0)) }
         var chunk = ECGChunk(leadCount: 2, capacity: 16)
         var values: [Float] = []
-        let deadline = Date().addingTimeInterval(5)
-        while values.count < 3 && Date() < deadline {
-            if case .samples(let count) = try source.read(into: &chunk) {
-                values += chunk.leads[0].prefix(count)
-            } else {
-                usleep(1000)
+        // up to 5 s for the pty's lines, read as they come
+        var readError: (any Error)?
+        _ = waitForCondition(timeoutSeconds: 5) {
+            do {
+                while case .samples(let count) = try source.read(into: &chunk) { values += chunk.leads[0].prefix(count) }
+            } catch {
+                readError = error
+                return true
             }
+            return values.count >= 3
         }
+        if let readError { throw readError }
         #expect(values == [512, 520, 530])
         #expect(source.garbageLines == 1)
         #expect(source.nonFiniteLines == 1)

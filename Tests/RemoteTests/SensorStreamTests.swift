@@ -6,6 +6,7 @@ import Runs
 import Signals
 import Testing
 import ThreadKit
+import ThreadKitTesting
 
 /// A sensor hub served on loopback, fed with made-up frames by a thread of
 /// the test's own, and viewers connecting to it as `--remote` does.
@@ -29,8 +30,10 @@ final class LoopbackSensor: Sendable {
     ///   - framesPerSecond: how fast the made-up analyzer sweeps; nil: it sweeps only when the test calls `publish`
     ///   - burstEvery: every Nth frame has a +40 dB spike at 100 MHz (0: never)
     ///   - clock: paces the viewers' frame rates
+    ///   - stamp: each self-made sweep's timestamp [s]; the Unix time unless a test stamps with its own clock
     init(token: String? = nil, certificate: SensorCertificate? = nil, framesPerSecond: Double? = 200, burstEvery: Int = 0,
-         port: Int = 0, clock: any MonotonicClock = SystemClock()) throws {
+         port: Int = 0, clock: any MonotonicClock = SystemClock(),
+         stamp: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws {
         let retunes = retunes
         let hub = SensorHub(
             analyzer: .init(name: Self.name, kind: "hackrf", serial: Self.serial, unit: .dB, isDemo: false,
@@ -52,7 +55,7 @@ final class LoopbackSensor: Sendable {
             while running.value {
                 count += 1
                 Self.publish(to: hub, count: count, burst: burstEvery > 0 && count % burstEvery == 0,
-                             timestamp: Date().timeIntervalSince1970)
+                             timestamp: stamp())
                 published.withLock { $0 = count }
                 usleep(UInt32(1e6 / framesPerSecond))
             }
@@ -94,14 +97,9 @@ final class Received: Sendable {
     var onFrame: @Sendable (SpectrumFrame) -> Void { { [frames] frame in frames.withLock { $0.append(frame) } } }
     var onEnd: @Sendable (any Error) -> Void { { [ended] error in ended.withLock { $0 = "\(error)" } } }
 
-    /// Waits up to `seconds` for `count` frames.
+    /// Waits up to `seconds` (real time: frames come over gRPC) for `count` frames.
     func wait(for count: Int, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if frames.value.count >= count { return true }
-            usleep(10_000)
-        }
-        return false
+        waitForCondition(timeoutSeconds: seconds, pollSeconds: 0.01) { frames.value.count >= count }
     }
 }
 
@@ -274,14 +272,29 @@ final class Received: Sendable {
     }
 
     /// The viewer's side as `--remote` builds it: a lost sensor is reconnected
-    /// and the outage handed over as a gap, as for a USB analyzer.
+    /// and the outage handed over as a gap, as for a USB analyzer. The
+    /// outage is timed on a clock the test moves (1.5 s of it with the
+    /// sensor away); the stream itself is real I/O, waited for with bounds.
     @Test func aLostSensorIsReconnectedWithTheGapMarked() throws {
-        var sensor = try LoopbackSensor()
+        let clock = ManualClock()
+        // the sensor's sweeps are stamped with the clock's time, which stands in for their Unix time (the gap is
+        // measured between the timestamps of the frames around it)
+        var sensor = try LoopbackSensor(stamp: { clock.now })
         let port = sensor.endpoint.port
         let received = Received()
         let gaps = Locked<[ReconnectGap]>([])
         var selection = DeviceSelection()
         selection.remote = RemoteSensor(endpoint: sensor.endpoint)
+        selection.clock = clock
+        /// moves the supervisor's clock on in steps of 1/16 s, letting it act at each (its retries are
+        /// real connection attempts: each step waits, bounded, until it is asleep again)
+        func advance(_ seconds: Double) {
+            let end = clock.now + seconds
+            while clock.now < end {
+                clock.advance(by: 1.0 / 16)
+                _ = clock.settle()
+            }
+        }
         let (source, analyzer) = try selection.spectrumSource(headless: false, onFrame: received.onFrame,
                                                               onGap: { gap in gaps.withLock { $0.append(gap) } })
         #expect(analyzer.name == "REMOTE 127.0.0.1:\(port) \(LoopbackSensor.name)")
@@ -290,11 +303,14 @@ final class Received: Sendable {
         defer { source.stop() }
         #expect(received.wait(for: 10))
         sensor.stop()
-        Thread.sleep(forTimeInterval: 1.5)
-        let before = received.frames.value.count
+        // the stream's end reaches the supervisor (real I/O), then 1.5 s of its clock pass with the sensor away
         try waitUntil(seconds: 10) { source.statusLine?.contains("reconnecting") == true }
-        sensor = try LoopbackSensor(port: port)
+        advance(1.5)
+        let before = received.frames.value.count
+        sensor = try LoopbackSensor(port: port, stamp: { clock.now })
         defer { sensor.stop() }
+        // a retry after its backoff (at most 2 s of the clock) finds the sensor again
+        for _ in 0..<(8 * 16) where source.connectedSource == nil { advance(1.0 / 16) }
         #expect(received.wait(for: before + 10, seconds: 20))
         let gap = try #require(gaps.value.first)
         #expect(gap.seconds >= 1.4)
@@ -302,13 +318,8 @@ final class Received: Sendable {
     }
 }
 
-/// Polls `condition` every 20 ms for up to `seconds`.
+/// Polls `condition` every 20 ms for up to `seconds` of real time; throws if it never held.
 func waitUntil(seconds: Double = 10, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return }
-        usleep(20_000)
-    }
     struct Timeout: Error {}
-    throw Timeout()
+    guard waitForCondition(timeoutSeconds: seconds, pollSeconds: 0.02, condition) else { throw Timeout() }
 }

@@ -6,6 +6,7 @@ import Runs
 import Signals
 import Testing
 import ThreadKit
+import ThreadKitTesting
 
 /// `replay --follow` at library level: a store written by the test while a
 /// follower watches it as a live analyzer.
@@ -58,12 +59,8 @@ import ThreadKit
                 try #require(clock.settle(), "the supervisor did not go back to sleep")
             }
         }
-        /// waits (real time, bounded) for the follower's thread
-        func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition(), Date() < deadline { usleep(10_000) }
-            return condition()
-        }
+        /// waits (real time, bounded: 10 s) for the follower's thread
+        func eventually(_ condition: () -> Bool) -> Bool { waitForCondition(pollSeconds: 0.01, condition) }
 
         // one second of new frames, committed as a recorder does
         for index in 0..<10 {
@@ -90,7 +87,9 @@ import ThreadKit
         try advance(0.125)
         #expect(source.connectedSource != nil)
         let before = received.value.count
-        usleep(300_000)  // real time: the reopened follower's thread polls (every 0.1 s) and finds nothing new
+        // the reopened follower's thread polls (every 0.1 s, real time) and finds nothing new, three times
+        let reopened = try #require(source.connectedSource as? CaptureFollowSource)
+        #expect(eventually { reopened.emptyPolls >= 3 })
         #expect(received.value.count == before, "no frame twice after a reopen")
         try advance(2)
         let later = try #require(source.statusLine)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import ThreadKitTesting
 @testable import Terminal
 
 /// Serialized: one session may be active per process.
@@ -102,11 +103,8 @@ import Testing
 
         kill(child, SIGTERM)
         var status: Int32 = 0
-        var reaped = false
-        for _ in 0..<200 where !reaped { // up to 10 s
-            reaped = waitpid(child, &status, WNOHANG) == child
-            if !reaped { usleep(50_000) }
-        }
+        // up to 10 s, looking every 50 ms
+        let reaped = waitForCondition(timeoutSeconds: 10, pollSeconds: 0.05) { waitpid(child, &status, WNOHANG) == child }
         if !reaped { kill(child, SIGKILL); _ = waitpid(child, &status, 0) }
         #expect(reaped)
         #expect(status & 0x7F == SIGTERM) // WTERMSIG: killed by SIGTERM, not exited

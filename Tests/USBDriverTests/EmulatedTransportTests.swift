@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreadKitTesting
 @testable import USBDriver
 
 @Suite struct EmulatedTransportTests {
@@ -54,7 +55,11 @@ import Testing
         transport.stopBulkStream()
         transport.close()
         transport.close()
-        usleep(20_000)
+        // 20 ms of real time for a late delivery or a second end to show (it returns early if one does)
+        let lateCallback = waitForCondition(timeoutSeconds: 0.02) {
+            recorder.blocks.count != deliveredAtStop || recorder.endings.count != 1
+        }
+        #expect(!lateCallback)
         #expect(recorder.blocks.count == deliveredAtStop, "no data after stop")
         #expect(recorder.endings.count == 1, "onEnd exactly once")
         #expect(throws: USBError.disconnected(device: "Toy Emulator")) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThreadKitTesting
 @testable import USBDriver
 
 /// Builds Tools/fakeusb (the libusb stand-in) and its C self-test client into a
@@ -103,8 +104,7 @@ import Testing
         let result = try Self.run([dir.appendingPathComponent("selftest").path, "stream"],
                                   environment: ["TSCOPE_FAKEUSB_SOCKET": server.socketPath]) {
             // unplug once data flows
-            let deadline = Date().addingTimeInterval(10)
-            while toy.wordsSent < 4096 * 8 && Date() < deadline { usleep(2_000) }
+            _ = waitForCondition(timeoutSeconds: 10, pollSeconds: 0.002) { toy.wordsSent >= 4096 * 8 }
             server.stop()
         }
         let asyncLine = try #require(result.lines.first { $0.hasPrefix("async ") }, "\(result.output)")

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadKitTesting
 import USBDriver
 
 /// A tiny firmware for transport tests (ids 1209:0001, pid.codes' test range):
@@ -106,13 +107,8 @@ final class StreamRecorder: @unchecked Sendable {
     var isContiguous: Bool { lock.withLock { contiguous } }
     var endings: [USBError?] { lock.withLock { ends } }
 
-    /// Waits up to `seconds` for `condition`; true if it came true.
+    /// Waits up to `seconds` of real time for `condition`; true if it came true.
     func wait(seconds: Double, until condition: (StreamRecorder) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition(self) { return true }
-            usleep(2_000)
-        }
-        return condition(self)
+        waitForCondition(timeoutSeconds: seconds, pollSeconds: 0.002) { condition(self) }
     }
 }

@@ -1,11 +1,7 @@
 import ECG
 import Testing
+import ThreadKitTesting
 @testable import ViewModels
-
-/// A clock the test moves by hand [s].
-private final class ManualClock {
-    var now = 0.0
-}
 
 @Suite struct ECGFeedTests {
     private func syntheticFeed(rate: Double, leads: Int = 2, episodes: [RhythmEpisode] = [],
@@ -23,13 +19,13 @@ private final class ManualClock {
     /// Runs `seconds` of frames at 30 fps, moving the clock.
     private func play(_ feed: ECGFeed, _ model: inout ECGMonitorModel, clock: ManualClock, seconds: Double) throws {
         for _ in 0..<Int(seconds * 30) {
-            clock.now += 1.0 / 30
+            clock.advance(by: 1.0 / 30)
             _ = try feed.drain(into: &model, clock: { clock.now })
         }
     }
 
     @Test func syntheticSamplesGoThroughThePipelineIntoTheStripAtRealRate() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let (feed, _, paced) = syntheticFeed(rate: 250, clock: clock)
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10))
         try play(feed, &model, clock: clock, seconds: 12)
@@ -45,7 +41,7 @@ private final class ManualClock {
     }
 
     @Test func theRateKeysDriveTheRealGeneratorAndThePipelineFollows() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let (feed, generator, paced) = syntheticFeed(rate: 250, leads: 12, clock: clock)
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10))
         try play(feed, &model, clock: clock, seconds: 4)
@@ -70,7 +66,7 @@ private final class ManualClock {
     @Test func aRecordsRateCannotBeChangedButItsSpeedCan() throws {
         let record = ECGRecord(name: "r", sampleRate: 100, leadNames: ["II"],
                                samples: [(0..<1000).map { Float($0 % 100) / 100 }])
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let paced = PacedSource(RecordSource(record: record), clock: { clock.now })
         let feed = ECGFeed(source: paced, sourceName: "r")
         #expect(!feed.canChangeSampleRate)
@@ -85,7 +81,7 @@ private final class ManualClock {
     }
 
     @Test func pauseStopsTheSourceAndResumeContinuesFromTheSameSample() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let (feed, _, paced) = syntheticFeed(rate: 250, clock: clock)
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10))
         try play(feed, &model, clock: clock, seconds: 2)
@@ -103,7 +99,7 @@ private final class ManualClock {
     }
 
     @Test func scriptedEpisodesReachTheEventListOncePerOnset() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let episodes = [RhythmEpisode(.bradycardia, start: 10, duration: 15)]
         let (feed, _, _) = syntheticFeed(rate: 250, episodes: episodes, clock: clock)
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10))
@@ -118,7 +114,7 @@ private final class ManualClock {
         // a constant 3 mV offset on the record: the 0.5 Hz high-pass removes it
         let record = ECGRecord(name: "offset", sampleRate: 250, leadNames: ["II"],
                                samples: [[Float](repeating: 3, count: 5000)])
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let feed = ECGFeed(source: PacedSource(RecordSource(record: record), clock: { clock.now }), sourceName: "offset")
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 10))
         try play(feed, &model, clock: clock, seconds: 12)
@@ -130,7 +126,7 @@ private final class ManualClock {
 
     @Test func referenceBeatsAreSortedAndMarkedOnlyInTheCurrentSweep() throws {
         let record = ECGRecord(name: "r", sampleRate: 100, leadNames: ["II"], samples: [[Float](repeating: 0, count: 3000)])
-        let clock = ManualClock()
+        let clock = ManualClock(startingAt: 0)
         let feed = ECGFeed(source: PacedSource(RecordSource(record: record), clock: { clock.now }), sourceName: "r",
                            referenceBeats: [1500, 100, 700, 1250])
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: 5))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Signals
+import ThreadKit
 
 /// Writes spectrum frames into a capture store (an SQLite file, layout in
 /// `CaptureStoreSchema`), one session per writer.
@@ -37,8 +38,8 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
         public var commitInterval: Double
         /// longest time committed frames stay only in the -wal side file [s]
         public var checkpointInterval: Double
-        /// monotonic clock [s] for the commit cadence
-        public var clock: @Sendable () -> Double
+        /// times the commit cadence (tests hand in a `ManualClock`)
+        public var clock: any MonotonicClock
 
         /// the whole session (its row, metadata, frames and gaps) is one
         /// transaction committed by `finish` or dropped by `abandon`: for
@@ -47,7 +48,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
         public var atomicSession: Bool
 
         public init(commitInterval: Double = 1, checkpointInterval: Double = 5,
-                    clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+                    clock: any MonotonicClock = SystemClock(),
                     atomicSession: Bool = false) {
             self.commitInterval = commitInterval
             self.checkpointInterval = checkpointInterval
@@ -158,7 +159,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
             throw CaptureError(file: path, "disk full or not writable: cannot reserve \(Self.reserveBytes / 1024) KiB "
                 + "beside it (\(reservePath))")
         }
-        lastCommit = options.clock()
+        lastCommit = options.clock.now
         lastCheckpoint = lastCommit
         scratch = .allocate(byteCount: 16_384 * 4, alignment: 16)
         inTransaction = options.atomicSession
@@ -240,7 +241,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
 
     /// Commits if frames have waited `commitInterval` or longer.
     public func commitIfDue() throws {
-        guard inTransaction, !options.atomicSession, options.clock() - lastCommit >= options.commitInterval else { return }
+        guard inTransaction, !options.atomicSession, options.clock.now - lastCommit >= options.commitInterval else { return }
         try commit()
     }
 
@@ -248,7 +249,7 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
     public func commit() throws {
         if let failure { throw failure }
         guard inTransaction else { return }
-        let now = options.clock()
+        let now = options.clock.now
         do {
             try database.inDatabase { db in
                 try db.execute(sql: "UPDATE sessions SET frames = ? WHERE id = ?", arguments: [framesWritten, sessionID])

@@ -81,7 +81,7 @@ public final class RecordingSession: Sendable {
 
     private let queueCapacity: Int
     private let commitInterval: Double
-    private let clock: @Sendable () -> Double
+    private let clock: any MonotonicClock
     private let wallClock: @Sendable () -> Double
     /// The state the UI polls, the DSP thread checks and the writer thread reports into.
     private struct State {
@@ -112,10 +112,10 @@ public final class RecordingSession: Sendable {
     ///   - queueCapacity: frames buffered for the writer thread
     ///   - commitInterval: longest time a stored frame stays uncommitted [s]; with the peak hold
     ///     (1 / frame rate) and the writer's wake-ups (a quarter of it) a kill -9 loses under 1 s
-    ///   - clock: monotonic time [s] for elapsed time, rates and commits
+    ///   - clock: times elapsed time, rates and commits (tests hand in a `ManualClock`)
     ///   - wallClock: Unix time [s] for the file name and session times
     public init(queueCapacity: Int = 64, commitInterval: Double = 0.5,
-                clock: @escaping @Sendable () -> Double = { monotonicSeconds() },
+                clock: any MonotonicClock = SystemClock(),
                 wallClock: @escaping @Sendable () -> Double = { unixTimeNow() }) {
         self.queueCapacity = queueCapacity
         self.commitInterval = commitInterval
@@ -131,7 +131,7 @@ public final class RecordingSession: Sendable {
     /// time since `start` [s]; 0 when idle
     public var elapsed: Double {
         let clock = clock
-        return state.withLock { $0.active.map { min(clock() - $0.startedMonotonic, $0.plan.duration ?? .infinity) } ?? 0 }
+        return state.withLock { $0.active.map { min(clock.now - $0.startedMonotonic, $0.plan.duration ?? .infinity) } ?? 0 }
     }
 
     /// time left of the planned duration [s]; nil when idle or without a duration
@@ -139,7 +139,7 @@ public final class RecordingSession: Sendable {
         let clock = clock
         return state.withLock {
             guard let active = $0.active, let duration = active.plan.duration else { return nil }
-            return max(0, duration - (clock() - active.startedMonotonic))
+            return max(0, duration - (clock.now - active.startedMonotonic))
         }
     }
 
@@ -193,7 +193,7 @@ public final class RecordingSession: Sendable {
             writer.abandon()
             throw CaptureError(file: path, "no writer thread could be started")
         }
-        let startedMonotonic = clock()
+        let startedMonotonic = clock.now
         state.withLock {
             $0.failure = nil
             $0.hold.clear()
@@ -208,7 +208,7 @@ public final class RecordingSession: Sendable {
     /// Hands one frame to the recorder (any thread; never blocks). Ignored
     /// when idle or once the planned duration has passed.
     public func post(_ frame: SpectrumFrame) {
-        let now = clock()
+        let now = clock.now
         state.withLock { state in
             guard let active = state.active else { return }
             if let duration = active.plan.duration, now - active.startedMonotonic > duration { return }
@@ -245,7 +245,7 @@ public final class RecordingSession: Sendable {
     @discardableResult
     public func stop(deviceDroppedBlocks: Int = 0, deviceBadBlocks: Int = 0) throws(CaptureError) -> Summary? {
         guard let session = state.withLock({ $0.active.take() }) else { return nil }
-        let stoppedMonotonic = clock()
+        let stoppedMonotonic = clock.now
         session.queue.close()
         session.writerThread.join()
         let elapsed = min(stoppedMonotonic - session.startedMonotonic, session.plan.duration ?? .infinity)

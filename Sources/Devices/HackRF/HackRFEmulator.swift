@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ThreadKit
 import USBDriver
 
 /// HackRF One firmware 2022.09.1 at the USB-transfer level: answers the
@@ -75,6 +76,8 @@ public final class HackRFEmulator: FirmwareEmulator {
 
     public let deviceInfo: USBDeviceInfo
     public let options: Options
+    /// paces the emulated device's output (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     public private(set) var state = RadioState()
     /// blocks produced since the emulator was made
     public private(set) var blocksSent = 0
@@ -116,9 +119,12 @@ public final class HackRFEmulator: FirmwareEmulator {
     /// - Parameters:
     ///   - scene: what the antenna "sees"; the standard demo by default
     ///   - seed: seeds the scene's noise and bursts when `scene` is nil
-    public init(scene: DemoScene? = nil, seed: UInt64 = 1, options: Options = Options()) {
+    ///   - clock: paces real-time output and the pause fault
+    public init(scene: DemoScene? = nil, seed: UInt64 = 1, options: Options = Options(),
+                clock: any MonotonicClock = SystemClock()) {
         let scene = scene ?? DemoScene.standard(seed: seed)
         self.options = options
+        self.clock = clock
         self.scene = scene
         synthesizer = DemoSynthesizer(scene: scene)
         var random = SeededRandom(seed: scene.seed ^ 0x5e71a1)
@@ -250,7 +256,7 @@ public final class HackRFEmulator: FirmwareEmulator {
                                          frequencyHz: sweepFrequencyHz)
             blocksAtThisStep = 0
             sweepBlockIndex = 0
-            sweepStartSeconds = monotonicSeconds()
+            sweepStartSeconds = clock.now
         } else {
             stepper = nil
         }
@@ -267,7 +273,7 @@ public final class HackRFEmulator: FirmwareEmulator {
                 receiveSynthesizer = made
             }
             receiveBlockIndex = 0
-            receiveStartSeconds = monotonicSeconds()
+            receiveStartSeconds = clock.now
         }
         state.mode = mode
     }
@@ -296,10 +302,10 @@ public final class HackRFEmulator: FirmwareEmulator {
             if receiving {
                 // like the radio, a transfer completes only when full: a host (libhackrf's callers, SoapyHackRF)
                 // may take every transfer as a whole buffer of samples
-                let due = Int((monotonicSeconds() - receiveStartSeconds) / receiveBlockSeconds)
+                let due = Int((clock.now - receiveStartSeconds) / receiveBlockSeconds)
                 blocks = due - Int(receiveBlockIndex) >= blocks ? blocks : 0
             } else {
-                let due = Int((monotonicSeconds() - sweepStartSeconds) / blockPeriodSeconds) + 1
+                let due = Int((clock.now - sweepStartSeconds) / blockPeriodSeconds) + 1
                 blocks = min(blocks, max(0, due - Int(sweepBlockIndex)))
             }
         }
@@ -312,16 +318,16 @@ public final class HackRFEmulator: FirmwareEmulator {
             if blocksSent < limit {
                 blocks = limit - blocksSent
             } else {
-                let started = pauseStarted ?? monotonicSeconds()
+                let started = pauseStarted ?? clock.now
                 pauseStarted = started
-                if monotonicSeconds() - started < options.pauseSeconds {
+                if clock.now - started < options.pauseSeconds {
                     blocks = 0
                 } else {
                     pauseOver = true
                     // the radio's clock went on during the pause: no burst of blocks to catch up
-                    sweepStartSeconds = monotonicSeconds() - Double(sweepBlockIndex) * blockPeriodSeconds
+                    sweepStartSeconds = clock.now - Double(sweepBlockIndex) * blockPeriodSeconds
                     if receiving {
-                        receiveStartSeconds = monotonicSeconds() - Double(receiveBlockIndex) * receiveBlockSeconds
+                        receiveStartSeconds = clock.now - Double(receiveBlockIndex) * receiveBlockSeconds
                     }
                     blocks = min(blocks, 1)
                 }

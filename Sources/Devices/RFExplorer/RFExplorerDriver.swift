@@ -11,6 +11,8 @@ import USBDriver
 /// handler runs on the transport's thread.
 public final class RFExplorerDriver: Sendable {
     public let transport: USBTransport
+    /// times the waits for the device's replies (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     /// what `open()` read: the configuration, and the `#C2-M:` model line if the analyzer sent one
     private let found = Guarded<(configuration: RFExplorerConfiguration?, modelLine: String?)>((nil, nil))
     public var configuration: RFExplorerConfiguration? { found.withLock { $0.configuration } }
@@ -20,12 +22,13 @@ public final class RFExplorerDriver: Sendable {
     static let transfersInFlight = 4
     static let writeTimeoutMS: UInt32 = 500
 
-    public init(transport: USBTransport) throws(USBError) {
+    public init(transport: USBTransport, clock: any MonotonicClock = SystemClock()) throws(USBError) {
         let info = transport.deviceInfo
         guard info.vendorID == CP210xBridge.vendorID, info.productID == CP210xBridge.productID else {
             throw .unsupported("device \(info.idString) is not an RF Explorer's CP210x bridge (10c4:ea60)")
         }
         self.transport = transport
+        self.clock = clock
     }
 
     /// Configures the bridge (500 kbit/s 8N1), sends `C0` and reads until the
@@ -34,11 +37,11 @@ public final class RFExplorerDriver: Sendable {
         try CP210xBridge.configure(transport, baudRate: RFExplorerProtocol.baudRate)
         try send(RFExplorerProtocol.requestConfig)
         var parser = RFExplorerStreamParser()
-        let deadline = monotonicSeconds() + timeoutSeconds
+        let deadline = clock.now + timeoutSeconds
         var configuration: RFExplorerConfiguration?
         var modelLine: String?
         while configuration == nil {
-            let left = deadline - monotonicSeconds()
+            let left = deadline - clock.now
             guard left > 0 else {
                 throw .unsupported("the device at 10c4:ea60 did not answer as an RF Explorer within "
                     + "\(Int(timeoutSeconds)) s: check that it is switched on in spectrum analyzer mode with "

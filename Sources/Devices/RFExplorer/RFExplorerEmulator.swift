@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ThreadKit
 import USBDriver
 
 /// An RF Explorer behind its CP210x bridge, at the USB-transfer level: the
@@ -56,6 +57,8 @@ public final class RFExplorerEmulator: FirmwareEmulator {
     }
 
     public let options: Options
+    /// paces the emulated device's output (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     public private(set) var bridge = BridgeState()
     public private(set) var configuration: RFExplorerConfiguration
     public private(set) var streaming = false
@@ -67,12 +70,14 @@ public final class RFExplorerEmulator: FirmwareEmulator {
     private let replies: SerialReplyQueue
 
     /// Measures the demo scene (`AnalyzerScene.standard(seed:)`).
-    public convenience init(seed: UInt64 = 1, options: Options = Options()) {
-        self.init(scene: AnalyzerScene.standard(seed: seed), options: options)
+    public convenience init(seed: UInt64 = 1, options: Options = Options(), clock: any MonotonicClock = SystemClock()) {
+        self.init(scene: AnalyzerScene.standard(seed: seed), options: options, clock: clock)
     }
 
-    public init(scene: AnalyzerScene, options: Options = Options()) {
+    /// - Parameter clock: paces the sweeps (when each is ready to send)
+    public init(scene: AnalyzerScene, options: Options = Options(), clock: any MonotonicClock = SystemClock()) {
         self.options = options
+        self.clock = clock
         self.scene = scene
         configuration = Self.powerOnConfiguration(options)
         replies = SerialReplyQueue(faults: options.faults, deviceName: "RF Explorer")
@@ -143,7 +148,7 @@ public final class RFExplorerEmulator: FirmwareEmulator {
             throw .stalled(operation: "bulk IN on 0x\(String(endpoint, radix: 16))")
         }
         guard bridge.enabled else { return 0 }
-        let now = monotonicSeconds()
+        let now = clock.now
         if streaming, configuration.mode == RFExplorerConfiguration.spectrumAnalyzerMode, replies.isEmpty,
            now >= nextSweepAt {
             queueSweep()
@@ -219,7 +224,7 @@ public final class RFExplorerEmulator: FirmwareEmulator {
         configuration.bottomDBm = bottom
         replies.clear()
         replies.append(Array((configuration.line + "\r\n").utf8))
-        nextSweepAt = monotonicSeconds() + options.secondsPerSweep
+        nextSweepAt = clock.now + options.secondsPerSweep
     }
 
     private func queueSweep() {

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ThreadKit
 import USBDriver
 
 /// An RTL2832U dongle with an R820T (or R828D) at the USB-transfer level:
@@ -47,6 +48,8 @@ public final class RTLSDREmulator: FirmwareEmulator {
 
     public let deviceInfo: USBDeviceInfo
     public let options: Options
+    /// paces the emulated device's output (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     /// control transfers answered (the dummy demod reads included)
     public private(set) var controlTransfers = 0
     /// sample bytes sent
@@ -71,9 +74,12 @@ public final class RTLSDREmulator: FirmwareEmulator {
     private var chunkIndex: UInt64 = 0
     private var int8Scratch = [Int8](repeating: 0, count: 2 * RTLSDREmulator.chunkSamples)
 
-    public init(scene: DemoScene? = nil, seed: UInt64 = 1, options: Options = Options()) {
+    /// - Parameter clock: paces the real-time sample stream
+    public init(scene: DemoScene? = nil, seed: UInt64 = 1, options: Options = Options(),
+                clock: any MonotonicClock = SystemClock()) {
         self.scene = scene ?? DemoScene.standard(seed: seed)
         self.options = options
+        self.clock = clock
         if let chip = options.chip {
             let crystal = chip == .r828d ? RTLSDRProtocol.r828dCrystalHz : RTLSDRProtocol.crystalHz
             tuner = R82XXEmulatedChip(chip: chip, crystalHz: Double(crystal) * (1 + options.crystalErrorPPM / 1e6))
@@ -246,7 +252,7 @@ public final class RTLSDREmulator: FirmwareEmulator {
             protocolViolations.append("demodulator IF \(demodIntermediateHz) Hz, tuner IF \(filter.intermediateHz) Hz")
         }
         streaming = true
-        streamStartSeconds = monotonicSeconds()
+        streamStartSeconds = clock.now
         streamBytes = 0
         chunkOffset = chunk.count
         if synthesizer?.samplesPerSecond != rate {
@@ -274,7 +280,7 @@ public final class RTLSDREmulator: FirmwareEmulator {
         guard streaming, let chip = tuner else { return 0 }
         var wanted = buffer.count
         if options.realTime {
-            let due = Int((monotonicSeconds() - streamStartSeconds) * sampleRateHz * 2) & ~1
+            let due = Int((clock.now - streamStartSeconds) * sampleRateHz * 2) & ~1
             wanted = min(wanted, max(0, due - streamBytes))
         }
         if let limit = options.disconnectAfterBytes {

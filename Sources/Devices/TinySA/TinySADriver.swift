@@ -12,6 +12,8 @@ import USBDriver
 /// handler runs on the transport's thread.
 public final class TinySADriver: Sendable {
     public let transport: USBTransport
+    /// times the waits for the device's replies (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     /// what `open()` found: the model and the `version` line it answered with
     private let identity = Guarded((model: TinySAModel.basic, versionLine: ""))
     public var model: TinySAModel { identity.withLock { $0.model } }
@@ -21,12 +23,13 @@ public final class TinySADriver: Sendable {
     static let transferSize = 512
     static let transfersInFlight = 4
 
-    public init(transport: USBTransport) throws(USBError) {
+    public init(transport: USBTransport, clock: any MonotonicClock = SystemClock()) throws(USBError) {
         let info = transport.deviceInfo
         guard info.vendorID == TinySAProtocol.vendorID, info.productID == TinySAProtocol.productID else {
             throw .unsupported("device \(info.idString) is not a tinySA (0483:5740)")
         }
         self.transport = transport
+        self.clock = clock
     }
 
     /// Sets the port up, then asks `version` and reads its reply: the
@@ -90,7 +93,7 @@ public final class TinySADriver: Sendable {
     /// it have arrived; returns the bytes between them. Whatever comes
     /// before the echo (the banner, earlier prompts) is dropped.
     private func readReply(to command: String, timeoutSeconds: Double) throws(USBError) -> [UInt8] {
-        let deadline = monotonicSeconds() + timeoutSeconds
+        let deadline = clock.now + timeoutSeconds
         let echo = Array(command.utf8) + [0x0d, 0x0a]
         var received: [UInt8] = []
         while true {
@@ -98,7 +101,7 @@ public final class TinySADriver: Sendable {
                let promptEnd = Self.end(of: TinySAProtocol.prompt, in: received, from: echoEnd) {
                 return Array(received[echoEnd..<(promptEnd - TinySAProtocol.prompt.count)])
             }
-            let left = deadline - monotonicSeconds()
+            let left = deadline - clock.now
             guard left > 0 else {
                 if received.isEmpty {
                     throw .timeout(operation: "tinySA `\(command)` reply", milliseconds: UInt32(timeoutSeconds * 1000))

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ThreadKit
 import USBDriver
 
 /// A tinySA (basic or Ultra) at the USB-transfer level: answers the CDC-ACM
@@ -39,6 +40,8 @@ public final class TinySAEmulator: FirmwareEmulator {
     }
 
     public let options: Options
+    /// paces the emulated device's output (tests may hand in a `ManualClock`)
+    private let clock: any MonotonicClock
     public private(set) var portState = PortState()
     /// scanraw commands answered with a sweep
     public private(set) var sweepsAnswered = 0
@@ -58,12 +61,14 @@ public final class TinySAEmulator: FirmwareEmulator {
     private let replies: SerialReplyQueue
 
     /// Measures the demo scene (`AnalyzerScene.standard(seed:)`).
-    public convenience init(seed: UInt64 = 1, options: Options = Options()) {
-        self.init(scene: AnalyzerScene.standard(seed: seed), options: options)
+    public convenience init(seed: UInt64 = 1, options: Options = Options(), clock: any MonotonicClock = SystemClock()) {
+        self.init(scene: AnalyzerScene.standard(seed: seed), options: options, clock: clock)
     }
 
-    public init(scene: AnalyzerScene, options: Options = Options()) {
+    /// - Parameter clock: paces the sweeps (when each is ready to send)
+    public init(scene: AnalyzerScene, options: Options = Options(), clock: any MonotonicClock = SystemClock()) {
         self.options = options
+        self.clock = clock
         self.scene = scene
         replies = SerialReplyQueue(faults: options.faults, deviceName: options.model.displayName)
         replies.append(TinySAProtocol.banner)
@@ -101,7 +106,7 @@ public final class TinySAEmulator: FirmwareEmulator {
 
     public func bulkIn(endpoint: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(USBError) -> Int {
         guard endpoint == TinySAProtocol.bulkInEndpoint else { throw .stalled(operation: "bulk IN on 0x\(String(endpoint, radix: 16))") }
-        return try replies.fill(into: buffer, now: monotonicSeconds())
+        return try replies.fill(into: buffer, now: clock.now)
     }
 
     public func bulkOut(endpoint: UInt8, data: [UInt8]) throws(USBError) -> Int {
@@ -178,7 +183,7 @@ public final class TinySAEmulator: FirmwareEmulator {
                 // either spoils the reply
                 sweepsAnswered += 1
                 replies.append(sweep.bytes + TinySAProtocol.prompt,
-                               readyAt: monotonicSeconds() + options.secondsPerPoint * Double(sweep.points),
+                               readyAt: clock.now + options.secondsPerPoint * Double(sweep.points),
                                counted: true)
                 return
             case .failure(let refusal):

@@ -1,4 +1,5 @@
 import Dispatch
+import ThreadKit
 
 #if canImport(Glibc)
 import Glibc
@@ -115,6 +116,21 @@ package final class ManualClock: MonotonicClock {
             usleep(100)
         }
         return false
+    }
+
+    /// `waitForSleepingTask` for an async caller (a test function that is
+    /// `async`): it suspends between looks instead of blocking one of the
+    /// few threads of the concurrency pool, which the sleeping task may
+    /// need in order to get as far as its sleep.
+    package func waitForSleepingTask(timeoutSeconds: Double = 10) async -> Bool {
+        let giveUp = DispatchTime.now() + timeoutSeconds
+        while true {
+            // looked at before the deadline: a caller resumed late by a busy pool still sees a sleep that began
+            if state.withLock({ !$0.sleepingTasks.isEmpty }) { return true }
+            guard DispatchTime.now() < giveUp else { return false }
+            // polling another task's progress [ns], not measuring time
+            try? await Task.sleep(nanoseconds: 100_000)
+        }
     }
 
     /// Waits until at least one thread has waited on this clock and every
