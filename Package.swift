@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
-        .target(name: "Views", dependencies: ["Signals", "DSP", "ECG", "ViewModels", "Terminal"]),
+        .target(name: "Views", dependencies: ["Signals", "ThreadKit", "DSP", "ECG", "ViewModels", "Terminal"]),
         // The capture store in PostgreSQL (postgres-nio): many sensors and sessions in one database.
         .target(
             name: "PostgresStore",

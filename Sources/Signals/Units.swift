@@ -14,14 +14,3 @@ public func unixTimeNow() -> Double {
     clock_gettime(CLOCK_REALTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
-
-/// Monotonic now [s] (`CLOCK_MONOTONIC`, as ThreadKit's `SystemClock`).
-/// Left only for the Views loops (`SpectrumViewer`, `ECGViewer`,
-/// `ECGLiveMonitor`) until they take a `MonotonicClock`; everything else
-/// reads time through one, so that tests can drive it (`ArchitectureTests`
-/// holds the list).
-public func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}

@@ -3,6 +3,7 @@ import ECG
 import Signals
 import Terminal
 import ViewModels
+import ThreadKit
 
 /// One live ECG stream on screen: its feed (source → pipeline), the monitor
 /// model and view, and the measured figures of its status line. The full-screen
@@ -31,8 +32,12 @@ public final class ECGLiveMonitor {
     /// when samples last arrived [the update clock's s]; nil before the first update
     private var lastDataAt: Double?
 
+    /// what samples' arrival is timed on (tests hand in a `ManualClock`)
+    private let clock: any MonotonicClock
+
     /// - Parameter showsKeys: draw the key help line (false in a pane)
-    public init(feed: ECGFeed, model: ECGMonitorModel, showsKeys: Bool = true) {
+    public init(feed: ECGFeed, model: ECGMonitorModel, showsKeys: Bool = true, clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
         view = ECGMonitorView(showsKeys: showsKeys)
         self.feed = feed
         self.model = model
@@ -42,7 +47,7 @@ public final class ECGLiveMonitor {
     /// Drains the source into the model. Source errors are thrown (the
     /// caller ends the view with them).
     public func update(now: Double) throws {
-        if let arrival = try feed.drain(into: &model, clock: monotonicSeconds) {
+        if let arrival = try feed.drain(into: &model, clock: { clock.now }) {
             pendingArrival = arrival
             lastDataAt = now
         } else if lastDataAt == nil {

@@ -3,6 +3,7 @@ import ECG
 import Signals
 import Terminal
 import ViewModels
+import ThreadKit
 
 /// The interactive full-screen ECG loop: reads keys, and at each frame tick
 /// lets its `ECGLiveMonitor` drain the source, draws, writes the frame and
@@ -16,7 +17,12 @@ public final class ECGViewer {
     private var inputBytes: [UInt8] = []
     private var limiter: FrameRateLimiter
 
-    public init(session: TerminalSession, monitor: ECGLiveMonitor, colorMode: ColorMode) {
+    /// what the refresh is timed on
+    private let clock: any MonotonicClock
+
+    public init(session: TerminalSession, monitor: ECGLiveMonitor, colorMode: ColorMode,
+                clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
         self.session = session
         self.monitor = monitor
         writer = DiffWriter(mode: colorMode)
@@ -42,7 +48,7 @@ public final class ECGViewer {
             }
             if decoder.hasPendingEscape, let event = decoder.flushEscape(), handle(event) { return .quit }
 
-            let now = monotonicSeconds()
+            let now = clock.now
             guard limiter.shouldEmit(at: now) else { continue }
             do {
                 try monitor.update(now: now)
@@ -51,7 +57,7 @@ public final class ECGViewer {
             }
             monitor.render(in: buffer.area, into: &buffer)
             try writer.render(buffer, to: session.outputFD)
-            monitor.presented(at: monotonicSeconds())
+            monitor.presented(at: clock.now)
         }
     }
 

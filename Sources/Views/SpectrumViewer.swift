@@ -2,6 +2,7 @@ import DSP
 import Signals
 import Terminal
 import ViewModels
+import ThreadKit
 
 /// What the viewer needs from the device side, as closures so the viewer
 /// knows nothing of drivers: a live analyzer and a replayed file look the
@@ -116,7 +117,12 @@ public final class SpectrumViewer {
     }
     private var panes = SidePaneHost(pane: nil)
 
-    public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode) {
+    /// what the frame rate, retunes, autoscale and the replay's playhead are timed on
+    private let clock: any MonotonicClock
+
+    public init(session: TerminalSession, model: AnalyzerModel, feed: SpectrumFeed, colorMode: ColorMode,
+                clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
         self.session = session
         self.model = model
         self.feed = feed
@@ -134,7 +140,7 @@ public final class SpectrumViewer {
     /// `session.enter`/`restore` (enter with `mouse: true` for the gestures).
     public func run() throws -> ViewerExit {
         try resize()
-        try retuneIfNeeded(now: monotonicSeconds(), force: true)
+        try retuneIfNeeded(now: clock.now, force: true)
         while true {
             if let signal = session.pendingSignal { return .signal(signal) }
             if let failure = feed.failure() ?? replayFailure { return .failed(failure) }
@@ -150,7 +156,7 @@ public final class SpectrumViewer {
             }
             if decoder.hasPendingEscape, let event = decoder.flushEscape(), handle(event) == .quit { return .quit }
 
-            let now = monotonicSeconds()
+            let now = clock.now
             try retuneIfNeeded(now: now, force: false)
             if let replay = feed.replay { advance(replay, now: now) }
             if let takeEvents = feed.takeEvents, model.events.apply(takeEvents()), feed.bell {
@@ -269,7 +275,7 @@ public final class SpectrumViewer {
                 model.meter.resetExtremes()
                 viewerMessage = nil
             case .autoscale:
-                if hasFrame { autoscale(to: shownFrame, now: monotonicSeconds()) } else { needsAutoscale = true }
+                if hasFrame { autoscale(to: shownFrame, now: clock.now) } else { needsAutoscale = true }
             // resume jumps to now: forget what piled up while paused
             case .resumed: feed.mailbox.clear()
             case .paused, .none: break
@@ -280,7 +286,7 @@ public final class SpectrumViewer {
 
     /// The timeline's now [s]: the replay's playhead, else the feed's clock.
     private func timelineNow() -> Double {
-        feed.replay?.playhead(at: monotonicSeconds()) ?? feed.now()
+        feed.replay?.playhead(at: clock.now) ?? feed.now()
     }
 
     private func advance(_ replay: ReplayControl, now: Double) {
@@ -295,7 +301,7 @@ public final class SpectrumViewer {
         guard let replay = feed.replay else { return }
         viewerMessage = nil
         do {
-            try ReplayPump.perform(intent, on: replay, model: model, mailbox: feed.mailbox, at: monotonicSeconds())
+            try ReplayPump.perform(intent, on: replay, model: model, mailbox: feed.mailbox, at: clock.now)
         } catch {
             viewerMessage = "\(error)"
         }
@@ -374,6 +380,6 @@ public final class SpectrumViewer {
                       now: timelineNow(), into: &buffer)
         panes.update(now: now)
         try writer.render(panes.compose(buffer), to: session.outputFD)
-        panes.presented(at: monotonicSeconds())
+        panes.presented(at: clock.now)
     }
 }

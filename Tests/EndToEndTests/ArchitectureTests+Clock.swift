@@ -8,10 +8,6 @@ import Testing
 extension ArchitectureTests {
     /// files outside ThreadKit that may still read the machine's monotonic time directly, and why
     static let directTimeReaders: [String: String] = [
-        "Signals/Units.swift": "defines monotonicSeconds, kept only for the Views loops below",
-        "Views/SpectrumViewer.swift": "left: Views is being refactored; to take a MonotonicClock",
-        "Views/ECGViewer.swift": "left: Views is being refactored; to take a MonotonicClock",
-        "Views/ECGLiveMonitor.swift": "left: Views is being refactored; to take a MonotonicClock",
         "Devices/RTLSDR/RTLSDRHopCollector.swift": "a semaphore's timeout (DispatchTime), not a time acted on",
         "USBDriver/EmulatedTransport.swift": "a bulk transfer's timeout (DispatchTime), not a time acted on",
         "USBDriver/EmulatorSocketServer.swift": "a bulk transfer's timeout (DispatchTime), not a time acted on",
