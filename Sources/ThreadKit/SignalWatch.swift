@@ -69,7 +69,7 @@ private enum SignalPipe {
         var started = false
     }
 
-    static let watches = Mutex(State())
+    static let watches = Guarded(State())
 
     /// Makes the pipe and starts the reading thread, once.
     static func start() {

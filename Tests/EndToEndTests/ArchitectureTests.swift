@@ -106,6 +106,22 @@ import Testing
         #expect(mapped == modules, "in the map only: \(onlyInMap); missing from it: \(missing)")
     }
 
+    /// One lock primitive: ThreadKit's `Guarded` (a `Mutex` ThreadSanitizer understands); no `NSLock`,
+    /// `NSCondition`, `pthread_mutex` or bare `Mutex` anywhere else in Sources.
+    @Test func guardedIsTheOneLock() throws {
+        let sources = Paths.packageRoot.appendingPathComponent("Sources")
+        var found: [String] = []
+        for file in try PackageGraph.swiftFiles(under: sources) where file.lastPathComponent != "Guarded.swift" {
+            let code = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            let hits = PackageGraph.matches(#"\b(NSLock|NSRecursiveLock|NSCondition|pthread_mutex_\w+|Mutex)\s*[(<]"#, in: code)
+            if !hits.isEmpty { found.append("\(file.lastPathComponent): \(hits.map { String(code[$0.range]) })") }
+        }
+        #expect(found.isEmpty, "use Guarded (ThreadKit) instead: \(found)")
+        #expect(PackageGraph.matches(#"\b(NSLock|NSRecursiveLock|NSCondition|pthread_mutex_\w+|Mutex)\s*[(<]"#,
+                                     in: "let a = NSLock()\nlet b = Mutex<Int>(0)\nlet c = Guarded(0)").count == 2)
+    }
+
     /// "… seven `@unchecked Sendable` remain in `Sources/` …" → 7
     static func statedUncheckedCount(in text: String) -> Int? {
         let words = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,

@@ -1,7 +1,7 @@
 import CSoapySDR
 import Foundation
 import Signals
-import Synchronization
+import ThreadKit
 
 /// A SoapySDR call that failed, in words: what was asked and what SoapySDR said.
 public struct SoapyError: Error, CustomStringConvertible, Sendable {
@@ -55,7 +55,7 @@ public final class SoapyDevice: @unchecked Sendable {
         SoapySDRKwargs_clear(&info)
     }
 
-    private let closed = Mutex(false)
+    private let closed = Guarded(false)
 
     /// Releases the device (SoapySDR's unmake) once; nothing may be called after.
     public func close() {

@@ -1,6 +1,6 @@
 import CSoapySDR
 import Foundation
-import Synchronization
+import ThreadKit
 
 /// SoapySDR's and its modules' messages, kept off the terminal: a module
 /// writing to stderr would scribble over the full-screen views. Overflow
@@ -9,7 +9,7 @@ import Synchronization
 /// Libraries under a module that print to stderr themselves (librtlsdr's
 /// "Found Rafael Micro R820T tuner") are captured around opening.
 enum SoapyLog {
-    private static let newest = Mutex<String?>(nil)
+    private static let newest = Guarded<String?>(nil)
 
     /// Installs the handler once (first use of SoapySDR in the process).
     static let installed: Void = {
