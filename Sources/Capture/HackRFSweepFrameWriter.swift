@@ -63,7 +63,7 @@ public final class HackRFSweepFrameWriter: SpectrumFrameWriter, SweepRowWriting 
             let (seconds, microseconds) = PrintableTime.split(micros: row.timeMicros)
             try rowWriter.writeRow(lowHz: Self.hertz(row.lowHz), highHz: Self.hertz(row.highHz), stepHz: row.stepHz,
                                    samples: row.samples, seconds: seconds, microseconds: microseconds, values: values,
-                                   spelling: rows.spelling, lineEnd: row.lineEnd)
+                                   spelling: rows.spelling, lineEnd: row.lineEnd, timeDecimals: row.timeDecimals)
         }
     }
 

@@ -71,7 +71,7 @@ public final class HackRFSweepWriter {
     /// (`%.2f`), num_samples and spellings of −inf/NaN, or a `-B` record.
     public func writeRow(lowHz: UInt64, highHz: UInt64, stepHz: Double, samples: Int64, seconds: Int,
                          microseconds: Int, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
-                         lineEnd: LineEnd = .lf) throws {
+                         lineEnd: LineEnd = .lf, timeDecimals: Int = 6) throws {
         switch layout {
         case .binary:
             try writeRecord(low: lowHz, high: highHz, values: values)
@@ -82,7 +82,7 @@ public final class HackRFSweepWriter {
             }
             try writeLine(seconds: seconds, microseconds: microseconds, low: lowHz, high: highHz,
                           stepText: rowStepText, samples: UInt64(clamping: samples), values: values, spelling: spelling,
-                          lineEnd: lineEnd)
+                          lineEnd: lineEnd, timeDecimals: timeDecimals)
         }
     }
 
@@ -97,6 +97,9 @@ public final class HackRFSweepWriter {
         try sink.write(UnsafeRawBufferPointer(values))
     }
 
+    /// what divides a µs count down to d digits after the seconds, by d
+    private static let microsecondDivisors = [1_000_000, 100_000, 10_000, 1000, 100, 10, 1]
+
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64,
                            values: UnsafeBufferPointer<Float>) throws {
         try writeLine(seconds: seconds, microseconds: microseconds, low: low, high: high, stepText: binWidthText,
@@ -105,12 +108,17 @@ public final class HackRFSweepWriter {
 
     private func writeLine(seconds: Int, microseconds: Int, low: UInt64, high: UInt64, stepText: [UInt8],
                            samples: UInt64, values: UnsafeBufferPointer<Float>, spelling: NonFiniteSpelling,
-                           lineEnd: LineEnd) throws {
+                           lineEnd: LineEnd, timeDecimals: Int = 6) throws {
         // worst case per value: ", " + sign + 39 digits + ".dd"; header < 120
         let out = try sink.reserveLine(120 + values.count * 48, values: values.count)
         var n = dateTime.write(seconds, to: out)
-        out[n] = UInt8(ascii: "."); n += 1
-        FixedPointFormat.writePadded(microseconds, width: 6, to: out + n); n += 6
+        // hackrf_sweep prints "HH:MM:SS.ffffff"; its 2018.01.1 release whole seconds
+        if timeDecimals > 0 {
+            let digits = min(timeDecimals, 6)
+            out[n] = UInt8(ascii: "."); n += 1
+            FixedPointFormat.writePadded(microseconds / Self.microsecondDivisors[digits], width: digits, to: out + n)
+            n += digits
+        }
         n += FixedPointFormat.writeCommaSpace(to: out + n)
         n += FixedPointFormat.writeDecimal(low, to: out + n)
         n += FixedPointFormat.writeCommaSpace(to: out + n)

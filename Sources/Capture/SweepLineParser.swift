@@ -5,6 +5,8 @@ struct SweepLine {
     var timestamp = 0.0
     /// the printed time [µs since the Unix epoch], exact
     var timeMicros: Int64 = 0
+    /// digits printed after the seconds
+    var timeDecimals = 0
     /// [Hz]
     var lowHz = 0.0
     /// [Hz]
@@ -22,7 +24,7 @@ extension SweepLine {
     func row(_ text: LineReader.Line, repeatsLast: Bool = false) -> SweepRow {
         SweepRow(lowHz: lowHz, highHz: highHz, stepHz: stepHz, samples: Int64(samples), timeMicros: timeMicros,
                  firstBin: 0, binCount: 0, repeatsLast: repeatsLast,
-                 lineEnd: !text.terminated ? .none : text.crlf ? .crlf : .lf)
+                 lineEnd: !text.terminated ? .none : text.crlf ? .crlf : .lf, timeDecimals: timeDecimals)
     }
 }
 
@@ -73,10 +75,11 @@ final class SweepLineParser {
         guard let date = fields.next(), let time = fields.next() else {
             return "expected 'date, time, Hz low, Hz high, Hz step, samples, dB, …', found no commas"
         }
-        guard let micros = clock.parseMicros(date: date, time: time) else {
+        guard let (micros, decimals) = clock.parseMicros(date: date, time: time) else {
             return "expected a date YYYY-MM-DD and a time HH:MM:SS in the first two columns"
         }
         line.timeMicros = micros
+        line.timeDecimals = decimals
         line.timestamp = Double(micros) / 1e6
         guard let low = fields.next(), let high = fields.next(), let step = fields.next(), let samples = fields.next()
         else { return "expected 7 or more columns (date, time, Hz low, Hz high, Hz step, samples, dB…)" }

@@ -13,6 +13,9 @@ public struct SweepRow: Sendable, Equatable {
     public var samples: Int64
     /// the row's printed time [µs since the Unix epoch, UTC]
     public var timeMicros: Int64
+    /// digits printed after the seconds (0…6): hackrf_sweep prints 6 since
+    /// 2019, the 2018.01.1 release and rtl_power none
+    public var timeDecimals: Int
     /// soapy_power_bin: the record's time_start and time_stop [s since the epoch], exact
     public var timeStart: Double
     public var timeStop: Double
@@ -30,8 +33,9 @@ public struct SweepRow: Sendable, Equatable {
 
     public init(lowHz: Double, highHz: Double, stepHz: Double, samples: Int64, timeMicros: Int64,
                 firstBin: Int, binCount: Int, repeatsLast: Bool = false, ownValuesAt: Int? = nil,
-                timeStart: Double = 0, timeStop: Double = 0, lineEnd: LineEnd = .lf) {
+                timeStart: Double = 0, timeStop: Double = 0, lineEnd: LineEnd = .lf, timeDecimals: Int = 6) {
         self.lowHz = lowHz
+        self.timeDecimals = min(max(timeDecimals, 0), 6)
         self.highHz = highHz
         self.stepHz = stepHz
         self.samples = samples

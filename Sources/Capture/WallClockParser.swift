@@ -26,13 +26,15 @@ struct WallClockParser {
     }
 
     /// Unix time [µs], exact for times printed to the microsecond (more
-    /// fraction digits are rounded to the nearest µs), or nil unless both
-    /// fields are well-formed.
-    mutating func parseMicros(date: UnsafeBufferPointer<UInt8>, time: UnsafeBufferPointer<UInt8>) -> Int64? {
+    /// fraction digits are rounded to the nearest µs), and how many digits
+    /// the time had after its seconds (0…9); nil unless both fields are
+    /// well-formed.
+    mutating func parseMicros(date: UnsafeBufferPointer<UInt8>,
+                              time: UnsafeBufferPointer<UInt8>) -> (micros: Int64, decimals: Int)? {
         guard let (seconds, fraction, places) = parseParts(date: date, time: time) else { return nil }
         let micros = places <= 6 ? fraction * Int(DecimalParser.powersOfTen[6 - places])
             : (fraction + Int(DecimalParser.powersOfTen[places - 6]) / 2) / Int(DecimalParser.powersOfTen[places - 6])
-        return Int64(seconds) * 1_000_000 + Int64(micros)
+        return (Int64(seconds) * 1_000_000 + Int64(micros), places)
     }
 
     /// Whole Unix seconds, the fraction's digits as an integer and how many there are (0…9).

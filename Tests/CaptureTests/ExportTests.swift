@@ -158,6 +158,18 @@ import Testing
         }
         #expect(try CaptureFormat.detect(path: Fixtures.path(Fixtures.osakaFiles[0])) == .rtlPower)
         #expect(try CaptureFormat.detect(path: try file("h.csv", "2024-01-01, 10:00:00.123456, 1, 2, 1.00, 4, -1.00\n")) == .hackrfSweep)
+        // whole seconds: hackrf_sweep 2018.01.1 (a 5 MHz block of exactly (high − low)/step values) or rtl_power
+        #expect(try CaptureFormat.detect(path: Fixtures.path("excerpts/hackrf_sweep-issue237-whole-seconds.csv"))
+                == .hackrfSweep)
+        for rtlPower in ["excerpts/rtl_power-test5-excerpt.csv", "excerpts/rtl_power-fm_stations-excerpt.csv",
+                         "excerpts/rtl_power-filename_jackie-excerpt.csv"] {
+            #expect(try CaptureFormat.detect(path: Fixtures.path(rtlPower)) == .rtlPower, "\(rtlPower)")
+        }
+        let fiveMHzBlock = "2017-07-27, 16:38:48, 400000000, 405000000, 1000000.00, 20, -1, -2, -3, -4, -5"
+        #expect(try CaptureFormat.detect(path: try file("w.csv", fiveMHzBlock + "\n")) == .hackrfSweep)
+        #expect(try CaptureFormat.detect(path: try file("x.csv", fiveMHzBlock + ", -5\n")) == .rtlPower)
+        #expect(try CaptureFormat.detect(path: try file("y.csv", "2017-07-27, 16:38:48, 400000000, 403000000, "
+                                                        + "1000000.00, 20, -1, -2, -3\n")) == .rtlPower)
         #expect(try CaptureFormat.detect(path: try file("s.bin", "SDRFF...")) == .soapyPowerBin)
         // .bin is sniffed: a -B record starts with its uint32 LE length 16 + 4·bins, then hz_low < hz_high
         #expect(try CaptureFormat.detect(path: Fixtures.path("excerpts/hackrf_sweep-html-sdr-tst-head10.bin")) == .hackrfSweepBinary)

@@ -40,6 +40,7 @@ import Testing
         ("excerpts/rtl_power-fm_stations-excerpt.csv", .rtlPower),
         ("excerpts/rtl_power-filename_jackie-excerpt.csv", .rtlPower),
         ("excerpts/hackrf_sweep-html-sdr-sweep-head64.csv", .hackrfSweep),
+        ("excerpts/hackrf_sweep-issue237-whole-seconds.csv", .hackrfSweep),
         ("excerpts/hackrf_sweep-tst-excerpt.bin", .hackrfSweepBinary),
     ]
 
@@ -110,6 +111,19 @@ import Testing
             2024-06-17, 15:55:05.999999, 12, 15, 0.75, 4, -17.00, -18.00, -19.00, -inf
             2024-06-17, 15:55:06.000000, 0, 3, 0.75, 4, -1.50, -2.50, -3.50, -4.50
             2024-06-17, 15:55:06.500000, 6, 9, 0.75, 4, -5.50, -6.50, -7.50, -8.50
+
+            """, .hackrfSweep)
+    }
+
+    /// hackrf_sweep 2018.01.1 and older printed whole seconds; a time keeps
+    /// the digits it was printed with, line by line.
+    @Test func hackRFSweepTimesKeepTheirPrintedPrecision() throws {
+        try expectRoundTrip("""
+            2017-07-27, 16:38:48, 0, 3, 0.75, 4, -1.00, -2.00, -3.00, -4.00
+            2017-07-27, 16:38:48, 6, 9, 0.75, 4, -5.00, -6.00, -7.00, -8.00
+            2017-07-27, 16:38:49.5, 3, 6, 0.75, 4, -9.00, -10.00, -11.00, -12.00
+            2017-07-27, 16:38:49.750, 9, 12, 0.75, 4, -13.00, -14.00, -15.00, -16.00
+            2017-07-27, 16:38:50.000001, 0, 3, 0.75, 4, -1.50, -2.50, -3.50, -4.50
 
             """, .hackrfSweep)
     }
@@ -294,7 +308,9 @@ import Testing
             SweepRow(lowHz: 0, highHz: 5e6, stepHz: 87290.5, samples: 20, timeMicros: 1_718_639_705_363_982,
                      firstBin: 10, binCount: 5, repeatsLast: true, ownValuesAt: 1, lineEnd: .crlf),
             SweepRow(lowHz: 10e6, highHz: 15e6, stepHz: 1e6, samples: -3, timeMicros: -7, firstBin: 0, binCount: 5,
-                     timeStart: 1.25, timeStop: -2, lineEnd: .none),
+                     timeStart: 1.25, timeStop: -2, lineEnd: .none, timeDecimals: 0),
+            SweepRow(lowHz: 5e6, highHz: 10e6, stepHz: 1e6, samples: 20, timeMicros: 1_500_000, firstBin: 5,
+                     binCount: 5, timeDecimals: 3),
         ], ownValues: [1, -.infinity, .nan, 4, 5, 6])
         var bytes: [UInt8] = []
         SweepRowCoding.encode(layout, into: &bytes)

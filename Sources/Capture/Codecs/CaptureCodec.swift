@@ -132,10 +132,14 @@ public struct CaptureRecognition: Sendable {
         public var pattern: String
         /// extensions of files whose first line is looked at even when it does not start with a digit
         public var extensions: [String]
+        /// whether the whole first line (up to 1 MiB) has this format's
+        /// structure, where the pattern alone cannot tell (nil: the pattern decides)
+        public var structure: (@Sendable (_ line: Substring) -> Bool)?
 
-        public init(pattern: String, extensions: [String]) {
+        public init(pattern: String, extensions: [String], structure: (@Sendable (Substring) -> Bool)? = nil) {
             self.pattern = pattern
             self.extensions = extensions
+            self.structure = structure
         }
     }
 

@@ -37,7 +37,21 @@ extension CaptureFormat {
                 + "--rate and --center")
         }
         let text = String(decoding: head, as: UTF8.self)
-        if let matched = texts.first(where: { text.range(of: $0.firstLine.pattern, options: .regularExpression) != nil }) {
+        var wholeLine: Substring?
+        func hasStructure(_ check: @Sendable (Substring) -> Bool) throws -> Bool {
+            if wholeLine == nil {
+                let start = try firstBytes(path, count: Self.firstLineLimit)
+                let end = start.firstIndex(of: UInt8(ascii: "\n")) ?? start.endIndex
+                wholeLine = Substring(String(decoding: start[..<end], as: UTF8.self))
+            }
+            return check(wholeLine!)
+        }
+        let matched = try texts.first { candidate in
+            guard text.range(of: candidate.firstLine.pattern, options: .regularExpression) != nil else { return false }
+            guard let structure = candidate.firstLine.structure else { return true }
+            return try hasStructure(structure)
+        }
+        if let matched {
             guard matched.codec is any ReadableCaptureCodec else {
                 throw CaptureError(file: path, "is \(matched.codec.summary), which tscope does not read back")
             }
@@ -54,6 +68,9 @@ extension CaptureFormat {
         guard let last = names.last, names.count > 1 else { return names.last ?? "" }
         return names.dropLast().joined(separator: ", ") + " or " + last
     }
+
+    /// the most of a text's first line a structure check looks at [bytes]
+    static let firstLineLimit = 1 << 20
 
     static func fileExtension(_ path: String) -> String {
         URL(fileURLWithPath: path).pathExtension.lowercased()

@@ -4,9 +4,11 @@ struct RTLPowerCodec: PathReaderCodec, SinkWriterCodec {
     typealias Writer = RTLPowerFrameWriter
     let name = "rtl_power"
     let summary = "rtl_power's CSV (one line per hop)"
-    // rtl_power prints whole seconds: "YYYY-MM-DD, HH:MM:SS, Hz low, …"
+    // rtl_power prints whole seconds: "YYYY-MM-DD, HH:MM:SS, Hz low, …"; so
+    // did hackrf_sweep 2018.01.1, whose lines have another structure
     let recognition = CaptureRecognition(
-        firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2},"#, extensions: ["csv", "txt"]))
+        firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2},"#, extensions: ["csv", "txt"],
+                         structure: { !HackRFSweepCodec.hasSweepStructure($0) }))
 }
 
 extension CaptureFormat {

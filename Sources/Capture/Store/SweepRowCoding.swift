@@ -6,7 +6,7 @@
 ///     u32 rows, u32 own values,
 ///     per row: f64 low Hz, f64 high Hz, f64 step Hz, i64 samples, i64 time [µs],
 ///              u32 first bin, u32 bins, u8 flags (1 repeats last, 2 own values, 4 line ends "\r\n",
-///              8 line ends without a newline), 3 × u8 0,
+///              8 line ends without a newline), u8 time decimals (0: 6, else decimals + 1), 2 × u8 0,
 ///              u32 own values offset (0 unless flag 2), f64 time_start [s], f64 time_stop [s];
 ///     own values: f32 each.
 enum SweepRowCoding {
@@ -35,7 +35,8 @@ enum SweepRowCoding {
             append(UInt32(clamping: row.binCount), to: &bytes)
             let flags: UInt8 = (row.repeatsLast ? 1 : 0) | (row.ownValuesAt != nil ? 2 : 0)
                 | (row.lineEnd == .crlf ? 4 : 0) | (row.lineEnd == .none ? 8 : 0)
-            bytes += [flags, 0, 0, 0]
+            let decimals: UInt8 = row.timeDecimals == 6 ? 0 : UInt8(clamping: row.timeDecimals + 1)
+            bytes += [flags, decimals, 0, 0]
             append(UInt32(clamping: row.ownValuesAt ?? 0), to: &bytes)
             append(row.timeStart.bitPattern, to: &bytes)
             append(row.timeStop.bitPattern, to: &bytes)
@@ -69,7 +70,8 @@ enum SweepRowCoding {
                 ownValuesAt: flags & 2 != 0 ? Int(load(UInt32.self, bytes, at + 52)) : nil,
                 timeStart: Double(bitPattern: load(UInt64.self, bytes, at + 56)),
                 timeStop: Double(bitPattern: load(UInt64.self, bytes, at + 64)),
-                lineEnd: flags & 4 != 0 ? .crlf : flags & 8 != 0 ? .none : .lf))
+                lineEnd: flags & 4 != 0 ? .crlf : flags & 8 != 0 ? .none : .lf,
+                timeDecimals: bytes[at + 49] == 0 ? 6 : Int(bytes[at + 49]) - 1))
         }
         let valuesAt = headerBytes + rowCount * rowBytes
         for i in 0..<ownCount {
