@@ -31,6 +31,8 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
     private var position: (timestamp: Double, id: Int64)?
     /// the file has a `frame_rows` table (imported frames)
     private let fileHasRows: Bool
+    /// the frames carry their noise bandwidth (files written since it was added)
+    private let fileHasNoiseBandwidth: Bool
     private var hasFrameRows = false
     private var lastRows = SweepRowLayout(format: .rtlPower)
 
@@ -64,9 +66,10 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
                 let gaps = try db.tableExists("gaps")
                     ? try Row.fetchAll(db, sql: "SELECT * FROM gaps ORDER BY from_ts").map { try Self.gap($0) } : []
                 return (CaptureStoreSchema.metadata(from: values), sessions, count,
-                        low.flatMap { l in high.map { l...$0 } }, gaps, try db.tableExists("frame_rows"))
+                        low.flatMap { l in high.map { l...$0 } }, gaps, try db.tableExists("frame_rows"),
+                        try db.columns(in: "frames").contains { $0.name == "noise_bandwidth_hz" })
             }
-            (metadata, sessions, frameCount, timeRange, gaps, fileHasRows) = loaded
+            (metadata, sessions, frameCount, timeRange, gaps, fileHasRows, fileHasNoiseBandwidth) = loaded
         } catch {
             throw CaptureStoreErrors.map(error, path: path)
         }
@@ -112,16 +115,20 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
         case damaged(id: Int64, detail: String)
     }
 
-    private static let columns = "id, timestamp, start_hz, bin_width_hz, bin_count, power"
+    /// columns 0…5 of the frames query; 6 the noise bandwidth (NULL in older files), 7 the rows' layout
+    private var columns: String {
+        "id, timestamp, start_hz, bin_width_hz, bin_count, power, "
+            + (fileHasNoiseBandwidth ? "noise_bandwidth_hz" : "NULL")
+    }
 
     /// the frames query (after a position or from the start), with each
     /// frame's rows where the file keeps them
     private func frameQuery(after: Bool) -> String {
         let condition = after ? "WHERE (timestamp, id) > (?, ?) " : ""
-        guard fileHasRows else { return "SELECT \(Self.columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1" }
+        guard fileHasRows else { return "SELECT \(columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1" }
         return """
             SELECT f.*, (SELECT layout FROM frame_rows WHERE frame_id = f.id) FROM
-            (SELECT \(Self.columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1) AS f
+            (SELECT \(columns) FROM frames \(condition)ORDER BY timestamp, id LIMIT 1) AS f
             """
     }
 
@@ -165,9 +172,11 @@ public final class CaptureStoreReader: SeekableSpectrumFrameReader, SweepRowRepo
         frame.startHz = startHz
         frame.binWidthHz = binWidthHz
         frame.timestamp = timestamp
+        let noiseBandwidth = try? row.decode(Double?.self, atIndex: 6)
+        frame.noiseBandwidthHz = noiseBandwidth.flatMap { $0 }.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         hasFrameRows = false
         if fileHasRows {
-            hasFrameRows = try row.withUnsafeData(atIndex: 6) { data -> Bool in
+            hasFrameRows = try row.withUnsafeData(atIndex: 7) { data -> Bool in
                 guard let data else { return false }
                 return data.withUnsafeBytes { SweepRowCoding.decode($0, into: &lastRows) }
             } && lastRows.fits(binCount: binCount)

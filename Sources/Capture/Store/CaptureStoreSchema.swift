@@ -44,7 +44,8 @@ enum CaptureStoreSchema {
             start_hz REAL NOT NULL,              -- lower edge of bin 0 [Hz]
             bin_width_hz REAL NOT NULL,          -- [Hz]
             bin_count INTEGER NOT NULL,
-            power BLOB NOT NULL                  -- bin_count little-endian Float32 [dB]
+            power BLOB NOT NULL,                 -- bin_count little-endian Float32 [dB]
+            noise_bandwidth_hz REAL              -- the FFT window's noise bandwidth [Hz]; NULL if unknown
         );
         CREATE INDEX frames_by_time ON frames(timestamp);
         \(gapsTable)

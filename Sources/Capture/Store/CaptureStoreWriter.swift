@@ -122,6 +122,10 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
                     if !columns.contains("bad_blocks") {
                         try db.execute(sql: "ALTER TABLE sessions ADD COLUMN bad_blocks INTEGER NOT NULL DEFAULT 0")
                     }
+                    // each frame's noise bandwidth, so channel power from the file is the live one's
+                    if try !db.columns(in: "frames").contains(where: { $0.name == "noise_bandwidth_hz" }) {
+                        try db.execute(sql: "ALTER TABLE frames ADD COLUMN noise_bandwidth_hz REAL")
+                    }
                     for (key, value) in CaptureStoreSchema.rows(of: metadata) {
                         try db.execute(sql: "INSERT OR IGNORE INTO metadata(key, value) VALUES (?, ?)",
                                        arguments: [key.rawValue, value])
@@ -195,11 +199,11 @@ public final class CaptureStoreWriter: SpectrumFrameWriter, SweepRowWriting, @un
                     inTransaction = true
                 }
                 let insert = try db.cachedStatement(sql: """
-                    INSERT INTO frames(session_id, timestamp, start_hz, bin_width_hz, bin_count, power)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO frames(session_id, timestamp, start_hz, bin_width_hz, bin_count, power, noise_bandwidth_hz)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """)
                 try insert.execute(arguments: [sessionID, frame.timestamp, frame.startHz, frame.binWidthHz,
-                                               count, blob])
+                                               count, blob, frame.noiseBandwidthHz])
                 if let rows, rows.fits(binCount: count) {
                     SweepRowCoding.encode(rows, into: &rowBytes)
                     let layout = try db.cachedStatement(sql: "INSERT INTO frame_rows(frame_id, layout) VALUES (?, ?)")

@@ -1,0 +1,77 @@
+import ArgumentParser
+import DSP
+import Runs
+import Signals
+
+/// What `occupancy` counts: channels, threshold, integration period, output.
+public struct OccupancyOptions: ParsableArguments {
+    public init() {}
+
+    @Option(name: .customLong("channel-width"),
+            help: "Channels of this width tiled from the band's start, e.g. 25k or 200k (default: each bin).")
+    public var channelWidth: FrequencyArgument?
+
+    @Option(help: "Channels from a CSV: start_hz,stop_hz rows, or centre_hz,width_hz under that header.")
+    public var channels: String?
+
+    @Option(parsing: .unconditional,
+            help: "Level a channel must reach [dB or dBm, the device's unit], or auto[+MARGIN]: the sweep's noise floor (its quietest 10 % of bins, scaled to the channel's width) plus MARGIN dB (default 10).")
+    public var threshold: ThresholdArgument
+
+    @Option(help: "Integration period: a row per channel per period, e.g. 15m or 1h (default: the whole run).",
+            transform: TimeSpan.init(parsing:))
+    public var interval: TimeSpan?
+
+    @Flag(help: "JSON Lines: one per channel per period, then the period's band occupancy.")
+    public var json = false
+
+    @Flag(help: "CSV for spreadsheets: one row per channel per period.")
+    public var csv = false
+
+    @Flag(name: .customLong("busy-hour"), help: "At the end, each channel's busy hour (UTC) and its occupancy then.")
+    public var busyHour = false
+
+    @Option(help: "Live: also store every sweep counted in this tscope capture (--input on it gives the same numbers).")
+    public var record: String?
+
+    public func validate() throws {
+        guard !(json && csv) else { throw ValidationError("give one of --json and --csv") }
+        guard channelWidth == nil || channels == nil else { throw ValidationError("give one of --channel-width and --channels") }
+        if let width = channelWidth?.hertz, !(width > 0) {
+            throw ValidationError("--channel-width: expected a width above 0 Hz")
+        }
+    }
+
+    /// The settings for a run over `band` (nil: all of a file).
+    public func settings(band: FrequencyRange?) throws -> OccupancySettings {
+        let rule: OccupancyChannels
+        if let channels {
+            rule = .list(try OccupancyChannelsFile.read(path: channels))
+        } else if let width = channelWidth?.hertz {
+            rule = .width(width)
+        } else {
+            rule = .bins
+        }
+        return OccupancySettings(band: band, channels: rule, threshold: threshold.threshold,
+                                 intervalSeconds: interval?.seconds, output: json ? .json : csv ? .csv : .text,
+                                 busyHour: busyHour, recordPath: record)
+    }
+}
+
+/// `--threshold -60`, `auto`, `auto+6`
+public struct ThresholdArgument: ExpressibleByArgument, Sendable {
+    public var threshold: OccupancyThreshold
+
+    public init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        if text == "auto" {
+            threshold = .noiseRiding(marginDB: OccupancyThreshold.defaultMarginDB)
+        } else if text.hasPrefix("auto+"), let margin = Double(text.dropFirst(5)), margin.isFinite, margin >= 0 {
+            threshold = .noiseRiding(marginDB: margin)
+        } else if let level = Double(text), level.isFinite {
+            threshold = .fixed(decibels: level)
+        } else {
+            return nil
+        }
+    }
+}
