@@ -52,6 +52,34 @@ import ThreadKitTesting
         #expect(session.band == FrequencyRange(lowerHz: 88e6, upperHz: 108e6))
     }
 
+    /// Channel power from a recording must be the live run's: each frame's
+    /// noise bandwidth is stored; a file without the column reads nil and
+    /// gets it when appended to.
+    @Test func theNoiseBandwidthIsKeptPerFrame() throws {
+        let directory = try TemporaryDirectory("nbw")
+        defer { directory.remove() }
+        let path = directory.path("a.tscope")
+        var frames = makeFrames(count: 3, bins: 64, seed: 3)
+        frames[0].noiseBandwidthHz = 1.5 * frames[0].binWidthHz
+        frames[2].noiseBandwidthHz = 29_296.875
+        let writer = try CaptureStoreWriter(path: path, metadata: Self.sampleMetadata(), session: Self.session())
+        for frame in frames { try writer.write(frame) }
+        try writer.finish(outcome: CaptureSessionOutcome(stoppedAt: 1_763_720_105.5, achievedFrameRate: 10,
+                                                         droppedBlocks: 0, droppedFrames: 0))
+        #expect(try readAll(try CaptureStoreReader(path: path)).map(\.noiseBandwidthHz) == frames.map(\.noiseBandwidthHz))
+
+        // an older file: the column dropped, as before it existed
+        let database = try DatabaseQueue(path: path)
+        try database.write { try $0.execute(sql: "ALTER TABLE frames DROP COLUMN noise_bandwidth_hz") }
+        try database.close()
+        #expect(try readAll(try CaptureStoreReader(path: path)).allSatisfy { $0.noiseBandwidthHz == nil })
+        let appender = try CaptureStoreWriter(path: path, metadata: Self.sampleMetadata(), session: Self.session())
+        try appender.write(frames[2])
+        try appender.finish(outcome: CaptureSessionOutcome(stoppedAt: 1_763_720_200, achievedFrameRate: 10,
+                                                           droppedBlocks: 0, droppedFrames: 0))
+        #expect(try readAll(try CaptureStoreReader(path: path)).map(\.noiseBandwidthHz) == [nil, nil, nil, 29_296.875])
+    }
+
     @Test func blobIsLittleEndianFloat32() throws {
         var bytes = [UInt8](repeating: 0, count: 8)
         bytes.withUnsafeMutableBytes { PowerBlobCoding.encode([-1.5, 100.25], into: $0) }

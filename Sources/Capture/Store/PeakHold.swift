@@ -25,6 +25,7 @@ struct PeakHold {
         } else {
             frame.startHz = next.startHz
             frame.binWidthHz = next.binWidthHz
+            frame.noiseBandwidthHz = next.noiseBandwidthHz
             frame.powerDB.removeAll(keepingCapacity: true)
             frame.powerDB.append(contentsOf: next.powerDB)
             isHolding = true

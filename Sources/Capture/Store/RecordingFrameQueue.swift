@@ -32,6 +32,7 @@ final class RecordingFrameQueue: Sendable {
             slot.startHz = frame.startHz
             slot.binWidthHz = frame.binWidthHz
             slot.timestamp = frame.timestamp
+            slot.noiseBandwidthHz = frame.noiseBandwidthHz
             slot.powerDB.removeAll(keepingCapacity: true)
             slot.powerDB.append(contentsOf: frame.powerDB)
         }
