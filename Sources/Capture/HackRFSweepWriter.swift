@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Writes sweep blocks in hackrf_sweep's output layouts (release 2022.09.1,
 /// host/hackrf-tools/src/hackrf_sweep.c; see Firmware-Notes/hackrf-sweep.md):
@@ -25,6 +26,11 @@ public final class HackRFSweepWriter {
     /// `%.2f` of the last row's step (`writeRow`), formatted again only when it changes
     private var rowStepText: [UInt8] = []
     private var cachedRowStep = Double.nan
+    /// a converter in front of the HackRF (`--frequency-offset`): blocks are
+    /// written at their real frequencies, mirrored when it inverts
+    public var conversion: FrequencyConversion?
+    /// a block's values in mirrored order (an inverting converter), reused
+    private var mirrored: [Float] = []
 
     public init(sink: OutputSink, layout: Layout, fftSize: Int, sampleRateHz: UInt64 = 20_000_000) {
         self.sink = sink
@@ -43,6 +49,13 @@ public final class HackRFSweepWriter {
     public func writeBlock(frequencyHz: UInt64, seconds: Int, microseconds: Int,
                            lower: UnsafeBufferPointer<Float>, upper: UnsafeBufferPointer<Float>) throws {
         let quarter = sampleRateHz / 4
+        if let conversion, !conversion.isIdentity {
+            try writeConverted(low: frequencyHz, high: frequencyHz + quarter, seconds: seconds, microseconds: microseconds,
+                               values: lower, conversion: conversion)
+            try writeConverted(low: frequencyHz + 2 * quarter, high: frequencyHz + 3 * quarter, seconds: seconds,
+                               microseconds: microseconds, values: upper, conversion: conversion)
+            return
+        }
         switch layout {
         case .binary:
             try writeRecord(low: frequencyHz, high: frequencyHz + quarter, values: lower)
@@ -52,6 +65,24 @@ public final class HackRFSweepWriter {
                           low: frequencyHz, high: frequencyHz + quarter, values: lower)
             try writeLine(seconds: seconds, microseconds: microseconds,
                           low: frequencyHz + 2 * quarter, high: frequencyHz + 3 * quarter, values: upper)
+        }
+    }
+
+    /// One quarter at its real frequencies: [low, high] tuned becomes
+    /// [low + offset, high + offset], or [offset − high, offset − low] with
+    /// its values mirrored for an inverting converter.
+    private func writeConverted(low: UInt64, high: UInt64, seconds: Int, microseconds: Int,
+                                values: UnsafeBufferPointer<Float>, conversion: FrequencyConversion) throws {
+        let a = conversion.realHz(tunedHz: Double(low)), b = conversion.realHz(tunedHz: Double(high))
+        let realLow = UInt64(max(0, min(a, b)).rounded()), realHigh = UInt64(max(0, max(a, b)).rounded())
+        guard conversion.inverted else {
+            return try writeSlice(lowHz: realLow, highHz: realHigh, seconds: seconds, microseconds: microseconds,
+                                  values: values)
+        }
+        mirrored.removeAll(keepingCapacity: true)
+        mirrored.append(contentsOf: values.reversed())
+        try mirrored.withUnsafeBufferPointer {
+            try writeSlice(lowHz: realLow, highHz: realHigh, seconds: seconds, microseconds: microseconds, values: $0)
         }
     }
 

@@ -20,6 +20,10 @@ public struct CaptureMetadata: Sendable, Equatable {
     public var utcOffsetSeconds: Int?
     /// tscope version that wrote the file
     public var writerVersion: String?
+    /// the converter in front of the analyzer it was recorded with
+    /// (`--frequency-offset`): its frames are in real frequencies already;
+    /// this says how they were reached
+    public var conversion: FrequencyConversion?
 
     public init(format: String) {
         self.format = format

@@ -5,8 +5,10 @@ import Signals
 
 /// A band on the command line, `start:stop` in MHz (`--band`,
 /// `--meter-band`), parsed once by ArgumentParser (`transform:`), which
-/// prints what is wrong with the value and exits 64. Checked against every
-/// analyzer's range there, and against the chosen analyzer's with `within`.
+/// prints what is wrong with the value and exits 64. Its range is checked
+/// against the chosen analyzer's with `within`, once the analyzer (and a
+/// converter in front of it, `--frequency-offset`) is known: 10180:10190 is
+/// a HackRF's band behind a 9.75 GHz LNB.
 public struct Band: CustomStringConvertible, Sendable {
     /// as typed, for messages
     public let text: String
@@ -23,9 +25,9 @@ public struct Band: CustomStringConvertible, Sendable {
         guard let range = FrequencyRange(lowerHz: low * 1e6, upperHz: high * 1e6) else {
             throw ValidationError("start must be below stop")
         }
+        guard range.lowerHz >= 0 else { throw ValidationError("expected frequencies of 0 MHz or more") }
         self.text = text
         self.range = range
-        try _ = within(AnalyzerKind.anyTunableRange, option: nil)
     }
 
     /// A default written in the source (not typed by a user): whole MHz, lower below upper.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Devices
 import Remote
 import Runs
+import Signals
 
 extension DeviceChoice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
@@ -46,6 +47,15 @@ public struct DeviceOptions: ParsableArguments {
     @Flag(name: .customLong("tls"), help: "With --remote: speak TLS to the sensor, trusting the system's CA store.")
     public var tls = false
 
+    @Option(name: .customLong("frequency-offset"), parsing: .unconditional, help: ArgumentHelp(
+        "A converter in front of the analyzer: real = tuned + offset, so every frequency shown, given and stored is the "
+            + "real one. An LNB with a 9.75 GHz LO: 9750M; a 125 MHz up-converter: -125M.", valueName: "hz"))
+    public var frequencyOffset: FrequencyArgument?
+
+    @Flag(name: .customLong("spectrum-inverted"),
+          help: "High-side conversion (LO above the signal): real = offset - tuned, the spectrum mirrored.")
+    public var spectrumInverted = false
+
     @Option(name: .customLong("demo-seed"), help: .hidden)
     public var demoSeed: UInt64 = 1
 
@@ -57,6 +67,14 @@ public struct DeviceOptions: ParsableArguments {
             throw ValidationError("--tls and --tls-ca are for a --remote sensor")
         }
         if tls, tlsCA != nil { throw ValidationError("--tls trusts the system's CA store, --tls-ca one file: give one") }
+        if spectrumInverted, frequencyOffset == nil {
+            throw ValidationError("--spectrum-inverted needs --frequency-offset (the LO above the signal)")
+        }
+    }
+
+    /// the converter given, if any
+    public var conversion: FrequencyConversion? {
+        frequencyOffset.map { FrequencyConversion(offsetHz: $0.hertz, inverted: spectrumInverted) }
     }
 }
 
@@ -66,6 +84,7 @@ extension DeviceOptions {
         get throws {
             var selection = DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout,
                                             demoSeed: demoSeed)
+            selection.conversion = conversion
             selection.remote = try remote.map { RemoteSensor(endpoint: $0, token: try token, trust: try trust) }
             return selection
         }

@@ -30,6 +30,8 @@ public struct DeviceSelection: Sendable {
     public var demoInput = DemoInput()
     /// real time, sweep, or real time where the band allows (`--mode`)
     public var mode = AnalysisMode.auto
+    /// a converter in front of the analyzer (`--frequency-offset`, `--spectrum-inverted`); nil for none
+    public var conversion: FrequencyConversion?
     /// frames also carry every other detector's levels (a sensor serving
     /// viewers that ask for different detectors), where the analyzer's family can
     public var keepsEveryDetector = false
@@ -60,11 +62,16 @@ public struct DeviceSelection: Sendable {
             remote.settings = settings.given
             // the sensor makes this command's levels with this command's detector, as a local analyzer would
             remote.detector = detector
-            let analyzer = try remote.selectAnalyzer()
+            var analyzer = try remote.selectAnalyzer()
             if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
+            analyzer.conversion = conversion
             return analyzer
         }
-        if let follow { return try follow.selectAnalyzer() }
+        if let follow {
+            // a recording keeps real frequencies already
+            if conversion != nil { throw UsageError("--frequency-offset: replay --follow reads a recording, already in real frequencies") }
+            return try follow.selectAnalyzer()
+        }
         if let kind = device.kind, let problem = settings.problem(for: kind) { throw UsageError(problem) }
         var analyzer = try SelectedAnalyzer.select(device, serial: serial, demoSeed: demoSeed, settings: settings,
                                                    detector: detector, mode: mode, demoInput: demoInput,
@@ -74,6 +81,7 @@ public struct DeviceSelection: Sendable {
             analyzer.calibration = LiveCalibration(table: table, gainDB: settings.totalGainDB(for: analyzer.kind),
                                                    uncalibratedUnit: analyzer.kind.powerUnit)
         }
+        analyzer.conversion = conversion
         return analyzer
     }
 
@@ -89,14 +97,24 @@ public struct DeviceSelection: Sendable {
         let analyzer = try selectAnalyzer(detector: detector)
         let policy = ReconnectPolicy(stallSeconds: analyzer.stallSeconds,
                                      giveUpAfterSeconds: headless ? reconnectTimeout : nil)
+        // calibrated at the analyzer's own frequencies, then moved to the real ones
+        let calibration = analyzer.calibration
         let deliver: @Sendable (SpectrumFrame) -> Void
-        if let calibration = analyzer.calibration {
+        var factory = analyzer.factory
+        if let conversion = analyzer.conversion, !conversion.isIdentity {
+            deliver = { frame in
+                var real = calibration?.correct(frame) ?? frame
+                conversion.toReal(&real)
+                onFrame(real)
+            }
+            factory = ConvertedSpectrumSource.factory(factory, conversion: conversion)
+        } else if let calibration {
             deliver = { frame in onFrame(calibration.correct(frame)) }
         } else {
             deliver = onFrame
         }
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
-                                                policy: policy, factory: analyzer.factory, onFrame: deliver,
+                                                policy: policy, factory: factory, onFrame: deliver,
                                                 onGap: onGap, onGiveUp: onGiveUp, clock: clock)
         return (source, analyzer)
     }

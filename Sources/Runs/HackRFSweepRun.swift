@@ -50,12 +50,15 @@ public final class HackRFSweepRun: Sendable {
     private let state: Guarded<State>
     private let latch = CompletionLatch<Outcome>()
 
+    /// - Parameter conversion: a converter in front of the HackRF: lines are written at real frequencies
     public init(plan: HackRFSweepPlan, sink: sending OutputSink, layout: HackRFSweepWriter.Layout, sweepLimit: Int?,
-                detector: SpectrumDetector = .sample) {
+                detector: SpectrumDetector = .sample, conversion: FrequencyConversion? = nil) {
+        let writer = HackRFSweepWriter(sink: sink, layout: layout, fftSize: plan.fftSize)
+        writer.conversion = conversion
         // `sample` is hackrf_sweep's FFT of the block's last N samples, byte for byte
         state = Guarded(State(fft: SweepFFT(fftSize: plan.fftSize, detector: detector,
                                           maxSamples: HackRFProtocol.samplesAfterHeader),
-                            writer: HackRFSweepWriter(sink: sink, layout: layout, fftSize: plan.fftSize),
+                            writer: writer,
                             counter: HackRFSweepCounter(firstStartHz: UInt64(plan.ranges[0].startMHz) * 1_000_000,
                                                         sweepLimit: sweepLimit)))
     }
@@ -71,15 +74,34 @@ public final class HackRFSweepRun: Sendable {
         let driver = try HackRFSweepDriver(transport: opened.transport)
         try driver.configure(plan: plan, gains: gains, ampEnabled: ampEnabled, antennaPower: antennaPower)
         return try run(driver: driver, plan: plan, sink: try SweepOutput.open(outputPath), layout: layout,
-                       sweepLimit: sweepLimit, detector: detector)
+                       sweepLimit: sweepLimit, detector: detector, conversion: selection.conversion)
+    }
+
+    /// The ranges (`-f`, whole MHz) to sweep for real ones behind a converter:
+    /// whole MHz again, so the offset must be whole MHz too.
+    public static func tunedRanges(_ real: [SweepRangeMHz], conversion: FrequencyConversion?) throws -> [SweepRangeMHz] {
+        guard let conversion, !conversion.isIdentity else { return real }
+        guard conversion.offsetHz.truncatingRemainder(dividingBy: 1e6) == 0 else {
+            throw UsageError("--frequency-offset \(conversion): hackrf_sweep's -f takes whole MHz, so must the offset")
+        }
+        return try real.map { range in
+            guard let band = FrequencyRange(lowerHz: Double(range.startMHz) * 1e6, upperHz: Double(range.stopMHz) * 1e6),
+                  let tuned = conversion.tuned(band) else {
+                throw UsageError("-f \(range.startMHz):\(range.stopMHz) with --frequency-offset \(conversion) "
+                    + "would tune below 0 MHz")
+            }
+            return SweepRangeMHz(startMHz: Int(tuned.lowerHz / 1e6), stopMHz: Int(tuned.upperHz / 1e6))
+        }
     }
 
     /// Runs on `driver` (configured) until the outcome; the output is flushed
     /// and hackrf_sweep's summary returned, or the failure thrown.
     public static func run(driver: HackRFSweepDriver, plan: HackRFSweepPlan, sink: sending OutputSink,
                            layout: HackRFSweepWriter.Layout, sweepLimit: Int?, detector: SpectrumDetector,
+                           conversion: FrequencyConversion? = nil,
                            clock: any MonotonicClock = SystemClock()) throws -> Summary {
-        let run = HackRFSweepRun(plan: plan, sink: sink, layout: layout, sweepLimit: sweepLimit, detector: detector)
+        let run = HackRFSweepRun(plan: plan, sink: sink, layout: layout, sweepLimit: sweepLimit, detector: detector,
+                                 conversion: conversion)
         let started = clock.now
         try driver.start(onBlock: { frequency, block in run.handle(frequencyHz: frequency, block: block) },
                          onEnd: { error in run.end(error) })

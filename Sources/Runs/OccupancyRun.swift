@@ -105,6 +105,7 @@ public final class OccupancyRun: Sendable {
             metadata.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
             metadata.serial = analyzer.serial
             metadata.gains = analyzer.recordedSettings(unit: unit)
+            metadata.conversion = analyzer.conversion
             _ = try recording.start(RecordingSession.Plan(output: .file(path), band: tuned, binWidthHz: binWidth,
                                                           metadata: metadata))
         }

@@ -38,6 +38,9 @@ public struct RTLPowerSettings: Sendable {
     public var exitSeconds: Int?
     public var singleShot: Bool
     public var outputPath: String?
+    /// a converter in front of the dongle (`--frequency-offset`): the plan is
+    /// in tuned frequencies, the rows are written at real ones
+    public var conversion: FrequencyConversion?
 
     public init(plan: RTLSDRHopPlan, window: SpectralWindow, gain: RTLSDRGain, intervalSeconds: Int, exitSeconds: Int?,
                 singleShot: Bool, outputPath: String?) {
@@ -83,7 +86,8 @@ public struct RTLPowerCommandLine: Sendable {
 
 extension RTLPowerSettings {
     /// Reads rtl_power's command line; a value in the wrong form is a `UsageError` naming it.
-    public init(_ line: RTLPowerCommandLine) throws {
+    /// - Parameter conversion: a converter in front of the dongle: `-f` is in real frequencies
+    public init(_ line: RTLPowerCommandLine, conversion: FrequencyConversion? = nil) throws {
         guard line.ranges.count == 1 else {
             throw UsageError("RTL-SDR: give exactly one -f low:high:bin, e.g. -f 88M:108M:125k")
         }
@@ -100,9 +104,16 @@ extension RTLPowerSettings {
             }
             crop = value
         }
+        var (tunedLow, tunedHigh) = (low, high)
+        if let conversion, !conversion.isIdentity {
+            guard let real = FrequencyRange(lowerHz: low, upperHz: high), let tuned = conversion.tuned(real) else {
+                throw UsageError("-f \(text) with --frequency-offset \(conversion) would tune below 0 Hz")
+            }
+            (tunedLow, tunedHigh) = (tuned.lowerHz, tuned.upperHz)
+        }
         let plan: RTLSDRHopPlan
         do {
-            plan = try RTLSDRHopPlan(lowerHz: Int(low), upperHz: Int(high), maxBinHz: Int(bin), crop: crop)
+            plan = try RTLSDRHopPlan(lowerHz: Int(tunedLow), upperHz: Int(tunedHigh), maxBinHz: Int(bin), crop: crop)
         } catch {
             throw UsageError("-f \(text): \(error)")
         }
@@ -139,6 +150,7 @@ extension RTLPowerSettings {
         }
         self.init(plan: plan, window: window, gain: gain, intervalSeconds: max(1, Int(interval.rounded())),
                   exitSeconds: exitSeconds, singleShot: line.singleShot, outputPath: line.filename ?? line.outputPath)
+        self.conversion = conversion.flatMap { $0.isIdentity ? nil : $0 }
     }
 }
 
@@ -239,15 +251,24 @@ final class RTLPowerReporter: Sendable {
         guard state.withLock({ now >= $0.nextTick }) else { return true }
         // the rows copied out of the hop thread's accumulator (once per interval), then written under the lock
         let plan = accumulator.plan
-        let rows = (0..<plan.hopCount).map { hop in
-            (centre: plan.hopCenterHz(hop), samples: accumulator.samples(hop: hop), values: Array(accumulator.hopDecibels(hop)))
+        var rows = (0..<plan.hopCount).map { hop in
+            (low: plan.hopCenterHz(hop) - plan.printedHalfWidthHz, high: plan.hopCenterHz(hop) + plan.printedHalfWidthHz,
+             samples: accumulator.samples(hop: hop), values: Array(accumulator.hopDecibels(hop)))
+        }
+        if let conversion = settings.conversion {
+            // at real frequencies; an inverting converter mirrors each hop and their order
+            rows = rows.map { row in
+                let a = Int(conversion.realHz(tunedHz: Double(row.low)).rounded())
+                let b = Int(conversion.realHz(tunedHz: Double(row.high)).rounded())
+                return (min(a, b), max(a, b), row.samples, conversion.inverted ? row.values.reversed() : row.values)
+            }
+            if conversion.inverted { rows.reverse() }
         }
         let reported = state.withLock { state -> Bool in
             do {
                 for row in rows {
                     try row.values.withUnsafeBufferPointer { values in
-                        try state.writer.writeHop(seconds: now, lowHz: row.centre - plan.printedHalfWidthHz,
-                                                  highHz: row.centre + plan.printedHalfWidthHz, stepHz: plan.binWidthHz,
+                        try state.writer.writeHop(seconds: now, lowHz: row.low, highHz: row.high, stepHz: plan.binWidthHz,
                                                   samples: row.samples, values: values)
                     }
                 }

@@ -166,6 +166,7 @@ public struct SpectrumRecording {
         metadata.serial = analyzer.serial ?? metadata.serial
         let unit = analyzer.tune(to: band)
         metadata.gains = analyzer.recordedSettings(unit: unit)
+        metadata.conversion = analyzer.conversion
         try source.start(band: band, binWidthHz: request.binWidthHz)
         defer { source.stop() }
         let duration = request.durationSeconds

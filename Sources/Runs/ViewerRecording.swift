@@ -54,6 +54,8 @@ public final class ViewerRecording {
     public var device: String?
     /// its USB serial number, when known
     public var serial: String?
+    /// the converter in front of it, for the metadata
+    public var conversion: FrequencyConversion?
 
     /// - Parameter deviceCounters: the device's dropped- and bad-block counters now
     public init(settings: Settings, deviceCounters: @escaping () -> (dropped: Int, bad: Int)) {
@@ -102,6 +104,7 @@ public final class ViewerRecording {
         var metadata = settings.metadata
         metadata.device = metadata.device ?? device
         metadata.serial = metadata.serial ?? serial
+        metadata.conversion = metadata.conversion ?? conversion
         let plan = RecordingSession.Plan(
             output: output, label: settings.label, operatorName: settings.operatorName,
             duration: settings.duration, requestedFrameRate: Self.frameRate, band: band,

@@ -80,6 +80,7 @@ public struct LiveViewerRun {
         }
         recording.device = analyzer.isDemo ? "\(analyzer.name) (demo)" : analyzer.name
         recording.serial = analyzer.serial
+        recording.conversion = analyzer.conversion
 
         let limits = analyzer.tunableRange
         let (visibleBand, measuredBand) = try bands(limits)

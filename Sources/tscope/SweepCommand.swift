@@ -48,14 +48,18 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError(problem)
         }
         if deviceOptions.device.isRTLSDR {
-            try RTLPowerSweep(settings: try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: sweep)) },
+            try RTLPowerSweep(settings: try usage {
+                try RTLPowerSettings(rtlPower.commandLine(sweep: sweep), conversion: deviceOptions.conversion)
+            },
                               selection: deviceOptions.selection).run()
             return
         }
         try rtlPower.rejectFilenameForHackRF()
         _ = try HackRFSweepRun.run(
             selection: deviceOptions.selection,
-            plan: try HackRFSweepPlan(ranges: try sweep.parsedRanges(), binWidthHz: Double(try sweep.binWidth)),
+            plan: try HackRFSweepPlan(ranges: try HackRFSweepRun.tunedRanges(try sweep.parsedRanges(),
+                                                                        conversion: deviceOptions.conversion),
+                                      binWidthHz: Double(try sweep.binWidth)),
             gains: try HackRFGains(lnaDB: sweep.lnaGain, vgaDB: try sweep.vgaGain), ampEnabled: sweep.amp == 1,
             antennaPower: sweep.antennaPower == 1, outputPath: sweep.outputPath, layout: sweep.binary ? .binary : .text,
             sweepLimit: sweep.oneShot ? 1 : sweep.sweepCount.map(Int.init),

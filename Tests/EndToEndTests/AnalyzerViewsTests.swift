@@ -127,8 +127,12 @@ import Testing
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stdoutText.contains("2.4 GHz–2.48 GHz"))
         #expect(plain.stdoutText.hasSuffix(" dB\n"))
-        for (band, message) in [("7000:7100", "outside the analyzer"), ("108:88", "start must be below stop"),
-                                ("88", "expected start:stop")] {
+        // beyond every analyzer, but a converter (--frequency-offset) could bring it in: refused once the device is known
+        let beyond = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "7000:7100"])
+        #expect(beyond.status == 1)
+        #expect(beyond.stderr == "Error: --band 7000:7100: outside the analyzer's 0–6000 MHz\n", "\(beyond.stderr)")
+        for (band, message) in [("108:88", "start must be below stop"), ("88", "expected start:stop"),
+                                ("-5:10", "expected frequencies of 0 MHz or more")] {
             let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", band])
             #expect(result.status != 0, "\(band)")
             #expect(result.stderr.contains("The value '\(band)' is invalid for '--band <band>': \(message)"), "\(result.stderr)")

@@ -83,6 +83,7 @@ enum CaptureStoreSchema {
         case format, device, serial, gains, spanLowHz = "span_low_hz", spanHighHz = "span_high_hz"
         case binWidthHz = "bin_width_hz", label, operatorName = "operator"
         case utcOffsetSeconds = "utc_offset_seconds", writerVersion = "tscope_version"
+        case frequencyOffsetHz = "frequency_offset_hz", spectrumInverted = "spectrum_inverted"
     }
 
     static func rows(of metadata: CaptureMetadata) -> [(Key, String)] {
@@ -98,6 +99,8 @@ enum CaptureStoreSchema {
         add(.operatorName, metadata.operatorName)
         add(.utcOffsetSeconds, metadata.utcOffsetSeconds.map { "\($0)" })
         add(.writerVersion, metadata.writerVersion)
+        add(.frequencyOffsetHz, metadata.conversion.map { "\($0.offsetHz)" })
+        add(.spectrumInverted, metadata.conversion.map { $0.inverted ? "1" : "0" })
         return rows
     }
 
@@ -115,6 +118,10 @@ enum CaptureStoreSchema {
         metadata.operatorName = values[Key.operatorName.rawValue]
         metadata.utcOffsetSeconds = values[Key.utcOffsetSeconds.rawValue].flatMap { Int($0) }
         metadata.writerVersion = values[Key.writerVersion.rawValue]
+        if let offset = values[Key.frequencyOffsetHz.rawValue].flatMap(Double.init), offset.isFinite {
+            metadata.conversion = FrequencyConversion(offsetHz: offset,
+                                                      inverted: values[Key.spectrumInverted.rawValue] == "1")
+        }
         return metadata
     }
 }

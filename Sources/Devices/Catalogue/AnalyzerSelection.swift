@@ -100,12 +100,18 @@ public struct SelectedAnalyzer: Sendable {
     public var stallSecondsOverride: Double?
     public var tunableRangeOverride: FrequencyRange?
 
-    /// Tells the calibration the band now tuned (before frames of it
-    /// arrive) and returns the unit its levels are in: dBm where a
-    /// calibration covers the band, else the analyzer's own unit.
+    /// a converter in front of it (`--frequency-offset`): every band given and
+    /// range reported is real; nil for none
+    public var conversion: FrequencyConversion?
+
+    /// Tells the calibration the band now tuned (real, before frames of it
+    /// arrive; the calibration is looked up at the analyzer's own frequencies)
+    /// and returns the unit its levels are in: dBm where a calibration covers
+    /// the band, else the analyzer's own unit.
     @discardableResult
     public func tune(to band: FrequencyRange) -> PowerUnit {
-        calibration?.tune(to: band) ?? unitOverride ?? kind.powerUnit
+        let tuned = conversion.flatMap { $0.tuned(band) } ?? band
+        return calibration?.tune(to: tuned) ?? unitOverride ?? kind.powerUnit
     }
 
     /// the unit its levels are in now
@@ -124,6 +130,7 @@ public struct SelectedAnalyzer: Sendable {
         var parts: [String] = []
         let summary = settings.summary(for: kind)
         if !summary.isEmpty { parts.append(summary) }
+        if let conversion, !conversion.isIdentity { parts.append("converter \(conversion)") }
         if let calibration {
             if calibration.isActive {
                 parts.append("cal \(calibration.table.madeOn)")
@@ -136,8 +143,11 @@ public struct SelectedAnalyzer: Sendable {
 
     /// how long without a frame means the device stalled [s]
     public var stallSeconds: Double { stallSecondsOverride ?? kind.stallSeconds }
-    /// what the analyzer tunes [Hz]
-    public var tunableRange: FrequencyRange { tunableRangeOverride ?? kind.tunableRange }
+    /// what the analyzer tunes [Hz], in real frequencies behind a converter
+    public var tunableRange: FrequencyRange {
+        let own = tunableRangeOverride ?? kind.tunableRange
+        return conversion.flatMap { $0.real(own) } ?? own
+    }
 
     public init(kind: AnalyzerKind, isDemo: Bool, name: String, factory: @escaping SpectrumSourceFactory,
                 serial: String? = nil) {
