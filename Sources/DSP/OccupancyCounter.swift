@@ -78,36 +78,67 @@ public struct OccupancyPeriod: Sendable, Equatable {
 /// Counts frequency channel occupancy as Recommendation ITU-R SM.1880 and
 /// Report ITU-R SM.2256 define it: each sweep is one measurement sample per
 /// channel; a channel is occupied in a sample when its level (the power
-/// integrated over its width, `BandPower`; a single bin's own value) is at or
-/// above the threshold; its occupancy over a period is the share of the
-/// period's samples that were occupied. Sweeps that did not measure a channel
-/// (a gap in a capture, NaN bins) are counted as missing, not as samples.
+/// integrated over its width, as `BandPower` integrates it; a single bin's own
+/// value) is at or above the threshold; its occupancy over a period is the
+/// share of the period's samples that were occupied. Sweeps that did not
+/// measure a channel (a gap in a capture, NaN bins) are counted as missing,
+/// not as samples.
 ///
 /// Feed sweeps in time order with `add`; it hands back each integration
 /// period as the first sweep after it arrives, and `finish` the last one.
-/// Storage is allocated when the channels are known and reused per sweep.
+/// The counts are flat arrays allocated when the channels are known; what
+/// maps a sweep's bins to channels is worked out once per bin grid and
+/// reused, so a sweep costs one pass over its bins and one over the channels.
 public final class OccupancyCounter {
     public let threshold: OccupancyThreshold
     /// integration period [s]; nil: one period for the whole run
     public let intervalSeconds: Double?
+    /// length of a time-of-day slot [s]: a divisor of a day
+    public let slotSeconds: Double
     private let band: FrequencyRange?
     private let channelRule: OccupancyChannels
     /// the channels, fixed at the first sweep
     public private(set) var channels: [FrequencyRange] = []
-    private var current: OccupancyPeriod?
-    private var currentIndex = 0
     /// sweeps whose time fell before the current period: counted in it
     public private(set) var lateSweeps = 0
-    /// every sweep of the run, per channel and hour of the day (UTC), for the busy hour
-    public private(set) var hourly: [[OccupancyChannelCount]] = []
+
+    // the open period
+    private var periodOpen = false
+    private var currentIndex = 0
+    private var periodStart = 0.0
+    private var periodEnd = 0.0
+    private var periodSweeps = 0
+    private var samples: [Int] = []
+    private var occupied: [Int] = []
+    private var missing: [Int] = []
+    private var thresholdSums: [Double] = []
+    // per slot of the day × channel
+    private var slotCount = 24
+    private var daySamples: [Int] = []
+    private var dayOccupied: [Int] = []
+    private var dayThresholdSums: [Double] = []
+
+    // the bin grid the mapping below was made for
+    private var grid: (startHz: Double, binWidthHz: Double, bins: Int, noiseBandwidthHz: Double?)?
+    /// single-bin channels: the bin of each channel (−1: not in the sweep)
+    private var binOfChannel: [Int] = []
+    /// wide channels: each channel's bins and the share of each inside it, divided by the noise bandwidth
+    private var firstBin: [Int] = []
+    private var weights: [[Double]] = []
+    /// what a channel's noise holds over one bin's [dB] (`channelNoise`)
+    private var noiseOffsetDB: [Double] = []
+    /// the band's bins, for the noise floor
+    private var bandBins: Range<Int> = 0..<0
     private var noiseScratch: [Float] = []
-    private var levels: [Double] = []
+    private var linear: [Double] = []
 
     /// - Parameters:
     ///   - band: the part of each sweep counted (nil: all of it); the channel tiling starts at its lower edge
     ///   - intervalSeconds: integration period, aligned to multiples of it since the Unix epoch (UTC)
+    ///   - slotSeconds: the time-of-day slots `timeOfDay` counts in (an hour: the busy hour)
     public init(channels: OccupancyChannels, band: FrequencyRange?, threshold: OccupancyThreshold,
-                intervalSeconds: Double?) {
+                intervalSeconds: Double?, slotSeconds: Double = 3600) {
+        self.slotSeconds = slotSeconds > 0 && slotSeconds <= 86_400 ? slotSeconds : 3600
         channelRule = channels
         self.band = band
         self.threshold = threshold
@@ -145,16 +176,23 @@ public final class OccupancyCounter {
         if channels.isEmpty {
             channels = Self.resolve(channelRule, band: band, firstSweep: frame)
             guard !channels.isEmpty else { return nil }
-            levels = [Double](repeating: 0, count: channels.count)
-            hourly = (0..<24).map { _ in channels.map { OccupancyChannelCount(range: $0) } }
+            let count = channels.count
+            samples = [Int](repeating: 0, count: count)
+            occupied = samples
+            missing = samples
+            thresholdSums = [Double](repeating: 0, count: count)
+            slotCount = Int((86_400 / slotSeconds).rounded(.up))
+            daySamples = [Int](repeating: 0, count: slotCount * count)
+            dayOccupied = daySamples
+            dayThresholdSums = [Double](repeating: 0, count: slotCount * count)
         }
         var closed: OccupancyPeriod?
         let index = periodIndex(frame.timestamp)
-        if current == nil {
-            current = newPeriod(index: index, time: frame.timestamp)
+        if !periodOpen {
+            open(index: index, time: frame.timestamp)
         } else if index > currentIndex {
-            closed = current
-            current = newPeriod(index: index, time: frame.timestamp)
+            closed = period()
+            open(index: index, time: frame.timestamp)
         } else if index < currentIndex {
             lateSweeps += 1
         }
@@ -164,8 +202,24 @@ public final class OccupancyCounter {
 
     /// The period still open, if any sweep was counted in it.
     public func finish() -> OccupancyPeriod? {
-        defer { current = nil }
-        return current
+        guard periodOpen else { return nil }
+        periodOpen = false
+        return period()
+    }
+
+    /// every sweep of the run, per time-of-day slot (UTC) and channel: the
+    /// busy hour's counts with hour slots, a heat map's with shorter ones
+    public var timeOfDay: [[OccupancyChannelCount]] {
+        guard !channels.isEmpty else { return [] }
+        return (0..<slotCount).map { slot in
+            channels.indices.map { i in
+                var count = OccupancyChannelCount(range: channels[i])
+                count.samples = daySamples[slot * channels.count + i]
+                count.occupied = dayOccupied[slot * channels.count + i]
+                count.thresholdSum = dayThresholdSums[slot * channels.count + i]
+                return count
+            }
+        }
     }
 
     private func periodIndex(_ time: Double) -> Int {
@@ -173,57 +227,124 @@ public final class OccupancyCounter {
         return Int((time / interval).rounded(.down))
     }
 
-    private func newPeriod(index: Int, time: Double) -> OccupancyPeriod {
+    private func open(index: Int, time: Double) {
+        periodOpen = true
         currentIndex = index
-        let start = intervalSeconds.map { Double(index) * $0 } ?? time
-        return OccupancyPeriod(start: start, end: intervalSeconds.map { start + $0 } ?? time,
-                               channels: channels.map { OccupancyChannelCount(range: $0) })
+        periodStart = intervalSeconds.map { Double(index) * $0 } ?? time
+        periodEnd = intervalSeconds.map { periodStart + $0 } ?? time
+        periodSweeps = 0
+        for i in samples.indices {
+            samples[i] = 0
+            occupied[i] = 0
+            missing[i] = 0
+            thresholdSums[i] = 0
+        }
+    }
+
+    private func period() -> OccupancyPeriod {
+        OccupancyPeriod(start: periodStart, end: periodEnd, sweeps: periodSweeps, channels: channels.indices.map { i in
+            var count = OccupancyChannelCount(range: channels[i])
+            count.samples = samples[i]
+            count.occupied = occupied[i]
+            count.missing = missing[i]
+            count.thresholdSum = thresholdSums[i]
+            return count
+        })
+    }
+
+    /// Works out which bins make each channel, for a sweep on a new grid.
+    private func map(to frame: SpectrumFrame) {
+        grid = (frame.startHz, frame.binWidthHz, frame.powerDB.count, frame.noiseBandwidthHz)
+        let count = frame.powerDB.count
+        let singleBins = channelRule == .bins
+        let noiseBandwidth = frame.noiseBandwidthHz ?? frame.binWidthHz
+        binOfChannel = channels.map { range in
+            let index = Int(((range.centerHz - frame.startHz) / frame.binWidthHz).rounded(.down))
+            return index >= 0 && index < count ? index : -1
+        }
+        firstBin = []
+        weights = []
+        noiseOffsetDB = channels.map { singleBins ? 0 : Units.decibels(power: $0.spanHz / noiseBandwidth) }
+        if !singleBins {
+            for range in channels {
+                let first = max(0, Int(((range.lowerHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
+                let last = min(count - 1, Int(((range.upperHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
+                var channelWeights: [Double] = []
+                if first <= last {
+                    for bin in first...last {
+                        let binLower = frame.startHz + Double(bin) * frame.binWidthHz
+                        let overlap = min(binLower + frame.binWidthHz, range.upperHz) - max(binLower, range.lowerHz)
+                        channelWeights.append(max(0, overlap) / noiseBandwidth)
+                    }
+                }
+                firstBin.append(first)
+                weights.append(channelWeights)
+            }
+        }
+        let lower = band?.lowerHz ?? -Double.infinity, upper = band?.upperHz ?? Double.infinity
+        let firstInBand = (0..<count).first { frame.startHz + (Double($0) + 0.5) * frame.binWidthHz >= lower } ?? count
+        let endInBand = (0..<count).last { frame.startHz + (Double($0) + 0.5) * frame.binWidthHz < upper }.map { $0 + 1 } ?? 0
+        bandBins = firstInBand..<max(firstInBand, endInBand)
     }
 
     private func count(_ frame: SpectrumFrame) {
-        guard var period = current else { return }
-        current = nil  // the period's storage is uniquely referenced while it is changed
-        period.sweeps += 1
-        if intervalSeconds == nil { period.end = max(period.end, frame.timestamp) }
-        let noise: Double? = {
-            guard case .noiseRiding = threshold else { return nil }
-            return noiseFloor(frame)
-        }()
-        let hour = Self.hourOfDay(frame.timestamp)
+        if grid == nil || grid! != (frame.startHz, frame.binWidthHz, frame.powerDB.count, frame.noiseBandwidthHz) {
+            map(to: frame)
+        }
+        periodSweeps += 1
+        if intervalSeconds == nil { periodEnd = max(periodEnd, frame.timestamp) }
+        var noise: Double?
+        var fixedLimit = 0.0
+        switch threshold {
+        case .fixed(let value): fixedLimit = value
+        case .noiseRiding(let margin):
+            guard let floor = noiseFloor(frame) else {
+                // nothing measured in the band: every channel lacks this sample
+                for i in missing.indices { missing[i] += 1 }
+                return
+            }
+            noise = floor + margin
+        }
         let singleBins = channelRule == .bins
+        let slotBase = Self.slotOfDay(frame.timestamp, slotSeconds: slotSeconds) * channels.count
         frame.powerDB.withUnsafeBufferPointer { bins in
-            for (i, range) in channels.enumerated() {
-                let level: Double?
+            if !singleBins {
+                // each bin's linear power once per sweep; NaN stays NaN
+                linear.removeAll(keepingCapacity: true)
+                for value in bins { linear.append(value.isNaN ? .nan : Units.power(decibels: Double(value))) }
+            }
+            for i in 0..<channels.count {
+                var level = Double.nan
                 if singleBins {
-                    let index = Int(((range.centerHz - frame.startHz) / frame.binWidthHz).rounded(.down))
-                    level = index >= 0 && index < bins.count && !bins[index].isNaN ? Double(bins[index]) : nil
-                } else {
-                    level = BandPower.decibels(in: range, startHz: frame.startHz, binWidthHz: frame.binWidthHz,
-                                               bins: bins, noiseBandwidthHz: frame.noiseBandwidthHz)
+                    let bin = binOfChannel[i]
+                    if bin >= 0 { level = Double(bins[bin]) }
+                } else if !weights[i].isEmpty {
+                    var power = 0.0
+                    var counted = false
+                    let first = firstBin[i]
+                    for (k, weight) in weights[i].enumerated() where weight > 0 {
+                        let value = linear[first + k]
+                        if value.isNaN { continue }
+                        power += weight * value
+                        counted = true
+                    }
+                    if counted { level = Units.decibels(power: power) }
                 }
-                let limit: Double?
-                switch threshold {
-                case .fixed(let value): limit = value
-                case .noiseRiding(let margin):
-                    limit = noise.map { Self.channelNoise(binNoiseDB: $0, channel: range, frame: frame,
-                                                          singleBin: singleBins) + margin }
-                }
-                guard let level, let limit else {
-                    period.channels[i].missing += 1
+                if level.isNaN {
+                    missing[i] += 1
                     continue
                 }
-                let occupied = level >= limit
-                period.channels[i].samples += 1
-                period.channels[i].thresholdSum += limit
-                hourly[hour][i].samples += 1
-                hourly[hour][i].thresholdSum += limit
-                if occupied {
-                    period.channels[i].occupied += 1
-                    hourly[hour][i].occupied += 1
+                let limit = noise.map { $0 + noiseOffsetDB[i] } ?? fixedLimit
+                samples[i] += 1
+                thresholdSums[i] += limit
+                daySamples[slotBase + i] += 1
+                dayThresholdSums[slotBase + i] += limit
+                if level >= limit {
+                    occupied[i] += 1
+                    dayOccupied[slotBase + i] += 1
                 }
             }
         }
-        current = period
     }
 
     /// The noise a channel's level holds when its bins are all at the
@@ -240,11 +361,8 @@ public final class OccupancyCounter {
     /// the band (NaN left out) [dB]; nil without any.
     private func noiseFloor(_ frame: SpectrumFrame) -> Double? {
         noiseScratch.removeAll(keepingCapacity: true)
-        let lower = band?.lowerHz ?? -Double.infinity
-        let upper = band?.upperHz ?? Double.infinity
-        for (index, value) in frame.powerDB.enumerated() where !value.isNaN {
-            let centre = frame.startHz + (Double(index) + 0.5) * frame.binWidthHz
-            if centre >= lower && centre < upper { noiseScratch.append(value) }
+        frame.powerDB.withUnsafeBufferPointer { bins in
+            for index in bandBins where !bins[index].isNaN { noiseScratch.append(bins[index]) }
         }
         guard !noiseScratch.isEmpty else { return nil }
         let rank = Self.percentileRank(count: noiseScratch.count)
@@ -280,10 +398,11 @@ public final class OccupancyCounter {
         return values[rank]
     }
 
-    /// hour of the day (UTC, 0…23) of a Unix time
-    static func hourOfDay(_ time: Double) -> Int {
-        let hour = Int((time / 3600).rounded(.down)) % 24
-        return hour < 0 ? hour + 24 : hour
+    /// the time-of-day slot (UTC, from 0 at midnight) of a Unix time
+    static func slotOfDay(_ time: Double, slotSeconds: Double) -> Int {
+        var secondOfDay = time.truncatingRemainder(dividingBy: 86_400)
+        if secondOfDay < 0 { secondOfDay += 86_400 }
+        return min(Int((86_400 / slotSeconds).rounded(.up)) - 1, Int((secondOfDay / slotSeconds).rounded(.down)))
     }
 }
 
@@ -296,8 +415,8 @@ public struct OccupancyBusyHour: Sendable, Equatable {
     public var occupancy: Double
     public var samples: Int
 
-    /// The busy hour of each channel in `hourly` (as `OccupancyCounter.hourly`
-    /// holds it); channels never measured are left out. Ties go to the earlier hour.
+    /// The busy hour of each channel in `hourly` (as `OccupancyCounter.timeOfDay`
+    /// holds it with hour slots); channels never measured are left out. Ties go to the earlier hour.
     public static func table(_ hourly: [[OccupancyChannelCount]]) -> [OccupancyBusyHour] {
         guard let first = hourly.first else { return [] }
         return first.indices.compactMap { channel in

@@ -76,6 +76,32 @@ public final class OccupancyRun: Sendable {
         reportSkips(reader)
     }
 
+    /// `export --occupancy OUT.png`: the capture's occupancy per channel and
+    /// slot of the day (`slotSeconds`, UTC) as a heat map; one line to say what was drawn.
+    public static func heatMap(_ reader: SpectrumFrameReader, settings: OccupancySettings, slotSeconds: Double,
+                               to path: String, input: String) throws -> String {
+        let counter = OccupancyCounter(channels: settings.channels, band: settings.band, threshold: settings.threshold,
+                                       intervalSeconds: nil, slotSeconds: slotSeconds)
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        var sweeps = 0
+        while try reader.next(into: &frame) {
+            _ = counter.add(frame)
+            sweeps += 1
+        }
+        reportSkips(reader)
+        guard !counter.channels.isEmpty else {
+            throw CommandError("\(input): no channel to count" + (sweeps == 0 ? ": no frames" : " in its sweeps"))
+        }
+        let name = URL(fileURLWithPath: input).lastPathComponent
+        let minutes = FrequencyFormat.trimmed(slotSeconds / 60, maxFractionDigits: 2)
+        let title = "\(name)  occupancy, threshold \(settings.threshold) \(reader.metadata.levelUnit), "
+            + "\(minutes) min of the day (UTC) per row"
+        let summary = try OccupancyHeatMap.write(counter.timeOfDay, slotSeconds: slotSeconds, title: title, to: path)
+        return "\(path): \(summary.width)x\(summary.height) px, \(counter.channels.count) channels"
+            + (summary.columns < counter.channels.count ? " in \(summary.columns) columns" : "")
+            + " x \(summary.slots) slots of \(minutes) min, from \(sweeps) sweeps"
+    }
+
     /// Occupancy live from the analyzer `selection` chooses, until a stop
     /// signal, `durationSeconds` or the analyzer is given up.
     /// - Parameter checkBand: the band, refused when the chosen analyzer's range (given) cannot hold it
@@ -139,7 +165,7 @@ public final class OccupancyRun: Sendable {
                     + (settings.channels == .bins ? "" : " with a whole channel"))
             }
             if settings.busyHour {
-                for line in OccupancyLines.busyHour(OccupancyBusyHour.table(state.counter.hourly), output: settings.output) {
+                for line in OccupancyLines.busyHour(OccupancyBusyHour.table(state.counter.timeOfDay), output: settings.output) {
                     emit(line)
                 }
             }

@@ -56,7 +56,7 @@ import Testing
             }
         }
         _ = counter.finish()
-        let table = OccupancyBusyHour.table(counter.hourly)
+        let table = OccupancyBusyHour.table(counter.timeOfDay)
         #expect(table.count == 8)
         #expect(table[0].hour == 14 && table[0].occupancy == 0.75 && table[0].samples == 4)
         #expect(table[1].hour == 2 && table[1].occupancy == 0)  // a tie at 0: the earliest hour measured
