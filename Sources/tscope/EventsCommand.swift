@@ -33,6 +33,7 @@ struct EventsCommand: ParsableCommand {
     var band: Band
 
     @OptionGroup var conditionOptions: EventConditionOptions
+    @OptionGroup var bandPlanOption: BandPlanOption
 
     @Flag(help: "JSON Lines.")
     var json = false
@@ -67,7 +68,7 @@ struct EventsCommand: ParsableCommand {
                                          overBaselineDB: conditionOptions.overBaseline ?? 0,
                                          holdSeconds: conditionOptions.holdSeconds(),
                                          hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
-                                         recording: recordingOptions.settings)
+                                         recording: recordingOptions.settings, bandPlan: try bandPlanOption.plan())
         if let input {
             try runOnFile(input, settings: settings)
         } else {

@@ -39,6 +39,7 @@ struct MeterCommand: ParsableCommand {
     var json = false
 
     @OptionGroup var measurementOptions: MeterMeasurementOptions
+    @OptionGroup var bandPlanOption: BandPlanOption
 
     @Option(name: .long, help: "Meter a capture file instead of a device (any format tscope reads).")
     var input: String?
@@ -62,7 +63,8 @@ struct MeterCommand: ParsableCommand {
 
     func run() throws {
         let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json,
-                                     trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus)
+                                     trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus,
+                                     bandPlan: try bandPlanOption.plan())
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)

@@ -39,6 +39,7 @@ struct WatchCommand: ParsableCommand {
     var trace: TraceMode = .live
 
     @OptionGroup var referenceOption: ReferenceOption
+    @OptionGroup var bandPlanOptions: BandPlanViewOptions
 
     @OptionGroup(title: "Events (as `tscope events`; listed on the status line, ticked on the waterfall)")
     var eventOptions: EventConditionOptions
@@ -81,7 +82,7 @@ struct WatchCommand: ParsableCommand {
             bands: { limits in
                 (try band.within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
             },
-            configure: referenceOption.apply) }
+            configure: { try referenceOption.apply(to: $0); try bandPlanOptions.apply(to: $0) }) }
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
         if recordingFailed { throw ExitCode.failure }
     }
