@@ -125,7 +125,7 @@ public struct PNGWaterfallExporter {
         var image = RGBImage(width: Self.leftMargin + columns
                                 + WaterfallAxes.rightMargin(floorDB: floor, topDB: top, unit: axes.unit),
                              height: Self.topMargin + axes.height + Self.bottomMargin
-                                + (bandPlan == nil ? 0 : WaterfallBandPlanStrip.height),
+                                + (bandPlan.map { WaterfallBandPlanStrip.height(lanes: $0.laneCount) } ?? 0),
                              fill: Self.background)
         paint(grid: grid, axes: axes, floor: floor, top: top, into: &image)
         var labels = axes.draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,

@@ -3,7 +3,8 @@ import Signals
 /// The band plan under a waterfall picture (`export --png … --band-plan`):
 /// each allocation in the picture's band as a bar in its colour, with end
 /// ticks at its real edges, and its label under the bar, centred on the part
-/// drawn and cut with ".." to fit. Wider allocations are drawn first so a
+/// drawn and cut with ".." to fit; allocations overlapping in part are in a
+/// second row (`BandPlan.lanes`). Wider allocations are drawn first so a
 /// nested one shows on top; labels go narrowest first, none over another.
 struct WaterfallBandPlanStrip {
     /// gap between the plot and the bars [px]
@@ -14,8 +15,10 @@ struct WaterfallBandPlanStrip {
     static let tickDepth = 3
     /// gap between the bars and the labels [px]
     static let labelGap = 4
-    /// the strip's height below the plot [px]
-    static var height: Int { gap + barHeight + tickDepth + labelGap + BitmapFont.glyphHeight + 2 }
+    /// one row of bars and labels [px]
+    static var laneHeight: Int { barHeight + tickDepth + labelGap + BitmapFont.glyphHeight + 2 + gap }
+    /// the strip's height below the plot [px], for a plan drawn in `lanes` rows
+    static func height(lanes: Int) -> Int { gap + lanes * laneHeight }
     /// least label width before it is left out [px]: three characters
     static let shortestLabel = BitmapFont.width("abc")
 
@@ -32,18 +35,20 @@ struct WaterfallBandPlanStrip {
               existing: [WaterfallLabel]) -> [WaterfallLabel] {
         guard let band = FrequencyRange(lowerHz: lowHz, upperHz: highHz) else { return [] }
         let pixelsPerHz = Double(axes.columns) / band.spanHz
-        let barY = axes.top + axes.height + Self.gap
-        struct Bar { var first: Int; var last: Int; var allocation: BandPlan.Allocation }
+        let stripY = axes.top + axes.height + Self.gap
+        struct Bar { var first: Int; var last: Int; var allocation: BandPlan.Allocation; var barY: Int }
         var bars: [(bar: Bar, color: PowerColorMap.RGB, startsIn: Bool, stopsIn: Bool)] = []
         for (index, allocation) in plan.allocations.enumerated()
         where allocation.stopHz > band.lowerHz && allocation.startHz < band.upperHz {
             let first = axes.left + max(0, Int(saturating: ((allocation.startHz - band.lowerHz) * pixelsPerHz).rounded(.down)))
             let last = axes.left + min(axes.columns, Int(saturating: ((allocation.stopHz - band.lowerHz) * pixelsPerHz).rounded(.up))) - 1
-            bars.append((Bar(first: first, last: max(first, last), allocation: allocation),
+            let barY = stripY + plan.lanes[index] * Self.laneHeight
+            bars.append((Bar(first: first, last: max(first, last), allocation: allocation, barY: barY),
                          allocation.color ?? Self.palette[index % Self.palette.count],
                          allocation.startHz >= band.lowerHz, allocation.stopHz <= band.upperHz))
         }
         for entry in bars.sorted(by: { $0.bar.last - $0.bar.first > $1.bar.last - $1.bar.first }) {
+            let barY = entry.bar.barY
             for x in entry.bar.first...entry.bar.last {
                 for y in barY..<(barY + Self.barHeight) { image.set(x, y, entry.color) }
             }
@@ -52,15 +57,15 @@ struct WaterfallBandPlanStrip {
             }
         }
         var labels: [WaterfallLabel] = []
-        let labelY = barY + Self.barHeight + Self.tickDepth + Self.labelGap
         let ordered = bars.sorted {
             ($0.bar.allocation.widthHz, $0.bar.first) < ($1.bar.allocation.widthHz, $1.bar.first)
         }
         for entry in ordered where entry.bar.last - entry.bar.first >= 4 {
             let allocation = entry.bar.allocation
+            let labelY = entry.bar.barY + Self.barHeight + Self.tickDepth + Self.labelGap
             // kept clear: labels placed so far (and the axes'), and the bars nested inside this one
             let nested = bars.filter {
-                $0.bar.allocation.widthHz < allocation.widthHz && $0.bar.allocation.startHz >= allocation.startHz
+                $0.bar.barY == entry.bar.barY && $0.bar.allocation.widthHz < allocation.widthHz && $0.bar.allocation.startHz >= allocation.startHz
                     && $0.bar.allocation.stopHz <= allocation.stopHz
             }.map { ($0.bar.first - 3)...($0.bar.last + 3) }
             let placed = (labels + existing).filter { $0.y < labelY + BitmapFont.glyphHeight && labelY < $0.y + $0.height }

@@ -25,7 +25,8 @@ import Testing
                                                       to: directory.appendingPathComponent("plain.png").path, title: "plan")
         let picture = try RGBImage.readPNG(path: path)
         let plotHeight = summary.plotRows * summary.rowHeight
-        #expect(summary.height == plain.height + WaterfallBandPlanStrip.height)
+        #expect(Self.plan.laneCount == 1)
+        #expect(summary.height == plain.height + WaterfallBandPlanStrip.height(lanes: 1))
         #expect(summary.width == plain.width)
         let left = PNGWaterfallExporter.leftMargin
         let barY = PNGWaterfallExporter.topMargin + plotHeight + WaterfallBandPlanStrip.gap + 1
@@ -51,6 +52,35 @@ import Testing
         }
         let ism = try #require(planLabels.first { $0.text.hasPrefix("ISM") })
         #expect(ism.x > column(433.6e6) || ism.x + ism.width < column(433.4e6), "clear of the nested bar")
+    }
+
+    @Test func allocationsOverlappingInPartGetARowEach() throws {
+        let directory = try temporaryDirectory("png-band-plan-lanes")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // on 433–434 MHz: two allocations overlapping in part, 433.1–433.6 and 433.4–433.9 MHz
+        let plan = BandPlan(name: "o", source: "o", allocations: [
+            .init(startHz: 433.1e6, stopHz: 433.6e6, label: "first", color: Self.red),
+            .init(startHz: 433.4e6, stopHz: 433.9e6, label: "second", color: Self.green),
+        ])
+        #expect(plan.laneCount == 2)
+        var exporter = PNGWaterfallExporter()
+        exporter.bandPlan = plan
+        let path = directory.appendingPathComponent("lanes.png").path
+        let summary = try exporter.export(open: { PNGReadabilityTests.tenThousand() }, to: path, title: "lanes")
+        let picture = try RGBImage.readPNG(path: path)
+        let plain = try PNGWaterfallExporter().export(open: { PNGReadabilityTests.tenThousand() },
+                                                      to: directory.appendingPathComponent("plain.png").path, title: "lanes")
+        #expect(summary.height == plain.height + WaterfallBandPlanStrip.height(lanes: 2))
+        let left = PNGWaterfallExporter.leftMargin
+        func column(_ hz: Double) -> Int { left + Int((hz - 433e6) / 1e6 * Double(summary.plotColumns)) }
+        let firstRow = PNGWaterfallExporter.topMargin + summary.plotRows * summary.rowHeight + WaterfallBandPlanStrip.gap + 1
+        let secondRow = firstRow + WaterfallBandPlanStrip.laneHeight
+        // where both hold, each keeps its own colour in its own row
+        #expect(picture.pixel(column(433.5e6), firstRow) == Self.red)
+        #expect(picture.pixel(column(433.5e6), secondRow) == Self.green)
+        #expect(picture.pixel(column(433.2e6), secondRow) == PNGWaterfallExporter.background)
+        let texts = summary.labels.map(\.text)
+        #expect(texts.contains("first") && texts.contains("second"))
     }
 
     @Test func aPlanWithNothingInTheBandDrawsAnEmptyStrip() throws {
