@@ -180,7 +180,9 @@ public final class AnalyzerScreen {
             return model.subtractsReference ? when + " │ live − reference" : when
         case .meter:
             let trace = model.traceMode == .live ? "" : " │ trace \(model.traceMode)"
-            return "meter band \(model.meterBand)" + trace
+            // with a band plan, the allocation the measured band belongs to (as `meter --band-plan` prints it)
+            let allocation = model.bandPlan?.label(for: model.meterBand).map { " in \($0)" } ?? ""
+            return "meter band \(model.meterBand)" + allocation + trace
         case .persistence:
             let note = referenceNote == "live − reference" ? " │ live − reference" : ""
             return "persistence \(DrawerView.text(.persistence, model)) │ colour: % of time at each level" + note

@@ -58,7 +58,9 @@ final class BandPlanRow {
             Self.drawLine(span, y: y(span), into: &buffer)
         }
         var labels: [(y: Int, cells: ClosedRange<Int>)] = []
-        for span in spans.sorted(by: { ($0.allocation.widthHz, $0.first) < ($1.allocation.widthHz, $1.first) }) {
+        // too narrow for even a shortened label and its edge marks: no label to place
+        let labelled = spans.filter { $0.width >= Self.shortestLabel + 4 }
+        for span in labelled.sorted(by: { ($0.allocation.widthHz, $0.first) < ($1.allocation.widthHz, $1.first) }) {
             // kept clear: the labels placed so far in its row, and the allocations nested inside this one there
             let nested = spans.filter { other in
                 y(other) == y(span) && other.allocation.widthHz < span.allocation.widthHz

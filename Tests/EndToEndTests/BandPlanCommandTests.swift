@@ -115,3 +115,31 @@ import Testing
         #expect(a.0 == b.0 && a.1 > b.1, "\(planned.stderr) \(plain.stderr)")
     }
 }
+
+/// `watch --band-plan` under tmux, as a user sees it: the allocations under
+/// the frequency axis, b for the grid, a marker naming its allocation, q quits.
+@Suite struct BandPlanViewCommandTests {
+    @Test(arguments: [(80, 24), (160, 48), (240, 70)])
+    func watchDrawsThePlanUnderTheAxis(width: Int, height: Int) throws {
+        let tmux = try #require(try TmuxSession(width: width, height: height), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 87:109 --band-plan fm-broadcast; echo \"STAT\"\"US=$?\"")
+        let screen = try #require(tmux.waitFor(" FM broadcast ", timeoutSeconds: 20), "\(tmux.screen())")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // the axis' labels, then Japan's band and CCIR's in rows of their own, then the key help
+        let axis = try #require(lines.lastIndex { $0.contains("MHz") && $0.hasPrefix("dB") }, "\(screen)")
+        #expect(lines[axis + 1].contains("FM broadcast (Japan)") && lines[axis + 1].contains("┤"), "\(screen)")
+        #expect(lines[axis + 2].contains(" FM broadcast ") && lines[axis + 2].contains("├"), "\(screen)")
+        #expect(lines[axis + 3].contains("1/2/3/4 view"), "\(screen)")
+        // m: a marker on the highest peak (a station), named by the narrowest allocation holding it
+        try tmux.keys("m")
+        #expect(tmux.waitFor("in FM broadcast", timeoutSeconds: 5) != nil, "\(tmux.screen())")
+        // b: the grid's lines in the plot, b again: gone
+        let before = tmux.screen().filter { $0 == "│" }.count
+        try tmux.keys("b")
+        usleep(500_000)
+        #expect(tmux.screen().filter { $0 == "│" }.count > before, "\(tmux.screen())")
+        try tmux.keys("q")
+        let done = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(done.contains("STATUS=0"))
+    }
+}

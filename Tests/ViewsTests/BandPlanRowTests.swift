@@ -122,9 +122,13 @@ import ViewModels
             let none = Self.render(width: 80, height: 24, mode: mode, plan: nil)
             #expect(plain.lines == none.lines, "\(mode)")
         }
-        // the meter has no frequency axis: no row
-        let meter = Self.render(width: 80, height: 24, mode: .meter)
-        #expect(!meter.description.contains("FM broadcast"))
+        // the meter has no frequency axis: no row; its status line names the measured band's allocation
+        let meter = Self.render(width: 160, height: 48, mode: .meter)
+        #expect(!meter.lines.dropFirst().joined().contains("FM broadcast"))
+        // 100–120 MHz: no allocation holds it all; at its centre, 110 MHz, the aeronautical one
+        #expect(meter.lines[0].contains("meter band 100 MHz–120 MHz in Aeronautical radionavigation"), "\(meter.lines[0])")
+        let plain = Scene.render(width: 160, height: 48, model: Scene.model(width: 160, height: 48, mode: .meter))
+        #expect(!plain.lines[0].contains(" in "), "\(plain.lines[0])")
     }
 
     @Test func theGridMarksEveryEdgeInViewInTheEmptyCellsOfThePlot() {
