@@ -118,6 +118,16 @@ public struct BandPlan: Sendable, Equatable {
         return best
     }
 
+    /// What a frequency belongs to, for a marker's readout: the narrowest
+    /// allocation holding it (`allocation(at:)`), then the wider ones that hold
+    /// it too (the band a channel lies in; the other region's band over it),
+    /// narrowest first; not the as-wide neighbours of a raster.
+    public func enclosingAllocations(at hz: Double) -> [Allocation] {
+        guard let narrowest = allocation(at: hz) else { return [] }
+        let wider = allocations.filter { $0.contains(hz) && $0.widthHz > narrowest.widthHz }
+        return [narrowest] + wider.sorted { $0.widthHz < $1.widthHz }
+    }
+
     /// The label of the allocation that holds a measured band: the narrowest
     /// holding all of it, else the one at its centre; nil when none.
     public func label(for band: FrequencyRange) -> String? {

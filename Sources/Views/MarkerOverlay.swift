@@ -77,19 +77,22 @@ enum MarkerOverlay {
     }
 
     /// The marker table's lines, each marker's followed (with a band plan) by
-    /// the allocation it falls in: "     in FM broadcast", cut to the pane.
+    /// the allocations it falls in, a line each, narrowest first: "    in VOR",
+    /// "    in Aeronautical radionavigation" (at most two), cut to the pane.
     static func tableLines(_ markers: MarkerSet, frame: SpectrumFrame, unit: PowerUnit,
                            bandPlan: BandPlan?) -> [(text: String, marker: Int, isAllocation: Bool)] {
         var lines: [(text: String, marker: Int, isAllocation: Bool)] = []
         for (index, line) in markers.table(frame: frame, unit: unit).enumerated() {
             lines.append((line, index, false))
-            guard let bandPlan, index < markers.markers.count,
-                  let allocation = bandPlan.allocation(at: markers.markers[index].hz) else { continue }
-            let text = "    in " + allocation.label
-            let room = paneWidth - 2
-            let fitted = text.unicodeScalars.count <= room ? text
-                : String(String.UnicodeScalarView(text.unicodeScalars.prefix(room - 1))) + "…"
-            lines.append((fitted, index, true))
+            guard let bandPlan, index < markers.markers.count else { continue }
+            // the narrowest allocation, then the next wider one holding the marker too, a line each
+            for allocation in bandPlan.enclosingAllocations(at: markers.markers[index].hz).prefix(2) {
+                let text = "    in " + allocation.label
+                let room = paneWidth - 2
+                let fitted = text.unicodeScalars.count <= room ? text
+                    : String(String.UnicodeScalarView(text.unicodeScalars.prefix(room - 1))) + "…"
+                lines.append((fitted, index, true))
+            }
         }
         return lines
     }

@@ -151,6 +151,17 @@ import Testing
         #expect(Self.plan.allocation(at: 418)?.label == "b")
     }
 
+    @Test func aMarkersReadoutNamesTheNarrowestThenTheWiderHoldingIt() throws {
+        #expect(Self.plan.enclosingAllocations(at: 127).map(\.label) == ["innermost", "nested", "wide"])
+        #expect(Self.plan.enclosingAllocations(at: 150).map(\.label) == ["wide"])
+        #expect(Self.plan.enclosingAllocations(at: 350).isEmpty)
+        // a raster's as-wide neighbours are left out; the other region's wider band is named
+        let wifi = try #require(BuiltInBandPlans.named("wifi-2g4"))
+        #expect(wifi.enclosingAllocations(at: 2437e6).map(\.label) == ["ch 6"])
+        let fm = try #require(BuiltInBandPlans.named("fm-broadcast"))
+        #expect(fm.enclosingAllocations(at: 90e6).map(\.label) == ["FM broadcast (Japan)", "FM broadcast"])
+    }
+
     @Test func allocationsInARangeAreThoseWithAPartInside() throws {
         let range = try #require(FrequencyRange(lowerHz: 135, upperHz: 250))
         #expect(Self.plan.allocations(in: range).map(\.label) == ["wide", "nested", "next"])

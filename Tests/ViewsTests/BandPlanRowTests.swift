@@ -178,6 +178,16 @@ import ViewModels
         #expect(abs((model.markers.markers.first?.hz ?? 0) - 110e6) < 20e3)
         let buffer = Scene.render(width: width, height: height, model: model)
         #expect(buffer.description.contains("in Aeronautical radiona"), "\(buffer.description)")
+        // in a channel of a band: both, the channel first
+        model.markers.clear()
+        let channel = SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: 0,
+                                    powerDB: (0..<2000).map { $0 == 1350 ? -20 : -80 })  // 113.5 MHz, in VOR
+        model.markers.placeOnHighestPeak(SpectrumMeasurements.peaks(channel.powerDB, count: 4), frame: channel)
+        var nested = Buffer(width: width, height: height)
+        AnalyzerScreen().render(model: model, frame: channel, status: fixedStatus, now: Scene.now, into: &nested)
+        let lines = nested.lines
+        let vor = try #require(lines.firstIndex { $0.contains("    in VOR") }, "\(nested.description)")
+        #expect(lines[vor + 1].contains("    in Aeronautical radiona"), "\(nested.description)")
         let noPlan = Scene.model(width: width, height: height, mode: .plot)
         noPlan.markers.placeOnHighestPeak(peaks, frame: frame)
         #expect(!Scene.render(width: width, height: height, model: noPlan).description.contains("in Aeronautical"))
