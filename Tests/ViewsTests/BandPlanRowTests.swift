@@ -211,6 +211,27 @@ import ViewModels
         }
     }
 
+    @Test func tinyTerminalsAndResizeStormsWithAPlanNeverCrash() {
+        var seeded = SeededRandom(seed: 44)
+        let screen = AnalyzerScreen()
+        let merged = BandPlan.merging([Self.plan, BuiltInBandPlans.named("fm-broadcast")!])!
+        for mode in AnalyzerMode.allCases {
+            let model = Scene.model(width: 80, height: 24, mode: mode)
+            model.setBandPlan(merged, grid: true)
+            for (width, height) in [(20, 6), (8, 3), (3, 2), (1, 1), (0, 0), (39, 9), (40, 10), (40, 11), (12, 4)] {
+                var buffer = Buffer(width: width, height: height)
+                screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+                #expect(buffer.lines.count == height)
+            }
+            model.apply(.toggleDrawer, now: Scene.now)
+            var buffer = Buffer(width: 1, height: 1)
+            for _ in 0..<200 {
+                buffer.resize(width: Int(seeded.next() % 300), height: Int(seeded.next() % 90))
+                screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
+            }
+        }
+    }
+
     @Test func aSteadyScreenWithAPlanWritesNothingNew() {
         let model = Scene.model(width: 160, height: 48, mode: .waterfall)
         model.setBandPlan(Self.plan)
