@@ -35,7 +35,7 @@ struct MeterCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Stop after this many readings (default: run until interrupted).")
     var count: Int?
 
-    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"dwell_s\", \"revisit_s\", \"duty\"}.")
+    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"band\" (--band-plan), \"dwell_s\", \"revisit_s\", \"duty\"}.")
     var json = false
 
     @OptionGroup var measurementOptions: MeterMeasurementOptions
