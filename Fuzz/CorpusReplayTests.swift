@@ -4,6 +4,7 @@ import Testing
 /// Every harness, by the name of its corpus folder. The harness files are
 /// compiled into this test target as they are into the libFuzzer builds.
 let harnesses: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
+    "BandPlan": fuzzBandPlan,
     "CalibrationTable": fuzzCalibrationTable,
     "CaptureStore": fuzzCaptureStore,
     "ECGAnnotation": fuzzECGAnnotation,

@@ -67,6 +67,8 @@ public struct PNGWaterfallExporter {
     public var maxRows: Int
     public var maxColumns: Int
     public var minColumns: Int
+    /// allocations drawn under the plot with their labels (`WaterfallBandPlanStrip`); nil: none
+    public var bandPlan: BandPlan?
 
     static let background = PowerColorMap.RGB(red: 24, green: 24, blue: 24)
     static let ink = PowerColorMap.RGB(red: 230, green: 230, blue: 230)
@@ -122,10 +124,18 @@ public struct PNGWaterfallExporter {
         axes.unit = survey.unit
         var image = RGBImage(width: Self.leftMargin + columns
                                 + WaterfallAxes.rightMargin(floorDB: floor, topDB: top, unit: axes.unit),
-                             height: Self.topMargin + axes.height + Self.bottomMargin, fill: Self.background)
+                             height: Self.topMargin + axes.height + Self.bottomMargin
+                                + (bandPlan.map { WaterfallBandPlanStrip.height(lanes: $0.laneCount) } ?? 0),
+                             fill: Self.background)
         paint(grid: grid, axes: axes, floor: floor, top: top, into: &image)
-        let labels = axes.draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
+        var labels = axes.draw(into: &image, title: title, lowHz: band.low, highHz: band.high, rowTimes: rowTimes,
                                floorDB: floor, topDB: top)
+        if let bandPlan {
+            let planLabels = WaterfallBandPlanStrip(plan: bandPlan).draw(into: &image, axes: axes, lowHz: band.low,
+                                                                        highHz: band.high, existing: labels)
+            for label in planLabels { image.draw(label.text, x: label.x, y: label.y, color: Self.ink) }
+            labels += planLabels
+        }
         // beside `path` under a temporary name, renamed when complete: a failed write leaves nothing
         let output = AtomicOutput(target: path)
         do {

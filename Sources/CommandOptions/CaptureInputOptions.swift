@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import Runs
+import Signals
 
 /// How `convert` and `export` read their input: format, strictness, zone, and
 /// what raw I/Q files do not say.
@@ -68,18 +69,9 @@ public struct CaptureFormatArgument: ExpressibleByArgument {
 /// A frequency or rate with an optional k/M/G suffix: "2.4M", "88100000", "100k".
 public struct FrequencyArgument: ExpressibleByArgument {
     public var hertz: Double
+    /// the one parser of typed frequencies (Signals' `FrequencyFormat.hertz`)
     public init?(argument: String) {
-        var text = argument.trimmingCharacters(in: .whitespaces)
-        var scale = 1.0
-        if text.lowercased().hasSuffix("hz") { text.removeLast(2) }
-        switch text.last {
-        case "k", "K": scale = 1e3
-        case "M": scale = 1e6
-        case "G", "g": scale = 1e9
-        default: break
-        }
-        if scale != 1 { text.removeLast() }
-        guard let value = Double(text), value.isFinite else { return nil }
-        hertz = value * scale
+        guard let hertz = FrequencyFormat.hertz(argument) else { return nil }
+        self.hertz = hertz
     }
 }

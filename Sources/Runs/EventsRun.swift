@@ -23,10 +23,13 @@ public final class EventRun: Sendable {
         public var jsonOpen: Bool
         /// --record: a capture per event
         public var recording: EventRecorder.Settings?
+        /// --band-plan: each event names the allocation its peak falls in ("band"); nil: none
+        public var bandPlan: BandPlan?
 
         public init(band: FrequencyRange, condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float,
                     holdSeconds: Double, hysteresisDB: Float, json: Bool, jsonOpen: Bool,
-                    recording: EventRecorder.Settings?) {
+                    recording: EventRecorder.Settings?, bandPlan: BandPlan? = nil) {
+            self.bandPlan = bandPlan
             self.band = band
             self.condition = condition
             self.learnSeconds = learnSeconds
@@ -99,8 +102,9 @@ public final class EventRun: Sendable {
             let outputs = state.tracker.add(frame)
             for output in outputs {
                 switch output {
-                case .opened(let event): if settings.json && settings.jsonOpen { emit(EventLine.open(event, unit: unit)) }
-                case .closed(let event): emit(EventLine.format(event, unit: unit, json: settings.json))
+                case .opened(let event):
+                    if settings.json && settings.jsonOpen { emit(EventLine.open(event, unit: unit, bandPlan: settings.bandPlan)) }
+                case .closed(let event): emit(EventLine.format(event, unit: unit, json: settings.json, bandPlan: settings.bandPlan))
                 }
             }
             state.recorder?.add(frame, outputs: outputs)
@@ -117,7 +121,7 @@ public final class EventRun: Sendable {
         state.withLock { state in
             defer { state.recorder?.finish() }
             guard let event = state.tracker.finish() else { return }
-            emit(EventLine.format(event, unit: unit, json: settings.json))
+            emit(EventLine.format(event, unit: unit, json: settings.json, bandPlan: settings.bandPlan))
         }
     }
 
@@ -129,24 +133,29 @@ public final class EventRun: Sendable {
 
 /// The lines `tscope events` prints.
 public enum EventLine {
-    static func format(_ event: DetectedEvent, unit: PowerUnit, json: Bool) -> String {
+    /// - Parameter bandPlan: names the allocation the peak falls in (JSON "band", text "in LABEL"); nothing without one
+    static func format(_ event: DetectedEvent, unit: PowerUnit, json: Bool, bandPlan: BandPlan? = nil) -> String {
+        let allocation = bandPlan?.allocation(at: event.peakHz)?.label
         if json {
-            return "{\"start\":\"\(isoMicroseconds(event.start))\",\"end\":\"\(isoMicroseconds(event.end))\","
+            let line: String = "{\"start\":\"\(isoMicroseconds(event.start))\",\"end\":\"\(isoMicroseconds(event.end))\","
                 + "\"duration_s\":\(trimmed(event.durationSeconds, 6)),\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
                 + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
                 + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz)),"
-                + "\"sweeps\":\(event.sweeps)}"
+                + "\"sweeps\":\(event.sweeps)"
+            return line + MeterLine.bandField(allocation) + "}"
         }
-        return "\(isoMicroseconds(event.start)) – \(isoMicroseconds(event.end))  \(trimmed(event.durationSeconds, 3)) s  "
+        let line: String = "\(isoMicroseconds(event.start)) – \(isoMicroseconds(event.end))  \(trimmed(event.durationSeconds, 3)) s  "
             + "peak \(FrequencyFormat.label(event.peakHz, maxFractionDigits: 6)) \(String(format: "%.2f", event.peakDB)) \(unit)  "
             + "\(FrequencyFormat.label(event.startHz, maxFractionDigits: 6))–\(FrequencyFormat.label(event.stopHz, maxFractionDigits: 6))  "
             + "\(event.sweeps) sweeps"
+        return line + (allocation.map { "  in \($0)" } ?? "")
     }
 
-    static func open(_ event: DetectedEvent, unit: PowerUnit) -> String {
-        "{\"open\":true,\"start\":\"\(isoMicroseconds(event.start))\",\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
+    static func open(_ event: DetectedEvent, unit: PowerUnit, bandPlan: BandPlan? = nil) -> String {
+        let line: String = "{\"open\":true,\"start\":\"\(isoMicroseconds(event.start))\",\"peak_hz\":\(MeterLine.hertz(event.peakHz)),"
             + "\"peak_db\":\(String(format: "%.2f", event.peakDB)),\"unit\":\"\(unit)\","
-            + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz))}"
+            + "\"start_hz\":\(MeterLine.hertz(event.startHz)),\"stop_hz\":\(MeterLine.hertz(event.stopHz))"
+        return line + MeterLine.bandField(bandPlan?.allocation(at: event.peakHz)?.label) + "}"
     }
 
     static func gap(_ gap: ReconnectGap, json: Bool) -> String {

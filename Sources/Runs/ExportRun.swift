@@ -20,8 +20,12 @@ public struct ExportRequest: Sendable {
     public var format: CaptureFormat
     public var readOptions: CaptureReadOptions
     public var output: Output
+    /// --band-plan: the allocations drawn under the PNG's plot; nil: none (the CSV outputs ignore it)
+    public var bandPlan: BandPlan?
 
-    public init(input: String, format: CaptureFormat, readOptions: CaptureReadOptions, output: Output) {
+    public init(input: String, format: CaptureFormat, readOptions: CaptureReadOptions, output: Output,
+                bandPlan: BandPlan? = nil) {
+        self.bandPlan = bandPlan
         self.input = input
         self.format = format
         self.readOptions = readOptions
@@ -36,7 +40,8 @@ public enum ExportRun {
         let open = { try CaptureInput.open(request.input, format: request.format, options: request.readOptions) }
         switch request.output {
         case .png(let path, let crop, let maxRows, let maxColumns):
-            let exporter = PNGWaterfallExporter(crop: crop, maxRows: maxRows, maxColumns: maxColumns)
+            var exporter = PNGWaterfallExporter(crop: crop, maxRows: maxRows, maxColumns: maxColumns)
+            exporter.bandPlan = request.bandPlan
             // the exporter reads the capture twice (levels, then pixels): the last reader has the full counts
             var lastReader: SpectrumFrameReader?
             let title = "\(URL(fileURLWithPath: request.input).lastPathComponent)  (\(request.format.rawValue))"

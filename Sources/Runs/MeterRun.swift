@@ -20,10 +20,13 @@ public struct MeterSettings: Sendable {
     public var measurements: MeterMeasurementRequest?
     /// HOST:PORT to serve the readings on for Prometheus (`/metrics`); nil: none
     public var prometheus: String?
+    /// --band-plan: each reading names the allocation of its band, each peak its own ("band"); nil: none
+    public var bandPlan: BandPlan?
 
     public init(bands: [FrequencyRange], interval: Double, count: Int?, json: Bool, trace: TraceMode,
-                measurements: MeterMeasurementRequest?, prometheus: String? = nil) {
+                measurements: MeterMeasurementRequest?, prometheus: String? = nil, bandPlan: BandPlan? = nil) {
         self.bands = bands
+        self.bandPlan = bandPlan
         self.prometheus = prometheus
         self.interval = interval
         self.count = count
@@ -105,7 +108,8 @@ public enum MeterRun {
                                        unit: unit, sweeps: reading.sweeps, json: settings.json,
                                        settings: analyzer.withLiveSettings(of: source).jsonSettings,
                                        dwell: source.dwellTiming, measurements: reading.measurements,
-                                       trace: settings.trace, droppedSamples: counters.droppedSamples))
+                                       trace: settings.trace, droppedSamples: counters.droppedSamples,
+                                       bandPlan: settings.bandPlan))
             }
             guard any else { continue }
             fflush(nil)
@@ -144,7 +148,8 @@ public enum MeterRun {
                 any = true
                 metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
                 print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
-                                       json: settings.json, measurements: reading.measurements, trace: settings.trace))
+                                       json: settings.json, measurements: reading.measurements, trace: settings.trace,
+                                       bandPlan: settings.bandPlan))
             }
             guard any else { return }
             fflush(nil)
@@ -255,16 +260,19 @@ public enum MeterLine {
     ///   was watched per sweep and how often (JSON "dwell_s", "revisit_s", "duty")
     /// - Parameter trace: what was measured when not the interval's sweeps (JSON "trace": "max", "avg:16")
     /// - Parameter settings: the analyzer's settings and calibration as JSON fields (`SelectedAnalyzer.jsonSettings`)
+    /// - Parameter bandPlan: names the allocation of the band (`BandPlan.label(for:)`) and of each peak
+    ///   (JSON "band", text "in LABEL"); nothing where none holds it
     public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: PowerUnit = .dB, sweeps: Int,
                        json: Bool, settings: String = "", dwell: DwellTiming? = nil,
                        measurements: BandMeasurements? = nil, trace: TraceMode = .live,
-                       droppedSamples: Int? = nil) -> String {
+                       droppedSamples: Int? = nil, bandPlan: BandPlan? = nil) -> String {
         let stamp = utcISO8601(time)
+        let allocation = bandPlan?.label(for: band)
         let power = String(format: "%.2f", decibels)
         if json {
             var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
                 + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
-                + "\"sweeps\":\(sweeps)" + settings
+                + "\"sweeps\":\(sweeps)" + bandField(allocation) + settings
             if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
             if let dwell {
                 line += ",\"mode\":\"\(dwell.realtime == nil ? "sweep" : "realtime")\""
@@ -283,14 +291,18 @@ public enum MeterLine {
                     + "\"obw_start_hz\":\(hertz(occupied.startHz)),\"obw_stop_hz\":\(hertz(occupied.stopHz))"
             }
             if let peaks = measurements?.peaks, measurements != nil {
-                line += ",\"peaks\":[" + peaks.map {
-                    "{\"hz\":\(hertz($0.hz)),\"db\":\(String(format: "%.2f", $0.decibels))}"
-                }.joined(separator: ",") + "]"
+                let objects = peaks.map { peak -> String in
+                    let level = String(format: "%.2f", peak.decibels)
+                    let band: String = bandField(bandPlan?.allocation(at: peak.hz)?.label)
+                    return "{\"hz\":\(hertz(peak.hz)),\"db\":\(level)" + band + "}"
+                }
+                line += ",\"peaks\":[" + objects.joined(separator: ",") + "]"
             }
             return line + "}"
         }
         var text = "\(stamp)  \(band)  \(power) \(unit)"
         if trace != .live { text += " (\(trace))" }
+        if let allocation { text += "  in \(allocation)" }
         if let occupied = measurements?.occupied {
             text += "  OBW \(FrequencyFormat.label(occupied.stopHz - occupied.startHz)) "
                 + "(\(FrequencyFormat.label(occupied.startHz, maxFractionDigits: 6))–"
@@ -302,6 +314,11 @@ public enum MeterLine {
             }.joined(separator: ", ")
         }
         return text
+    }
+
+    /// `,"band":"LABEL"` (the label escaped for JSON), or nothing without a label
+    static func bandField(_ label: String?) -> String {
+        label.map { ",\"band\":\"\(ECGClassifyRun.escaped($0))\"" } ?? ""
     }
 
     /// a frequency in JSON: whole Hz, or up to 3 decimals

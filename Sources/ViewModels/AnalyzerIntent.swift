@@ -41,6 +41,8 @@ public enum AnalyzerIntent: Sendable, Equatable {
     /// s: the shown trace becomes the reference; S: no reference
     case storeReference
     case clearReference
+    /// b: the band plan's channel grid across the plot on or off (with a --band-plan)
+    case toggleChannelGrid
 }
 
 /// What a marker key asks; the viewer carries it out on the shown trace.

@@ -64,6 +64,16 @@ public final class AnalyzerModel {
     private var waterfallScratch = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
     /// show live − reference [dB] in the plot and the waterfall (--subtract-reference)
     public private(set) var subtractsReference = false
+    /// the band plan drawn under the frequency axis and named beside markers (--band-plan); nil: none
+    public private(set) var bandPlan: BandPlan?
+    /// faint lines at the band plan's allocation edges across the plot (b, --band-plan-grid)
+    public private(set) var showsChannelGrid = false
+
+    /// Sets (or, with nil, clears) the band plan; the grid shows only with a plan.
+    public func setBandPlan(_ plan: BandPlan?, grid: Bool = false) {
+        bandPlan = plan
+        showsChannelGrid = grid && plan != nil
+    }
 
     /// Sets (or, with nil, clears) the reference trace.
     public func setReference(_ points: [LevelPoint]?, subtract: Bool = false) {
@@ -252,6 +262,7 @@ public final class AnalyzerModel {
             return .traceChanged(traceMode)
         case .marker(let intent):
             return mode.hasMarkers ? .marker(intent) : .none
+        case .toggleChannelGrid: showsChannelGrid = !showsChannelGrid && bandPlan != nil
         case .storeReference: return .storeReference
         case .clearReference:
             setReference(nil)

@@ -22,6 +22,7 @@ public final class AnalyzerScreen {
     private let persistenceView = PersistenceView()
     private let drawerView = DrawerView()
     private let statusLine = StatusLine()
+    private let bandPlanRow = BandPlanRow()
     private var drawnKey: LayoutKey?
     /// the status line's view facts and what they were built for (built only when that changes)
     private var facts: (key: FactsKey, text: String?)?
@@ -45,14 +46,17 @@ public final class AnalyzerScreen {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
         let prompt = Self.prompt(model)
         let markerPane = model.mode.hasMarkers && MarkerOverlay.wantsPane(model.markers, area: layout.main)
+        // the band plan's row under the frequency axis, carved from the bottom of the view
+        let (main, planRow) = Self.bandPlanSplit(layout.main, model: model)
         let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil,
-                            markerPane: markerPane)
+                            markerPane: markerPane, bandPlanRow: planRow != nil)
         if key != drawnKey {
             buffer.clear()
             plotView.invalidate()
             waterfallView.invalidate()
             persistenceView.invalidate()
             statusLine.invalidate()
+            bandPlanRow.invalidate()
             _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
             drawnKey = key
         }
@@ -73,28 +77,34 @@ public final class AnalyzerScreen {
         // facts); everything else about a view is a property of the view list, AnalyzerMode
         switch model.mode {
         case .plot:
-            let parts = markerPane ? MarkerOverlay.split(layout.main) : (plot: layout.main, pane: layout.main)
+            let parts = markerPane ? MarkerOverlay.split(main) : (plot: main, pane: main)
             plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit, in: parts.plot,
                             into: &buffer)
             geometry.data = SpectrumPlotView.dataRect(in: parts.plot)
+            if let planRow, let plan = model.bandPlan {
+                bandPlanRow.draw(plan, band: plot.visibleBand, data: geometry.data, rows: planRow, into: &buffer)
+                if model.showsChannelGrid { bandPlanRow.drawGrid(in: geometry.data, into: &buffer) }
+            }
             MarkerOverlay.draw(model.markers, frame: frame, plot: plot, unit: status.powerUnit, data: geometry.data,
-                               pane: markerPane ? parts.pane : nil, into: &buffer)
+                               pane: markerPane ? parts.pane : nil, bandPlan: model.bandPlan, into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
                                  topDB: plot.referenceLevelDB, now: now, detector: model.waterfallDetector,
-                                 unit: status.powerUnit, eventTimes: model.events.startTimes, in: layout.main,
+                                 unit: status.powerUnit, eventTimes: model.events.startTimes, in: main,
                                  into: &buffer)
-            geometry.data = WaterfallView.dataRect(in: layout.main)
+            geometry.data = WaterfallView.dataRect(in: main)
+            drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
             geometry.secondsPerCell = 2 * model.waterfall.secondsPerPixel(pixelRows: geometry.data.height * 2)
         case .meter:
             meterView.render(meter: model.meter, band: model.meterBand, unit: status.powerUnit,
                              trace: model.traceMode == .live ? nil : "\(model.traceMode)", in: layout.main, into: &buffer)
             geometry.data = PowerMeterView.dataRect(in: layout.main)
         case .persistence:
-            persistenceView.render(persistence: model.persistence, plot: plot, unit: status.powerUnit, in: layout.main,
+            persistenceView.render(persistence: model.persistence, plot: plot, unit: status.powerUnit, in: main,
                                    into: &buffer)
-            geometry.data = PersistenceView.dataRect(in: layout.main)
+            geometry.data = PersistenceView.dataRect(in: main)
+            drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         }
         if !layout.drawer.isEmpty {
@@ -107,6 +117,23 @@ public final class AnalyzerScreen {
         }
         if model.showsHelp { HelpOverlay.draw(in: layout.main, into: &buffer) }
         self.geometry = geometry
+    }
+
+    /// The view's area and, with a band plan in a view with a frequency axis,
+    /// the rows under that axis for the plan, one per lane (nil when there is
+    /// no plan, or no room for the axes and the rows).
+    static func bandPlanSplit(_ area: Rect, model: AnalyzerModel) -> (main: Rect, row: Rect?) {
+        guard let plan = model.bandPlan, model.mode.hasFrequencyAxis else { return (area, nil) }
+        let rows = plan.laneCount
+        let above = Rect(x: area.x, y: area.y, width: area.width, height: area.height - rows)
+        guard PlotLayout(area: above).showsAxes else { return (area, nil) }
+        return (above, Rect(x: area.x, y: above.maxY, width: area.width, height: rows))
+    }
+
+    /// The band plan's row under a view drawn in `data` (the waterfall's and the persistence view's; no grid there).
+    private func drawBandPlan(_ model: AnalyzerModel, data: Rect, row: Rect?, into buffer: inout Buffer) {
+        guard let row, let plan = model.bandPlan else { return }
+        bandPlanRow.draw(plan, band: model.plot.visibleBand, data: data, rows: row, into: &buffer)
     }
 
     /// The replay's prompt line: the time being typed, or why the last one
@@ -153,7 +180,9 @@ public final class AnalyzerScreen {
             return model.subtractsReference ? when + " │ live − reference" : when
         case .meter:
             let trace = model.traceMode == .live ? "" : " │ trace \(model.traceMode)"
-            return "meter band \(model.meterBand)" + trace
+            // with a band plan, the allocation the measured band belongs to (as `meter --band-plan` prints it)
+            let allocation = model.bandPlan?.label(for: model.meterBand).map { " in \($0)" } ?? ""
+            return "meter band \(model.meterBand)" + allocation + trace
         case .persistence:
             let note = referenceNote == "live − reference" ? " │ live − reference" : ""
             return "persistence \(DrawerView.text(.persistence, model)) │ colour: % of time at each level" + note
@@ -180,4 +209,6 @@ private struct LayoutKey: Equatable {
     var prompt: Bool
     /// the marker table has a pane beside the plot
     var markerPane: Bool
+    /// a row under the frequency axis holds the band plan
+    var bandPlanRow: Bool
 }

@@ -10,6 +10,8 @@ enum MarkerOverlay {
     static let tableStyle = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(20, 40, 70))
     static let titleStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(40, 90, 150), attributes: .bold)
     static let paneStyle = CellStyle(foreground: .rgb(220, 220, 220))
+    /// the allocation a marker falls in, on the line under it
+    static let allocationStyle = CellStyle(foreground: .rgb(150, 190, 150))
     /// the pane's width [cells]: the longest line ("▸N2 2.441234 GHz  −123.45 dBm/Hz") and a margin
     static let paneWidth = 34
     /// the narrowest screen that gets the pane; narrower ones keep the whole width for the plot
@@ -27,9 +29,10 @@ enum MarkerOverlay {
     }
 
     /// The marks on the trace, and the table in the plot's corner unless `pane` is given.
+    /// - Parameter bandPlan: names, under each marker's line, the allocation it falls in
     static func draw(_ markers: MarkerSet, frame: SpectrumFrame?, plot: SpectrumPlotModel, unit: PowerUnit, data: Rect,
-                     pane: Rect? = nil, into buffer: inout Buffer) {
-        if let pane { drawPane(markers, frame: frame, unit: unit, in: pane, into: &buffer) }
+                     pane: Rect? = nil, bandPlan: BandPlan? = nil, into buffer: inout Buffer) {
+        if let pane { drawPane(markers, frame: frame, unit: unit, bandPlan: bandPlan, in: pane, into: &buffer) }
         guard !markers.isEmpty, let frame, data.width > 2, data.height > 2 else { return }
         let band = plot.visibleBand
         let span = plot.referenceLevelDB - plot.bottomLevelDB
@@ -42,7 +45,7 @@ enum MarkerOverlay {
             if y > data.y { _ = buffer.put("\(index + 1)", x: x, y: y - 1, style: markerStyle) }
         }
         guard pane == nil else { return }
-        let lines = markers.table(frame: frame, unit: unit)
+        let lines = tableLines(markers, frame: frame, unit: unit, bandPlan: bandPlan).map(\.text)
         let width = min(data.width, (lines.map { $0.unicodeScalars.count }.max() ?? 0) + 2)
         let left = data.x + data.width - width
         for (row, line) in lines.enumerated() where row < data.height {
@@ -52,17 +55,18 @@ enum MarkerOverlay {
     }
 
     /// The table in a pane of its own: a title, one marker per line, what the keys do.
-    private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: PowerUnit, in pane: Rect,
-                                 into buffer: inout Buffer) {
+    private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: PowerUnit, bandPlan: BandPlan?,
+                                 in pane: Rect, into buffer: inout Buffer) {
         guard pane.width > 4, pane.height > 0 else { return }
         buffer.fill(pane, with: Cell(" ", style: paneStyle))
         buffer.fill(Rect(x: pane.x, y: pane.y, width: pane.width, height: 1), with: Cell(" ", style: titleStyle))
         _ = buffer.put(" markers \(markers.markers.count) of \(MarkerSet.maximumCount)", x: pane.x, y: pane.y,
                        style: titleStyle)
-        let lines = frame.map { markers.table(frame: $0, unit: unit) } ?? []
+        let lines = frame.map { tableLines(markers, frame: $0, unit: unit, bandPlan: bandPlan) } ?? []
         var row = pane.y + 2
-        for (index, line) in lines.enumerated() where row < pane.maxY {
-            _ = buffer.put(line, x: pane.x + 1, y: row, style: index == markers.selected ? markerStyle : paneStyle)
+        for line in lines where row < pane.maxY {
+            let style = line.isAllocation ? allocationStyle : line.marker == markers.selected ? markerStyle : paneStyle
+            _ = buffer.put(line.text, x: pane.x + 1, y: row, style: style)
             row += 1
         }
         let help = ["n/N next peak →/←", "M next marker, x delta/noise", "m highest peak"]
@@ -70,5 +74,26 @@ enum MarkerOverlay {
             let y = pane.maxY - help.count + index
             if y > row { _ = buffer.put(line, x: pane.x + 1, y: y, style: AnalyzerScreen.helpStyle) }
         }
+    }
+
+    /// The marker table's lines, each marker's followed (with a band plan) by
+    /// the allocations it falls in, a line each, narrowest first: "    in VOR",
+    /// "    in Aeronautical radionavigation" (at most two), cut to the pane.
+    static func tableLines(_ markers: MarkerSet, frame: SpectrumFrame, unit: PowerUnit,
+                           bandPlan: BandPlan?) -> [(text: String, marker: Int, isAllocation: Bool)] {
+        var lines: [(text: String, marker: Int, isAllocation: Bool)] = []
+        for (index, line) in markers.table(frame: frame, unit: unit).enumerated() {
+            lines.append((line, index, false))
+            guard let bandPlan, index < markers.markers.count else { continue }
+            // the narrowest allocation, then the next wider one holding the marker too, a line each
+            for allocation in bandPlan.enclosingAllocations(at: markers.markers[index].hz).prefix(2) {
+                let text = "    in " + allocation.label
+                let room = paneWidth - 2
+                let fitted = text.unicodeScalars.count <= room ? text
+                    : String(String.UnicodeScalarView(text.unicodeScalars.prefix(room - 1))) + "…"
+                lines.append((fitted, index, true))
+            }
+        }
+        return lines
     }
 }

@@ -18,7 +18,7 @@ struct EventsCommand: ParsableCommand {
             or read with --baseline FILE (the CSV `export --trace avg` writes). An event opens once sweeps meet it \
             for --for DURATION without a break and ends at the first sweep where every bin is below the limit minus \
             --hysteresis DB. One line per event when it ends; --json: JSON Lines with start, end (ISO 8601 UTC, the \
-            first and last sweep that met it), duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps; \
+            first and last sweep that met it), duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps, band (--band-plan); \
             --json-open adds a line with "open": true as an event starts. A device lost and found again is a \
             "gap" line. --record DIR saves each event's sweeps (with --pre before and --post after) as a tscope \
             capture. Live runs end with Ctrl-C, SIGTERM or --duration; a file ends at its end.
@@ -33,6 +33,7 @@ struct EventsCommand: ParsableCommand {
     var band: Band
 
     @OptionGroup var conditionOptions: EventConditionOptions
+    @OptionGroup var bandPlanOption: BandPlanOption
 
     @Flag(help: "JSON Lines.")
     var json = false
@@ -67,7 +68,7 @@ struct EventsCommand: ParsableCommand {
                                          overBaselineDB: conditionOptions.overBaseline ?? 0,
                                          holdSeconds: conditionOptions.holdSeconds(),
                                          hysteresisDB: conditionOptions.hysteresis, json: json, jsonOpen: jsonOpen,
-                                         recording: recordingOptions.settings)
+                                         recording: recordingOptions.settings, bandPlan: try bandPlanOption.plan())
         if let input {
             try runOnFile(input, settings: settings)
         } else {

@@ -52,6 +52,7 @@ struct ExportCommand: ParsableCommand {
     var maxColumns: Int = 2000
 
     @OptionGroup var inputOptions: CaptureInputOptions
+    @OptionGroup var bandPlanOption: BandPlanOption
 
     func validate() throws {
         guard (png == nil) != (csv == nil) else { throw ValidationError("give one of --png OUT.png or --csv OUT.csv") }
@@ -73,6 +74,7 @@ struct ExportCommand: ParsableCommand {
             output = .table(csv: csv ?? "-", layout: layout.layout)
         }
         printError(try ExportRun.run(ExportRequest(input: input, format: try inputOptions.format(of: input),
-                                                   readOptions: inputOptions.readOptions, output: output)))
+                                                   readOptions: inputOptions.readOptions, output: output,
+                                                   bandPlan: try bandPlanOption.plan())))
     }
 }

@@ -35,10 +35,11 @@ struct MeterCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Stop after this many readings (default: run until interrupted).")
     var count: Int?
 
-    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"dwell_s\", \"revisit_s\", \"duty\"}.")
+    @Flag(name: .long, help: "JSON Lines: {\"time\", \"start_hz\", \"stop_hz\", \"power_db\", \"unit\", \"sweeps\", \"band\" (--band-plan), \"dwell_s\", \"revisit_s\", \"duty\"}.")
     var json = false
 
     @OptionGroup var measurementOptions: MeterMeasurementOptions
+    @OptionGroup var bandPlanOption: BandPlanOption
 
     @Option(name: .long, help: "Meter a capture file instead of a device (any format tscope reads).")
     var input: String?
@@ -62,7 +63,8 @@ struct MeterCommand: ParsableCommand {
 
     func run() throws {
         let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json,
-                                     trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus)
+                                     trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus,
+                                     bandPlan: try bandPlanOption.plan())
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)

@@ -34,6 +34,7 @@ struct ReplayCommand: ParsableCommand {
     var trace: TraceMode = .live
 
     @OptionGroup var referenceOption: ReferenceOption
+    @OptionGroup var bandPlanOptions: BandPlanViewOptions
 
     @Option(help: "Where to start: seconds from the first frame, m:ss or h:mm:ss.")
     var start: String?
@@ -61,6 +62,7 @@ struct ReplayCommand: ParsableCommand {
         return seconds
     }
 
+    func configure(_ model: AnalyzerModel) throws { try referenceOption.apply(to: model); try bandPlanOptions.apply(to: model) }
     func run() throws {
         if follow {
             var selection = DeviceSelection()
@@ -69,7 +71,7 @@ struct ReplayCommand: ParsableCommand {
             live.mode = view.mode
             live.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
             live.trace = trace
-            _ = try live.run(bands: { ($0, nil) }, configure: referenceOption.apply)
+            _ = try live.run(bands: { ($0, nil) }, configure: configure)
             return
         }
         let reader = try CaptureInput.openSeekable(file, format: inputOptions.inputFormat?.format,
@@ -78,6 +80,6 @@ struct ReplayCommand: ParsableCommand {
         run.mode = view.mode
         run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond
         run.trace = trace
-        try run.run(configure: referenceOption.apply)
+        try run.run(configure: configure)
     }
 }

@@ -14,7 +14,7 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Views: \(AnalyzerMode.keyedList) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
             a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
-            [ ] waterfall period, r record (meter: reset min/max), R record in any view, d control drawer, \
+            [ ] waterfall period, r record (meter: reset min/max), R record in any view, b band plan grid, d drawer, \
             ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \
             the UTC start; several in a row, each stopped by r or after --duration. A recording ended by a write \
             error (disk full) keeps what it stored and makes watch exit 1 when you quit.
@@ -39,6 +39,7 @@ struct WatchCommand: ParsableCommand {
     var trace: TraceMode = .live
 
     @OptionGroup var referenceOption: ReferenceOption
+    @OptionGroup var bandPlanOptions: BandPlanViewOptions
 
     @OptionGroup(title: "Events (as `tscope events`; listed on the status line, ticked on the waterfall)")
     var eventOptions: EventConditionOptions
@@ -81,7 +82,7 @@ struct WatchCommand: ParsableCommand {
             bands: { limits in
                 (try band.within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
             },
-            configure: referenceOption.apply) }
+            configure: { try referenceOption.apply(to: $0); try bandPlanOptions.apply(to: $0) }) }
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too
         if recordingFailed { throw ExitCode.failure }
     }

@@ -133,3 +133,59 @@ struct CommandOptionsTests {
         }
     }
 }
+
+@Suite struct BandPlanOptionTests {
+    @Test func aBuiltInNameOrAFileRepeatedMakeOnePlan() throws {
+        #expect(try BandPlanOption.parse([]).plan() == nil)
+        let ism = try #require(try BandPlanOption.parse(["--band-plan", "ism"]).plan())
+        #expect(ism == BuiltInBandPlans.named("ism"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(getpid()).csv").path
+        try "start_hz,stop_hz,label\n118M,137M,Airband\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let both = try #require(try BandPlanOption.parse(["--band-plan", "ISM", "--band-plan", file]).plan())
+        #expect(both.allocations.count == ism.allocations.count + 1)
+        #expect(both.allocation(at: 120e6)?.label == "Airband" && both.allocation(at: 2.45e9) != nil)
+    }
+
+    @Test func aBadFileOrNameIsOneLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-plan-\(getpid()).csv").path
+        try "100M,90M,backwards\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let bad = try #require(CommandOptionsTests.problem(BandPlanOption.self, ["--band-plan", file]))
+        #expect(bad.contains("--band-plan \(file):1: stop 90 MHz is not above start 100 MHz"), "\(bad)")
+        let unknown = try #require(CommandOptionsTests.problem(BandPlanOption.self, ["--band-plan", "wifi-9g"]))
+        #expect(unknown.contains("wifi-9g: no such file, nor a built-in plan (") && unknown.contains("amateur-r1"), "\(unknown)")
+    }
+
+    @Test func helpListsTheBuiltInPlansAndExitsCleanly() {
+        do {
+            _ = try BandPlanOption.parse(["--band-plan", "help"])
+            Issue.record("--band-plan help parsed")
+        } catch {
+            #expect(BandPlanOption.exitCode(for: error) == .success)
+            let message = BandPlanOption.message(for: error)
+            for entry in BuiltInBandPlans.all { #expect(message.contains(entry.name) && message.contains(entry.plan.source)) }
+        }
+    }
+
+    @Test func theGridNeedsAPlanAndReachesTheModel() throws {
+        #expect(CommandOptionsTests.problem(BandPlanViewOptions.self, ["--band-plan-grid"])?.contains("needs --band-plan") == true)
+        let options = try BandPlanViewOptions.parse(["--band-plan", "wifi-2g4", "--band-plan-grid"])
+        let model = AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: FrequencyRange(lowerHz: 0, upperHz: 6e9)!,
+                                                          visibleBand: FrequencyRange(lowerHz: 2.4e9, upperHz: 2.5e9)!,
+                                                          referenceLevelDB: 0, displaySpanDB: 100,
+                                                          pixelColumns: 100, pixelRows: 40))
+        try options.apply(to: model)
+        #expect(model.bandPlan == BuiltInBandPlans.named("wifi-2g4") && model.showsChannelGrid)
+        let plain = AnalyzerModel(plot: model.plot)
+        try BandPlanViewOptions.parse(["--band-plan", "ism"]).apply(to: plain)
+        #expect(plain.bandPlan != nil && !plain.showsChannelGrid)
+    }
+
+    @Test func typedFrequenciesAreParsedOnce() {
+        #expect(FrequencyArgument(argument: "88.1M")?.hertz == 88.1e6)
+        #expect(FrequencyArgument(argument: "100k")?.hertz == 100e3)
+        #expect(FrequencyArgument(argument: "2.4GHz")?.hertz == 2.4e9)
+        #expect(FrequencyArgument(argument: "abc") == nil)
+    }
+}
