@@ -8,6 +8,7 @@ import Signals
 import ViewModels
 
 extension TraceHold.Kind: ExpressibleByArgument {}
+extension ScanExporter.Layout: ExpressibleByArgument {}
 
 /// `--start/--end`: ISO 8601, Unix seconds, or +SECONDS after the first frame.
 public struct TimeArgument: ExpressibleByArgument {

@@ -3,8 +3,8 @@ import DSP
 import Runs
 import Signals
 
-/// What `occupancy` counts: channels, threshold, integration period, output.
-public struct OccupancyOptions: ParsableArguments {
+/// What occupancy is counted in and against (`occupancy`, `export --occupancy`): channels and threshold.
+public struct OccupancyCountOptions: ParsableArguments {
     public init() {}
 
     @Option(name: .customLong("channel-width"),
@@ -16,7 +16,34 @@ public struct OccupancyOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,
             help: "Level a channel must reach [dB or dBm, the device's unit], or auto[+MARGIN]: the sweep's noise floor (its quietest 10 % of bins, scaled to the channel's width) plus MARGIN dB (default 10).")
-    public var threshold: ThresholdArgument
+    public var threshold: ThresholdArgument?
+
+    public func validate() throws {
+        guard channelWidth == nil || channels == nil else { throw ValidationError("give one of --channel-width and --channels") }
+        if let width = channelWidth?.hertz, !(width > 0) {
+            throw ValidationError("--channel-width: expected a width above 0 Hz")
+        }
+    }
+
+    /// the channel rule given (each bin by default)
+    public func channelRule() throws -> OccupancyChannels {
+        if let channels { return .list(try OccupancyChannelsFile.read(path: channels)) }
+        if let width = channelWidth?.hertz { return .width(width) }
+        return .bins
+    }
+
+    /// the threshold, which `option` needs
+    public func requiredThreshold(for option: String) throws -> OccupancyThreshold {
+        guard let threshold else { throw ValidationError("\(option) needs --threshold DB or --threshold auto[+MARGIN]") }
+        return threshold.threshold
+    }
+}
+
+/// What `occupancy` counts and prints: the counting options, integration period, output.
+public struct OccupancyOptions: ParsableArguments {
+    public init() {}
+
+    @OptionGroup public var count: OccupancyCountOptions
 
     @Option(help: "Integration period: a row per channel per period, e.g. 15m or 1h (default: the whole run).",
             transform: TimeSpan.init(parsing:))
@@ -36,23 +63,13 @@ public struct OccupancyOptions: ParsableArguments {
 
     public func validate() throws {
         guard !(json && csv) else { throw ValidationError("give one of --json and --csv") }
-        guard channelWidth == nil || channels == nil else { throw ValidationError("give one of --channel-width and --channels") }
-        if let width = channelWidth?.hertz, !(width > 0) {
-            throw ValidationError("--channel-width: expected a width above 0 Hz")
-        }
+        _ = try count.requiredThreshold(for: "occupancy")
     }
 
     /// The settings for a run over `band` (nil: all of a file).
     public func settings(band: FrequencyRange?) throws -> OccupancySettings {
-        let rule: OccupancyChannels
-        if let channels {
-            rule = .list(try OccupancyChannelsFile.read(path: channels))
-        } else if let width = channelWidth?.hertz {
-            rule = .width(width)
-        } else {
-            rule = .bins
-        }
-        return OccupancySettings(band: band, channels: rule, threshold: threshold.threshold,
+        OccupancySettings(band: band, channels: try count.channelRule(),
+                          threshold: try count.requiredThreshold(for: "occupancy"),
                                  intervalSeconds: interval?.seconds, output: json ? .json : csv ? .csv : .text,
                                  busyHour: busyHour, recordPath: record)
     }

@@ -307,13 +307,27 @@ public final class OccupancyCounter {
         }
         let singleBins = channelRule == .bins
         let slotBase = Self.slotOfDay(frame.timestamp, slotSeconds: slotSeconds) * channels.count
+        // the counts as locals for the loop: a class's arrays are checked for exclusive access at every
+        // use, which cost more than the counting (the arrays move, nothing is copied)
+        var samples = self.samples, occupied = self.occupied, missing = self.missing
+        var thresholdSums = self.thresholdSums, daySamples = self.daySamples, dayOccupied = self.dayOccupied
+        var dayThresholdSums = self.dayThresholdSums
+        self.samples = []; self.occupied = []; self.missing = []; self.thresholdSums = []
+        self.daySamples = []; self.dayOccupied = []; self.dayThresholdSums = []
+        defer {
+            self.samples = samples; self.occupied = occupied; self.missing = missing; self.thresholdSums = thresholdSums
+            self.daySamples = daySamples; self.dayOccupied = dayOccupied; self.dayThresholdSums = dayThresholdSums
+        }
+        let binOfChannel = self.binOfChannel, firstBin = self.firstBin, noiseOffsetDB = self.noiseOffsetDB
+        let weights = self.weights
         frame.powerDB.withUnsafeBufferPointer { bins in
             if !singleBins {
                 // each bin's linear power once per sweep; NaN stays NaN
                 linear.removeAll(keepingCapacity: true)
                 for value in bins { linear.append(value.isNaN ? .nan : Units.power(decibels: Double(value))) }
             }
-            for i in 0..<channels.count {
+            let linear = self.linear
+            for i in 0..<binOfChannel.count {
                 var level = Double.nan
                 if singleBins {
                     let bin = binOfChannel[i]

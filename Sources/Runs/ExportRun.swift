@@ -14,6 +14,10 @@ public struct ExportRequest: Sendable {
         case trace(csv: String, kind: TraceHold.Kind)
         /// every frame as a table
         case table(csv: String, layout: CSVExporter.Layout)
+        /// a held trace as a wireless-microphone coordination tool's scan (Wireless Workbench, WSM)
+        case scan(csv: String, layout: ScanExporter.Layout, kind: TraceHold.Kind, maxPoints: Int?)
+        /// occupancy as a heat map of channel × time of day (slots of `slotSeconds`, UTC)
+        case occupancy(png: String, settings: OccupancySettings, slotSeconds: Double)
     }
 
     public var input: String
@@ -62,6 +66,20 @@ public enum ExportRun {
             var line = "\(csv): \(kind.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
             if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
             return line
+        case .scan(let csv, let layout, let kind, let maxPoints):
+            let reader = try open()
+            let summary = try ScanExporter.export(reader, layout: layout, kind: kind, maxPoints: maxPoints, to: csv,
+                                                  input: request.input)
+            reportSkips(reader)
+            var line = "\(csv): \(layout.rawValue) scan, \(kind.rawValue) of \(summary.sweeps) sweeps, \(summary.points) points"
+            if summary.unit != .dBm {
+                line += "; levels are dB relative to the analyzer's full scale, not dBm (calibrate it for dBm)"
+            }
+            return line
+        case .occupancy(let png, let settings, let slotSeconds):
+            let reader = try open()
+            return try OccupancyRun.heatMap(reader, settings: settings, slotSeconds: slotSeconds, to: png,
+                                            input: request.input)
         case .table(let csv, let layout):
             var conversion = try CaptureConversion(input: request.input, inputFormat: request.format, output: csv,
                                                    outputFormat: .csv, readOptions: request.readOptions)

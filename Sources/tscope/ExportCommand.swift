@@ -51,11 +51,29 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "PNG: most columns of the plot.")
     var maxColumns: Int = 2000
 
+    @Option(name: .customLong("scan-format"),
+            help: "CSV: the held trace (--trace, default max) as a coordination tool's scan: wwb (Shure Wireless Workbench) or wsm (Sennheiser WSM).")
+    var scanFormat: ScanExporter.Layout?
+    @Option(name: .customLong("max-points"), help: "--scan-format: most points, neighbouring bins merged by their maximum.")
+    var maxPoints: Int?
+
+    @Option(help: "Write occupancy as a PNG heat map here: channel across, time of day (UTC) down (needs --threshold).")
+    var occupancy: String?
+    @Option(help: "--occupancy: the slot of the day each row counts, e.g. 15m or 1h.", transform: TimeSpan.init(parsing:))
+    var slot: TimeSpan?
+    @OptionGroup(title: "Occupancy heat map") var occupancyCount: OccupancyCountOptions
+
     @OptionGroup var inputOptions: CaptureInputOptions
     @OptionGroup var bandPlanOption: BandPlanOption
 
     func validate() throws {
-        guard (png == nil) != (csv == nil) else { throw ValidationError("give one of --png OUT.png or --csv OUT.csv") }
+        guard [png, csv, occupancy].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("give one of --png OUT.png, --csv OUT.csv or --occupancy OUT.png")
+        }
+        if occupancy != nil { _ = try occupancyCount.requiredThreshold(for: "--occupancy") }
+        if scanFormat != nil && csv == nil { throw ValidationError("--scan-format writes a CSV: give --csv OUT.csv") }
+        if let maxPoints, maxPoints < 1 { throw ValidationError("--max-points: expected 1 or more") }
+        if let slot = slot?.seconds, slot > 86_400 { throw ValidationError("--slot: at most a day") }
         if trace != nil && csv == nil { throw ValidationError("--trace writes a CSV: give --csv OUT.csv") }
         if let low, let high, low.hertz >= high.hertz { throw ValidationError("--low must be below --high") }
         guard (1...20_000).contains(maxRows), (1...20_000).contains(maxColumns) else {
@@ -68,6 +86,13 @@ struct ExportCommand: ParsableCommand {
         if let png {
             output = .png(path: png, crop: WaterfallCrop(start: start?.bound, end: end?.bound, lowHz: low?.hertz, highHz: high?.hertz),
                           maxRows: maxRows, maxColumns: maxColumns)
+        } else if let occupancy {
+            output = .occupancy(png: occupancy, settings: OccupancySettings(
+                band: nil, channels: try occupancyCount.channelRule(),
+                threshold: try occupancyCount.requiredThreshold(for: "--occupancy"), intervalSeconds: nil, output: .text,
+                busyHour: false), slotSeconds: slot?.seconds ?? 900)
+        } else if let csv, let scanFormat {
+            output = .scan(csv: csv, layout: scanFormat, kind: trace ?? .max, maxPoints: maxPoints)
         } else if let csv, let trace {
             output = .trace(csv: csv, kind: trace)
         } else {

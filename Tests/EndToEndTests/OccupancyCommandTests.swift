@@ -172,4 +172,35 @@ import Testing
             #expect(full >= 5 && full <= 40, "\(full) channels always busy")
         }
     }
+
+    /// `export --occupancy` and `--scan-format` through the binary, on the same real capture.
+    @Test func exportDrawsTheHeatMapAndWritesCoordinationScans() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("occupancy-export-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let png = directory.appendingPathComponent("heat.png").path
+        let heat = try run(Paths.tscope, ["export", Self.file, "--occupancy", png, "--threshold", "-26", "--slot", "1h"])
+        #expect(heat.status == 0, "\(heat.stderr)")
+        #expect(heat.stderr.contains("128 channels x 24 slots of 60 min, from 299 sweeps"), "\(heat.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        let wwb = directory.appendingPathComponent("scan.csv").path
+        let scan = try run(Paths.tscope, ["export", Self.file, "--csv", wwb, "--scan-format", "wwb"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stderr.contains("not dBm"), "an rtl_power capture is in dB: \(scan.stderr)")
+        let rows = try String(contentsOfFile: wwb, encoding: .utf8).split(separator: "\n")
+        let sweeps = try Self.sweeps()
+        #expect(rows.count == 128)
+        #expect(rows.first == "88.050,\(String(format: "%.2f", sweeps.map { $0.values[0] }.max()!))")
+
+        for (arguments, message) in [(["--occupancy", png], "--occupancy needs --threshold"),
+                                     (["--png", png, "--csv", wwb], "give one of --png"),
+                                     (["--png", png, "--scan-format", "wsm"], "--scan-format writes a CSV"),
+                                     (["--csv", wwb, "--scan-format", "ias"], "--scan-format")] {
+            let result = try run(Paths.tscope, ["export", Self.file] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
 }
