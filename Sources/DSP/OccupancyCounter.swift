@@ -108,15 +108,17 @@ public final class OccupancyCounter {
     private var periodStart = 0.0
     private var periodEnd = 0.0
     private var periodSweeps = 0
-    private var samples: [Int] = []
-    private var occupied: [Int] = []
-    private var missing: [Int] = []
-    private var thresholdSums: [Double] = []
+    // the counts: allocated once the channels are known, freed with the counter (raw storage: the
+    // per-channel loop then pays no exclusivity or uniqueness check per count)
+    private var samples = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    private var occupied = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    private var missing = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    private var thresholdSums = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     // per slot of the day × channel
     private var slotCount = 24
-    private var daySamples: [Int] = []
-    private var dayOccupied: [Int] = []
-    private var dayThresholdSums: [Double] = []
+    private var daySamples = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    private var dayOccupied = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    private var dayThresholdSums = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
 
     // the bin grid the mapping below was made for
     private var grid: (startHz: Double, binWidthHz: Double, bins: Int, noiseBandwidthHz: Double?)?
@@ -143,6 +145,12 @@ public final class OccupancyCounter {
         self.band = band
         self.threshold = threshold
         self.intervalSeconds = intervalSeconds.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+    }
+
+    deinit {
+        for buffer in [samples, occupied, missing, daySamples, dayOccupied] { buffer.deallocate() }
+        thresholdSums.deallocate()
+        dayThresholdSums.deallocate()
     }
 
     /// The channels a rule gives over a first sweep; empty if none fits.
@@ -177,14 +185,19 @@ public final class OccupancyCounter {
             channels = Self.resolve(channelRule, band: band, firstSweep: frame)
             guard !channels.isEmpty else { return nil }
             let count = channels.count
-            samples = [Int](repeating: 0, count: count)
-            occupied = samples
-            missing = samples
-            thresholdSums = [Double](repeating: 0, count: count)
             slotCount = Int((86_400 / slotSeconds).rounded(.up))
-            daySamples = [Int](repeating: 0, count: slotCount * count)
-            dayOccupied = daySamples
-            dayThresholdSums = [Double](repeating: 0, count: slotCount * count)
+            func zeros<T: Numeric>(_ n: Int, _: T.Type) -> UnsafeMutableBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: n)
+                buffer.initialize(repeating: 0)
+                return buffer
+            }
+            samples = zeros(count, Int.self)
+            occupied = zeros(count, Int.self)
+            missing = zeros(count, Int.self)
+            thresholdSums = zeros(count, Double.self)
+            daySamples = zeros(slotCount * count, Int.self)
+            dayOccupied = zeros(slotCount * count, Int.self)
+            dayThresholdSums = zeros(slotCount * count, Double.self)
         }
         var closed: OccupancyPeriod?
         let index = periodIndex(frame.timestamp)
@@ -307,17 +320,9 @@ public final class OccupancyCounter {
         }
         let singleBins = channelRule == .bins
         let slotBase = Self.slotOfDay(frame.timestamp, slotSeconds: slotSeconds) * channels.count
-        // the counts as locals for the loop: a class's arrays are checked for exclusive access at every
-        // use, which cost more than the counting (the arrays move, nothing is copied)
-        var samples = self.samples, occupied = self.occupied, missing = self.missing
-        var thresholdSums = self.thresholdSums, daySamples = self.daySamples, dayOccupied = self.dayOccupied
-        var dayThresholdSums = self.dayThresholdSums
-        self.samples = []; self.occupied = []; self.missing = []; self.thresholdSums = []
-        self.daySamples = []; self.dayOccupied = []; self.dayThresholdSums = []
-        defer {
-            self.samples = samples; self.occupied = occupied; self.missing = missing; self.thresholdSums = thresholdSums
-            self.daySamples = daySamples; self.dayOccupied = dayOccupied; self.dayThresholdSums = dayThresholdSums
-        }
+        let samples = self.samples, occupied = self.occupied, missing = self.missing
+        let thresholdSums = self.thresholdSums, daySamples = self.daySamples, dayOccupied = self.dayOccupied
+        let dayThresholdSums = self.dayThresholdSums
         let binOfChannel = self.binOfChannel, firstBin = self.firstBin, noiseOffsetDB = self.noiseOffsetDB
         let weights = self.weights
         frame.powerDB.withUnsafeBufferPointer { bins in
