@@ -126,6 +126,8 @@ public enum MeterRun {
     /// file's own time, paced by `speed` (nil: as fast as they read).
     public static func file(_ reader: SpectrumFrameReader, speed: Double?, settings: MeterSettings) throws {
         let bands = settings.bands
+        // a calibrated analyzer's or a tinySA's recording is in dBm, and says so
+        let unit = reader.metadata.levelUnit
         var pacer = FilePacer(speed: speed)
         let accumulators = bands.map { band in
             let accumulator = settings.makeAccumulator()
@@ -134,7 +136,7 @@ public enum MeterRun {
         }
         let metrics = try settings.prometheus.map {
             try Self.serveMetrics(MeterMetrics(address: $0, bands: bands, device: reader.metadata.device ?? "capture",
-                                               serial: reader.metadata.serial, unit: .dB))
+                                               serial: reader.metadata.serial, unit: unit))
         }
         defer { metrics?.stop() }
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
@@ -147,9 +149,9 @@ public enum MeterRun {
                 guard let reading = accumulator.take() else { continue }
                 any = true
                 metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
-                print(MeterLine.format(time: time, band: band, decibels: reading.decibels, sweeps: reading.sweeps,
-                                       json: settings.json, measurements: reading.measurements, trace: settings.trace,
-                                       bandPlan: settings.bandPlan))
+                print(MeterLine.format(time: time, band: band, decibels: reading.decibels, unit: unit,
+                                       sweeps: reading.sweeps, json: settings.json, measurements: reading.measurements,
+                                       trace: settings.trace, bandPlan: settings.bandPlan))
             }
             guard any else { return }
             fflush(nil)
