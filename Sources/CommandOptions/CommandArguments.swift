@@ -13,6 +13,8 @@ public struct Band: CustomStringConvertible, Sendable {
     /// as typed, for messages
     public let text: String
     public let range: FrequencyRange
+    /// a default written in the source, not typed by the user
+    public let isDefault: Bool
 
     public var description: String { text }
 
@@ -28,6 +30,22 @@ public struct Band: CustomStringConvertible, Sendable {
         guard range.lowerHz >= 0 else { throw ValidationError("expected frequencies of 0 MHz or more") }
         self.text = text
         self.range = range
+        isDefault = false
+    }
+
+    private init(text: String, range: FrequencyRange, isDefault: Bool) {
+        self.text = text
+        self.range = range
+        self.isDefault = isDefault
+    }
+
+    /// The band behind a converter (`--frequency-offset`): one the user typed
+    /// is real already; a default is the analyzer's own band moved by the
+    /// converter (88:108 MHz tuned is 9838:9858 MHz behind a 9.75 GHz LNB).
+    public func real(behind conversion: FrequencyConversion?) -> Band {
+        guard isDefault, let conversion, !conversion.isIdentity, let real = conversion.real(range) else { return self }
+        let mhz = { FrequencyFormat.trimmed($0 / 1e6, maxFractionDigits: 6) }
+        return Band(text: "\(mhz(real.lowerHz)):\(mhz(real.upperHz))", range: real, isDefault: true)
     }
 
     /// A default written in the source (not typed by a user): whole MHz, lower below upper.
@@ -37,6 +55,7 @@ public struct Band: CustomStringConvertible, Sendable {
         }
         text = "\(lower):\(upper)"
         self.range = range
+        isDefault = true
     }
 
     /// The range, when `limits` (an analyzer's tunable range) hold it all.

@@ -44,7 +44,6 @@ public final class OccupancyRun: Sendable {
     private struct State {
         let counter: OccupancyCounter
         var printedHeader = false
-        var periods = 0
     }
 
     private let settings: OccupancySettings
@@ -180,7 +179,6 @@ public final class OccupancyRun: Sendable {
             emit(OccupancyLines.csvHeader)
         }
         state.printedHeader = true
-        state.periods += 1
         for line in OccupancyLines.period(period, unit: unit, threshold: settings.threshold, output: settings.output) {
             emit(line)
         }

@@ -57,6 +57,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         var selection = try analyzerOptions.apply(to: deviceOptions.selection)
         hackRFLetters.apply(to: &selection.settings)
+        let band = self.band.real(behind: deviceOptions.conversion)
         let request = try RecordingRequest(
             selection: selection, band: band.range, bandText: band.text, binWidthHz: binWidth,
             frameRate: frameRate, label: label, operatorName: operatorName, durationSeconds: duration?.seconds,

@@ -80,7 +80,7 @@ struct WatchCommand: ParsableCommand {
         // the bands check again against what the chosen analyzer can tune
         let recordingFailed = try usage { try run.run(
             bands: { limits in
-                (try band.within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
+                (try band.real(behind: deviceOptions.conversion).within(limits, option: "--band"), try meterBand.map { try $0.within(limits, option: "--meter-band") })
             },
             configure: { try referenceOption.apply(to: $0); try bandPlanOptions.apply(to: $0) }) }
         // the viewer went on after a recording's write error (the stderr line says which): the exit status says so too

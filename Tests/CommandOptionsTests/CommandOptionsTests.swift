@@ -51,6 +51,12 @@ struct CommandOptionsTests {
         #expect(throws: ValidationError.self) { try Band(parsing: "88-108") }
         // beyond every analyzer's own range, but a converter (--frequency-offset) may bring it in: checked at run time
         #expect(try Band(parsing: "10180:10190").range.lowerHz == 10_180e6)
+        // behind a converter a default band is the analyzer's own moved; a typed one is real already
+        let lnb = FrequencyConversion(offsetHz: 9.75e9)
+        #expect(Band(defaultMHz: 88, 108).real(behind: lnb).range == FrequencyRange(lowerHz: 9838e6, upperHz: 9858e6))
+        #expect(Band(defaultMHz: 88, 108).real(behind: lnb).text == "9838:9858")
+        #expect(try Band(parsing: "88:108").real(behind: lnb).range == FrequencyRange(lowerHz: 88e6, upperHz: 108e6))
+        #expect(Band(defaultMHz: 88, 108).real(behind: nil).range == FrequencyRange(lowerHz: 88e6, upperHz: 108e6))
         #expect(throws: ValidationError.self) { try Band(parsing: "-5:10") }
         let tinySA = try #require(FrequencyRange(lowerHz: 100e3, upperHz: 960e6))
         #expect(throws: CommandError.self) { try Band(parsing: "2400:2500").within(tinySA, option: "--band") }

@@ -131,8 +131,7 @@ import Testing
         let beyond = try run(Paths.tscope, ["meter", "--device", "demo", "--band", "7000:7100"])
         #expect(beyond.status == 1)
         #expect(beyond.stderr == "Error: --band 7000:7100: outside the analyzer's 0–6000 MHz\n", "\(beyond.stderr)")
-        for (band, message) in [("108:88", "start must be below stop"), ("88", "expected start:stop"),
-                                ("-5:10", "expected frequencies of 0 MHz or more")] {
+        for (band, message) in [("108:88", "start must be below stop"), ("88", "expected start:stop")] {
             let result = try run(Paths.tscope, ["meter", "--device", "demo", "--band", band])
             #expect(result.status != 0, "\(band)")
             #expect(result.stderr.contains("The value '\(band)' is invalid for '--band <band>': \(message)"), "\(result.stderr)")

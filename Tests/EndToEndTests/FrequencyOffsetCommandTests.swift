@@ -97,6 +97,14 @@ import Testing
         // what replay and export read: the real band, and the demo's FM stations in it (98.1 MHz + 9750)
         let peak = frame.powerDB.indices.max { frame.powerDB[$0] < frame.powerDB[$1] }!
         #expect(frame.binCenterHz(peak) > 9_838_000_000)
+        // without -f the default band is the analyzer's own (88–108 MHz), moved by the converter
+        let defaultCapture = directory.appendingPathComponent("default.tscope").path
+        let byDefault = try run(Paths.tscope, ["record", "--device", "demo", "--duration", "1s", "--output", defaultCapture,
+                                               "--frequency-offset", "9750M"])
+        #expect(byDefault.status == 0, "\(byDefault.stderr)")
+        var defaultFrame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        #expect(try CaptureStoreReader(path: defaultCapture).next(into: &defaultFrame))
+        #expect(abs(defaultFrame.startHz - 9_838_000_000) < defaultFrame.binWidthHz, "\(defaultFrame.startHz)")
         let exported = try run(Paths.tscope, ["export", "--csv", "-", "--trace", "max", capture])
         #expect(exported.status == 0, "\(exported.stderr)")
         let first = try #require(exported.stdoutText.split(separator: "\n").dropFirst().first)

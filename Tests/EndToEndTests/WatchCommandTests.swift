@@ -11,11 +11,18 @@ import Testing
     }
 
     @Test func rejectsABandOutsideTheAnalyzer() throws {
-        for band in ["7000:7100", "108:88", "x"] {
-            let result = try run(Paths.tscope, ["watch", "--device", "demo", "--band", band])
-            #expect(result.status != 0, "\(band)")
+        for band in [["--band", "108:88"], ["--band", "x"], ["--band=-5:10"]] {
+            let result = try run(Paths.tscope, ["watch", "--device", "demo"] + band)
+            #expect(result.status == 64, "\(band)")
             #expect(result.stderr.contains("--band"), "\(band)")
         }
+        // beyond the analyzer, but a converter could bring it in: refused once the analyzer is known, in one line
+        let tmux = try #require(try TmuxSession(width: 120, height: 32), "Tools/install-deps --test installs tmux")
+        // the status is echoed as "EXIT=…", which the typed line itself does not contain
+        try tmux.type("\(Paths.tscope.path) watch --device demo --band 7000:7100; echo \"EX\"\"IT=$?\"")
+        let screen = try #require(tmux.waitFor("EXIT=", timeoutSeconds: 20), "no exit:\n\(tmux.screen())")
+        #expect(screen.contains("Error: --band 7000:7100: outside the analyzer's 0–6000 MHz"), "\(screen)")
+        #expect(screen.contains("EXIT=1"), "\(screen)")
     }
 
     @Test func demoUnderTmuxShowsAxesAndDemoThenQuitsToACleanShell() throws {
