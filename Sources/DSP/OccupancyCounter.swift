@@ -220,6 +220,18 @@ public final class OccupancyCounter {
         return period()
     }
 
+    /// sweeps counted in the open period
+    public var openSweeps: Int { periodOpen ? periodSweeps : 0 }
+
+    /// Each channel's occupancy so far in the open period (0…1; NaN without
+    /// samples), into `fractions` (resized to the channels, storage reused).
+    public func openOccupancy(into fractions: inout [Double]) {
+        if fractions.count != channels.count { fractions = [Double](repeating: .nan, count: channels.count) }
+        for i in 0..<channels.count {
+            fractions[i] = periodOpen && samples[i] > 0 ? Double(occupied[i]) / Double(samples[i]) : .nan
+        }
+    }
+
     /// every sweep of the run, per time-of-day slot (UTC) and channel: the
     /// busy hour's counts with hour slots, a heat map's with shorter ones
     public var timeOfDay: [[OccupancyChannelCount]] {

@@ -15,6 +15,8 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     case meter = 3
     /// how often the spectrum landed at each frequency and level (density, "DPX")
     case persistence = 4
+    /// the share of sweeps each frequency was occupied (above the noise floor + 10 dB), since the band was tuned
+    case occupancy = 5
 
     /// The view's name: `--view`, the drawer's title, the `?` overlay.
     public var title: String {
@@ -23,6 +25,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .waterfall: return "waterfall"
         case .meter: return "meter"
         case .persistence: return "persistence"
+        case .occupancy: return "occupancy"
         }
     }
 
@@ -66,7 +69,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         switch self {
         case .plot, .persistence: return .level
         case .waterfall: return .time
-        case .meter: return .none
+        case .meter, .occupancy: return .none
         }
     }
 
@@ -74,7 +77,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     /// wheel zooms around the pointer. (The meter shows one band's number.)
     public var hasFrequencyAxis: Bool {
         switch self {
-        case .plot, .waterfall, .persistence: return true
+        case .plot, .waterfall, .persistence, .occupancy: return true
         case .meter: return false
         }
     }
@@ -84,7 +87,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     /// otherwise freeze the view.
     public var clickPauses: Bool {
         switch self {
-        case .plot, .meter, .persistence: return true
+        case .plot, .meter, .persistence, .occupancy: return true
         case .waterfall: return false
         }
     }
@@ -95,7 +98,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public func stepTimeDepth(_ steps: Int) -> AnalyzerIntent {
         switch self {
         case .persistence: return .stepPersistence(steps)
-        case .plot, .waterfall, .meter: return .stepPeriod(steps)
+        case .plot, .waterfall, .meter, .occupancy: return .stepPeriod(steps)
         }
     }
 
@@ -104,7 +107,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var rKey: AnalyzerIntent {
         switch self {
         case .meter: return .resetMeter
-        case .plot, .waterfall, .persistence: return .toggleRecording
+        case .plot, .waterfall, .persistence, .occupancy: return .toggleRecording
         }
     }
 
@@ -113,7 +116,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var hasMarkers: Bool {
         switch self {
         case .plot: return true
-        case .waterfall, .meter, .persistence: return false
+        case .waterfall, .meter, .persistence, .occupancy: return false
         }
     }
 
@@ -122,7 +125,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var tunesToMeterBand: Bool {
         switch self {
         case .meter: return true
-        case .plot, .waterfall, .persistence: return false
+        case .plot, .waterfall, .persistence, .occupancy: return false
         }
     }
 
@@ -136,6 +139,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
         case .persistence: return [.rangeStart, .rangeStop, .displaySpan, .persistence, .autoLevels]
+        case .occupancy: return [.rangeStart, .rangeStop]
         }
     }
 
@@ -149,6 +153,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .waterfall: return "←/→ pan  +/- zoom  PgUp/PgDn time  End now  [/] period  d drawer  ? keys  q quit"
         case .meter: return "r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
         case .persistence: return "←/→ pan  +/- zoom  ↑/↓ gain  a auto  [/] persistence  d drawer  ? keys  q quit"
+        case .occupancy: return "←/→ pan  +/- zoom  space pause  d drawer  ? keys  q quit"
         }
     }
 
@@ -161,7 +166,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
             return [" PgUp/PgDn   waterfall: back/now  wheel, drag up/down",
                     " Home/End    waterfall: now",
                     " [ / ]       waterfall period     ctrl+wheel"]
-        case .meter: return []
+        case .meter, .occupancy: return []
         case .persistence: return [" [ / ]       persistence: shorter / longer persistence time"]
         }
     }
@@ -171,6 +176,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var commandHelpNote: String? {
         switch self {
         case .persistence: return "how often the spectrum was at each level; [ ] its persistence time"
+        case .occupancy: return "the share of sweeps each frequency was 10 dB above the noise floor, as `occupancy --threshold auto` counts"
         case .plot, .waterfall, .meter: return nil
         }
     }

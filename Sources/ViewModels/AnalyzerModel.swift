@@ -40,6 +40,8 @@ public final class AnalyzerModel {
     public var meter: PowerMeterModel
     /// the persistence (density) view's histogram; its geometry is set by the view as it draws
     public let persistence: PersistenceModel
+    /// the occupancy view's counts per device bin since the band was tuned
+    public let occupancy = OccupancyTraceModel()
     public private(set) var drawer = DrawerModel()
     public private(set) var showsHelp = false
     /// a one-line complaint about the last drawer entry, shown in the drawer
@@ -100,7 +102,10 @@ public final class AnalyzerModel {
     public func ingest(_ delivery: FrameDelivery) {
         if let frame = delivery.frame { waterfall.add(shown(frame)) }
         guard !plot.isPaused else { return }
-        if let frame = delivery.frame, delivery.feedsPersistence { persistence.add(shown(frame)) }
+        if let frame = delivery.frame, delivery.feedsPersistence {
+            persistence.add(shown(frame))
+            occupancy.add(frame)
+        }
         guard let reading = delivery.bandPower else { return }
         if let trace = delivery.trace {
             // as a bench analyzer's channel power: the meter measures the held or averaged trace

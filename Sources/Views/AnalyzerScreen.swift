@@ -20,6 +20,7 @@ public final class AnalyzerScreen {
     private let waterfallView = WaterfallView()
     private let meterView = PowerMeterView()
     private let persistenceView = PersistenceView()
+    private let occupancyView = OccupancyView()
     private let drawerView = DrawerView()
     private let statusLine = StatusLine()
     private let bandPlanRow = BandPlanRow()
@@ -55,6 +56,7 @@ public final class AnalyzerScreen {
             plotView.invalidate()
             waterfallView.invalidate()
             persistenceView.invalidate()
+            occupancyView.invalidate()
             statusLine.invalidate()
             bandPlanRow.invalidate()
             _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
@@ -106,6 +108,10 @@ public final class AnalyzerScreen {
             geometry.data = PersistenceView.dataRect(in: main)
             drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
+        case .occupancy:
+            occupancyView.render(occupancy: model.occupancy, band: plot.visibleBand, in: main, into: &buffer)
+            geometry.data = OccupancyView.dataRect(in: main)
+            drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
         }
         if !layout.drawer.isEmpty {
             let drawerLayout = DrawerLayout(rect: layout.drawer, fields: model.drawerFields)
@@ -186,6 +192,9 @@ public final class AnalyzerScreen {
         case .persistence:
             let note = referenceNote == "live − reference" ? " │ live − reference" : ""
             return "persistence \(DrawerView.text(.persistence, model)) │ colour: % of time at each level" + note
+        case .occupancy:
+            return "occupancy since tuned │ threshold noise floor + "
+                + "\(FrequencyFormat.trimmed(OccupancyTraceModel.marginDB, maxFractionDigits: 1)) dB"
         }
     }
 }

@@ -19,6 +19,8 @@ import Testing
         analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .persistence)
         analyzer.apply(.nextMode, now: 0)
+        #expect(analyzer.mode == .occupancy)
+        analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .plot)
         analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .waterfall)
@@ -34,7 +36,7 @@ import Testing
         }
         #expect(mode == .plot)
         #expect(seen == AnalyzerMode.allCases)
-        #expect(AnalyzerMode.plot.previous == .persistence)
+        #expect(AnalyzerMode.plot.previous == .occupancy)
         #expect(AnalyzerMode(title: "persistence") == .persistence)
         #expect(AnalyzerMode(title: "dpx") == nil)
     }

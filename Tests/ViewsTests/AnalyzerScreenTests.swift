@@ -34,6 +34,10 @@ enum Scene {
             if step == 60 { bins[1500] = -35 }
             analyzer.persistence.add(SpectrumFrame(startHz: 100e6, binWidthHz: 10e3, timestamp: now - 100.0 / 30 + Double(step) / 30,
                                                    powerDB: bins))
+            // the occupancy view counts the same sweeps: the carriers always, the burst once, 102 MHz in every other
+            if step.isMultiple(of: 2) { bins[200] = -50 }
+            analyzer.occupancy.add(SpectrumFrame(startHz: 100e6, binWidthHz: 10e3,
+                                                 timestamp: now - 100.0 / 30 + Double(step) / 30, powerDB: bins))
         }
         analyzer.meter.record(-42.5, at: now - 1)
         analyzer.meter.record(-37.25, at: now)
@@ -309,7 +313,7 @@ enum Golden {
             // Esc: the key help is back
             model.apply(.timeEntry(.cancel), now: Scene.now)
             screen.render(model: model, frame: fixedFrame(), status: fixedStatus, now: Scene.now, into: &buffer)
-            #expect(buffer.lines[height - 1].hasPrefix(" 1/2/3/4 view"))
+            #expect(buffer.lines[height - 1].hasPrefix(" \(AnalyzerMode.digitKeys) view"))
             // a refused time says so on the same line
             model.apply(.timeEntry(.begin), now: Scene.now)
             model.apply(.timeEntry(.type(":")), now: Scene.now)

@@ -1,0 +1,58 @@
+import Signals
+import Terminal
+import ViewModels
+
+/// Draws the occupancy view: frequency across on the plot's band, and for
+/// each column a bar as tall as the share of sweeps its busiest bin was
+/// occupied (0–100 % up the level axis), coloured by that share on the
+/// upper part of `PowerColorMap` (blue for rare, red and white for always). Columns with nothing measured stay empty. Storage
+/// is allocated when the layout changes; a steady redraw allocates nothing.
+public final class OccupancyView {
+    private var layout = PlotLayout(area: Rect(x: 0, y: 0, width: 0, height: 0))
+    private var canvas = HalfBlockCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
+    /// PowerColorMap's table as terminal colours
+    private let colors: [Color] = PowerColorMap.table.map { Color.rgb($0.red, $0.green, $0.blue) }
+    private var drawnAxes: (band: FrequencyRange, area: Rect)?
+
+    public init() {}
+
+    public func invalidate() { drawnAxes = nil }
+
+    static func layout(in area: Rect) -> PlotLayout { PlotLayout(area: area) }
+
+    /// The bars' rect inside `area` (for the mouse).
+    static func dataRect(in area: Rect) -> Rect { layout(in: area).plot }
+
+    public func render(occupancy: OccupancyTraceModel, band: FrequencyRange, in area: Rect, into buffer: inout Buffer) {
+        let size = Self.layout(in: area)
+        if size != layout || canvas.area != size.plot {
+            layout = size
+            canvas = HalfBlockCanvas(area: size.plot)
+            drawnAxes = nil
+        }
+        if drawnAxes.map({ $0.band != band || $0.area != area }) ?? true {
+            buffer.fill(area, with: .blank)
+            if layout.showsAxes {
+                SpectrumPlotView.drawLevelAxis(bottomDB: 0, topDB: 100, in: layout.levelAxis, into: &buffer)
+                FrequencyAxis.draw(band: band, layout: layout, cornerLabel: "%", into: &buffer)
+            }
+            drawnAxes = (band, area)
+        }
+        guard !layout.plot.isEmpty else { return }
+        let columns = canvas.pixelWidth, rows = canvas.pixelHeight
+        let hzPerColumn = band.spanHz / Double(max(columns, 1))
+        let top = PowerColorMap.tableSize - 1
+        for x in 0..<columns {
+            let low = band.lowerHz + Double(x) * hzPerColumn
+            let share = occupancy.peak(from: low, to: low + hzPerColumn)
+            // pixel rows lit from the bottom: at least one for any share above 0
+            let lit = share.isNaN ? 0 : share <= 0 ? 0 : max(1, Int((share * Double(rows)).rounded()))
+            // from the palette's blue (a little) to its red and white (all the time): the darker colours
+            // below blue would hide a rarely busy channel
+            let level = Float(PowerColorMap.blueLevel + (1 - PowerColorMap.blueLevel) * (share.isNaN ? 0 : share))
+            let color = share.isNaN ? Color.default : colors[min(PowerColorMap.index(normalized: level), top)]
+            for y in 0..<rows { canvas.set(x: x, y: y, color: y >= rows - lit ? color : .default) }
+        }
+        canvas.render(into: &buffer)
+    }
+}
