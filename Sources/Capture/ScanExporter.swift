@@ -69,9 +69,9 @@ public enum ScanExporter {
         var start = 0
         while start < values.count {
             let end = min(values.count, start + group)
-            if let loudest = (start..<end).filter({ !values[$0].isNaN }).max(by: { values[$0] < values[$1] }) {
-                points.append((hold.binCenterHz(loudest), values[loudest]))
-            }
+            var loudest: Int?
+            for i in start..<end where !values[i].isNaN && (loudest.map { values[i] > values[$0] } ?? true) { loudest = i }
+            if let loudest { points.append((hold.binCenterHz(loudest), values[loudest])) }
             start = end
         }
         return points
@@ -101,10 +101,6 @@ public enum ScanExporter {
 
     /// "2026-11-27 16:00:00" UTC
     static func dateTime(_ time: Double) -> String {
-        var seconds = time_t(time.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        UTCDateTime(unixSeconds: time).iso8601(separator: " ", zone: "")
     }
 }

@@ -397,36 +397,13 @@ public final class OccupancyCounter {
         }
         guard !noiseScratch.isEmpty else { return nil }
         let rank = Self.percentileRank(count: noiseScratch.count)
-        return Double(Self.select(rank, in: &noiseScratch))
+        return Double(OrderStatistic.select(&noiseScratch, rank: rank))
     }
 
     /// The 0-based rank of the `noisePercentile` among `count` sorted values
     /// (the nearest-rank method: ⌈p·n⌉-th smallest).
     public static func percentileRank(count: Int) -> Int {
         max(0, Int((OccupancyThreshold.noisePercentile * Double(count)).rounded(.up)) - 1)
-    }
-
-    /// The `rank`-th smallest of `values` (Hoare's quickselect, expected
-    /// linear time; reorders `values`).
-    static func select(_ rank: Int, in values: inout [Float]) -> Float {
-        var low = 0
-        var high = values.count - 1
-        while low < high {
-            let pivot = values[(low + high) / 2]
-            var i = low
-            var j = high
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
-        }
-        return values[rank]
     }
 
     /// the time-of-day slot (UTC, from 0 at midnight) of a Unix time

@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 
 /// Labels each detected beat N, S, V or Q from its shape and its timing.

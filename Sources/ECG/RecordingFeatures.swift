@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 
 /// What a recording's rhythm and shape measure, one number per feature:

@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 
 /// Classifies the rhythm from beat times, beat classes and signal quality, on

@@ -158,13 +158,7 @@ public struct CalibrationTable: Sendable, Equatable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.3f", value)
     }
 
-    static func iso8601(_ time: Double) -> String {
-        var seconds = time_t(time.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-    }
+    static func iso8601(_ time: Double) -> String { UTCDateTime(unixSeconds: time).iso8601() }
 
     /// "2026-11-25T23:40:12Z" → seconds since the epoch
     static func parseISO8601(_ text: String) -> Double? {

@@ -1,4 +1,5 @@
 import Foundation
+import DSP
 import Signals
 import Testing
 @testable import ECG

@@ -71,7 +71,7 @@ import Testing
             let sorted = values.sorted()
             let rank = OccupancyCounter.percentileRank(count: count)
             #expect(rank == Int((0.1 * Double(count)).rounded(.up)) - 1)
-            #expect(OccupancyCounter.select(rank, in: &values) == sorted[rank], "\(count) values")
+            #expect(OrderStatistic.select(&values, rank: rank) == sorted[rank], "\(count) values")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Capture file names from operator, label and UTC start:
 /// `bench2_fm-survey_20261121T101500Z.tscope`. Parts are separated by `_`;
@@ -29,13 +30,7 @@ public enum CaptureFileName {
     }
 
     /// `YYYYMMDDTHHMMSSZ` (ISO 8601 basic format, UTC, whole seconds rounded down)
-    static func utcStamp(_ time: Double) -> String {
-        var seconds = time_t(time.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-    }
+    static func utcStamp(_ time: Double) -> String { UTCDateTime(unixSeconds: time).iso8601(basic: true) }
 
     static func sanitized(_ text: String) -> String {
         var out = ""

@@ -1,11 +1,11 @@
-/// Order statistics without sorting.
-enum OrderStatistic {
+/// Order statistics without sorting (the ECG's medians, occupancy's noise floor).
+public enum OrderStatistic {
     /// The value that sorting `values` would put at `rank`, found by
     /// quickselect (Hoare's FIND) in linear expected time; `values` is reordered.
     /// The same value as `values.sorted()[rank]` without sorting: the median
     /// of a whole lead, of each second's differences and of each beat's window
     /// took a sixth of `ecg classify`'s time when they were sorted. Allocates nothing.
-    static func select(_ values: inout [Float], rank: Int) -> Float {
+    public static func select(_ values: inout [Float], rank: Int) -> Float {
         var low = 0, high = values.count - 1
         while low < high {
             // the median of three as pivot keeps sorted and constant runs linear
