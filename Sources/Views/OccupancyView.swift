@@ -5,7 +5,8 @@ import ViewModels
 /// Draws the occupancy view: frequency across on the plot's band, and for
 /// each column a bar as tall as the share of sweeps its busiest bin was
 /// occupied (0–100 % up the level axis), coloured by that share on the
-/// upper part of `PowerColorMap` (blue for rare, red and white for always). Columns with nothing measured stay empty. Storage
+/// upper part of `PowerColorMap` (blue for rare, red and white for always);
+/// a column measured but never busy shows one grey pixel row at 0 %. Columns with nothing measured stay empty. Storage
 /// is allocated when the layout changes; a steady redraw allocates nothing.
 public final class OccupancyView {
     private var layout = PlotLayout(area: Rect(x: 0, y: 0, width: 0, height: 0))
@@ -13,6 +14,8 @@ public final class OccupancyView {
     /// PowerColorMap's table as terminal colours
     private let colors: [Color] = PowerColorMap.table.map { Color.rgb($0.red, $0.green, $0.blue) }
     private var drawnAxes: (band: FrequencyRange, area: Rect)?
+    /// the bottom pixel of a column measured but never busy
+    static let neverBusy = Color.rgb(90, 90, 90)
 
     public init() {}
 
@@ -45,12 +48,14 @@ public final class OccupancyView {
         for x in 0..<columns {
             let low = band.lowerHz + Double(x) * hzPerColumn
             let share = occupancy.peak(from: low, to: low + hzPerColumn)
-            // pixel rows lit from the bottom: at least one for any share above 0
-            let lit = share.isNaN ? 0 : share <= 0 ? 0 : max(1, Int((share * Double(rows)).rounded()))
+            // pixel rows lit from the bottom: at least one for any share above 0, and for a share of 0 one in
+            // grey, so that "measured, never busy" differs from "not measured"
+            let lit = share.isNaN ? 0 : max(1, Int((share * Double(rows)).rounded()))
             // from the palette's blue (a little) to its red and white (all the time): the darker colours
             // below blue would hide a rarely busy channel
             let level = Float(PowerColorMap.blueLevel + (1 - PowerColorMap.blueLevel) * (share.isNaN ? 0 : share))
-            let color = share.isNaN ? Color.default : colors[min(PowerColorMap.index(normalized: level), top)]
+            let color = share.isNaN ? Color.default
+                : share <= 0 ? Self.neverBusy : colors[min(PowerColorMap.index(normalized: level), top)]
             for y in 0..<rows { canvas.set(x: x, y: y, color: y >= rows - lit ? color : .default) }
         }
         canvas.render(into: &buffer)

@@ -47,7 +47,14 @@ import Testing
         }
         #expect(litRows(20_500) == data.height, "always busy: the full height")
         #expect(abs(litRows(70_500) - data.height / 2) <= 1, "busy half the time: half the height")
-        #expect(litRows(40_500) == 0, "never busy: nothing")
+        #expect(litRows(40_500) == 1, "never busy: one grey pixel row, measured but at 0 %")
+        let bottom = try #require(buffer.cell(x: data.x + Int(40_500 / hzPerColumn), y: data.maxY - 1))
+        #expect(bottom.style.background == OccupancyView.neverBusy || bottom.style.foreground == OccupancyView.neverBusy)
         #expect(buffer.lines.joined().contains("100"), "the axis reads in percent")
+        // beyond the counted bins nothing was measured: nothing drawn
+        let wider = try #require(FrequencyRange(lowerHz: 0, upperHz: 200_000))
+        view.render(occupancy: model, band: wider, in: area, into: &buffer)
+        let beyond = data.x + Int(150_000 / (200_000 / Double(data.width)))
+        #expect((data.y..<data.maxY).allSatisfy { buffer.cell(x: beyond, y: $0)?.scalar == " " })
     }
 }
