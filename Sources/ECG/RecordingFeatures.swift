@@ -15,7 +15,9 @@ public struct RecordingFeatures: Sendable {
         "qrs_amplitude_mv", "p_wave_ratio", "p_wave_consistency", "hf_noise_ratio", "beats_per_expected",
         "pnn50", "raw_irregularity", "p_wave_present_fraction", "qrs_amplitude_cv",
         "f_wave_ratio", "tq_activity_ratio",
-    ]
+        "poincare_sd1_ratio", "poincare_sd_ratio", "rr_near_median_fraction", "lorenz_origin_fraction",
+        "lorenz_cell_fraction", "rr_entropy", "raw_irregularity_p25",
+    ] + QRSTCancellation.names
 
     public var values: [Double]
 
@@ -70,7 +72,9 @@ public struct RecordingFeatures: Sendable {
                 }
                 windows.sort()
                 value["raw_irregularity"] = windows[windows.count / 2]
+                value["raw_irregularity_p25"] = windows[windows.count / 4]
             }
+            Self.rrShape(intervals, median: median, into: &value)
             let entropy = Self.sampleEntropy(intervals, tolerance: 0.03)
             value["sampen"] = entropy
             value["cosen"] = entropy.isFinite ? entropy - log(mean) : .nan
@@ -92,6 +96,61 @@ public struct RecordingFeatures: Sendable {
         value["beats_per_expected"] = Double(beats.count) / max(expected, 1)
         Self.morphology(analysis, into: &value)
         values = Self.names.map { value[$0] ?? .nan }
+    }
+
+    /// How the RR intervals spread (every beat as it came), each size
+    /// against the median interval:
+    /// - the Poincaré plot's SD1 (spread across the identity line: beat to
+    ///   beat change) and SD1/SD2 (SD2 along it: slow change), Brennan et al.,
+    ///   IEEE TBME 48 (2001);
+    /// - the share of intervals within 10 % of the median (a dominant rhythm
+    ///   with ectopic beats keeps most there; AF does not);
+    /// - Sarkar, Ritscher & Mehra's Lorenz plot of successive differences
+    ///   (ΔRR(i), ΔRR(i−1)) in 40 ms cells, IEEE TBME 55 (2008): the share of
+    ///   points in the cell at the origin (regular rhythm) and the number of
+    ///   other cells visited per point (AF scatters over many);
+    /// - the Shannon entropy of a 16-bin histogram of the intervals with the
+    ///   sixteenth at each end left out, over ln 16 (Dash et al., Ann Biomed
+    ///   Eng 37, 2009).
+    static func rrShape(_ intervals: [Double], median: Double, into value: inout [String: Double]) {
+        let count = intervals.count
+        guard count >= 4, median > 0 else { return }
+        func deviation(_ values: [Double]) -> Double {
+            let mean = values.reduce(0, +) / Double(values.count)
+            return (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count)).squareRoot()
+        }
+        let differences = (1..<count).map { intervals[$0] - intervals[$0 - 1] }
+        let sd1 = deviation(differences) / 2.0.squareRoot() / median
+        let sd2 = deviation((1..<count).map { (intervals[$0] + intervals[$0 - 1]) / 2.0.squareRoot() }) / median
+        value["poincare_sd1_ratio"] = sd1
+        value["poincare_sd_ratio"] = sd1 / max(sd2, 1e-6)
+        value["rr_near_median_fraction"] = Double(intervals.filter { abs($0 - median) < 0.1 * median }.count) / Double(count)
+        let cellSize = 0.04, cellLimit = 15
+        func cell(_ difference: Double) -> Int { max(-cellLimit, min(cellLimit, Int((difference / cellSize + 0.5).rounded(.down)))) }
+        var visited = Set<Int>(), origin = 0
+        for index in 1..<differences.count {
+            let x = cell(differences[index]), y = cell(differences[index - 1])
+            if x == 0 && y == 0 { origin += 1 } else { visited.insert((x + cellLimit) * (2 * cellLimit + 1) + y + cellLimit) }
+        }
+        let points = Double(differences.count - 1)
+        value["lorenz_origin_fraction"] = Double(origin) / points
+        value["lorenz_cell_fraction"] = Double(visited.count) / points
+        if count > 16 {
+            let sorted = intervals.sorted()
+            let core = sorted[(count / 16)..<(count - count / 16)]
+            let low = core.first!, high = core.last!
+            var histogram = [Int](repeating: 0, count: 16)
+            for interval in core {
+                let bin = high > low ? min(15, Int((interval - low) / (high - low) * 16)) : 0
+                histogram[bin] += 1
+            }
+            var entropy = 0.0
+            for frequency in histogram where frequency > 0 {
+                let share = Double(frequency) / Double(core.count)
+                entropy -= share * log(share)
+            }
+            value["rr_entropy"] = entropy / log(16.0)
+        }
     }
 
     /// Sample entropy of `series` with m = 1 and tolerance r [same unit]
@@ -168,6 +227,7 @@ public struct RecordingFeatures: Sendable {
         for index in 2..<signal.count { second.append(abs(signal[index] - 2 * signal[index - 1] + signal[index - 2])) }
         value["hf_noise_ratio"] = amplitude > 0 ? Double(OrderStatistic.select(&second, rank: second.count / 2)) / amplitude : .nan
         atrialActivity(analysis, qrsAmplitude: amplitude, into: &value)
+        QRSTCancellation.measure(analysis, into: &value)
     }
 
     /// Atrial activity between beats: in each interval between two normal
