@@ -50,6 +50,7 @@ public final class FrameMailbox: Sendable {
             guard state.trace.write(into: &frame) else { return false }
             frame.timestamp = state.pending.timestamp
             frame.noiseBandwidthHz = state.pending.noiseBandwidthHz
+            frame.windowing = state.pending.windowing
             return true
         }
     }
@@ -61,6 +62,7 @@ public final class FrameMailbox: Sendable {
                 && state.pending.binWidthHz == frame.binWidthHz && state.pending.powerDB.count == frame.powerDB.count
             state.pending.timestamp = frame.timestamp
             state.pending.noiseBandwidthHz = frame.noiseBandwidthHz
+            state.pending.windowing = frame.windowing
             if sameGeometry {
                 state.pending.powerDB.withUnsafeMutableBufferPointer { held in
                     frame.powerDB.withUnsafeBufferPointer { new in
@@ -103,6 +105,7 @@ public final class FrameMailbox: Sendable {
             frame.binWidthHz = state.pending.binWidthHz
             frame.timestamp = state.pending.timestamp
             frame.noiseBandwidthHz = state.pending.noiseBandwidthHz
+            frame.windowing = state.pending.windowing
             Self.copy(state.pending.powerDB, into: &frame.powerDB)
             let combined = state.pendingCount
             state.pendingCount = 0

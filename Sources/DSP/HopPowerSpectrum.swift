@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Power spectrum of one RTL-SDR hop, as rtl_power integrates it: the hop's
 /// u8 I/Q (offset binary, midpoint 127.5) is cut into consecutive segments of

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Real-time spectrum analysis of a continuous I/Q stream, as a bench
 /// real-time analyzer does it: every sample goes through overlapped windowed

@@ -177,7 +177,9 @@ public struct TraceHold: Sendable {
 public struct BandMeasurements: Sendable, Equatable {
     /// occupied bandwidth [Hz]: start and stop
     public var occupied: (startHz: Double, stopHz: Double)?
-    /// highest first, at bin centres [Hz, dB]
+    /// highest first: each a tone's frequency and level as `ToneLevel` reads
+    /// it (on an FFT-made spectrum, interpolated between bins and corrected
+    /// for the window; else the bin's centre and level) [Hz, dB]
     public var peaks: [(hz: Double, decibels: Float)]
 
     public static func == (a: BandMeasurements, b: BandMeasurements) -> Bool {
@@ -187,11 +189,13 @@ public struct BandMeasurements: Sendable, Equatable {
 
     /// Measures the bins of `hold` whose centres lie in `band`.
     /// - Parameters:
+    ///   - windowing: the FFT window its sweeps were made with (nil: a device's RBW filter)
     ///   - occupiedPercent: e.g. 99; nil = no OBW
     ///   - peakCount: peaks to report (0 = none)
-    public static func measure(_ hold: TraceHold, band: FrequencyRange, occupiedPercent: Double?, peakCount: Int,
-                               excursionDB: Float) -> BandMeasurements {
-        measure(SpectrumFrame(startHz: hold.startHz, binWidthHz: hold.binWidthHz, timestamp: 0, powerDB: hold.decibels),
+    public static func measure(_ hold: TraceHold, windowing: FFTWindowing?, band: FrequencyRange,
+                               occupiedPercent: Double?, peakCount: Int, excursionDB: Float) -> BandMeasurements {
+        measure(SpectrumFrame(startHz: hold.startHz, binWidthHz: hold.binWidthHz, timestamp: 0, powerDB: hold.decibels,
+                              windowing: windowing),
                 band: band, occupiedPercent: occupiedPercent, peakCount: peakCount, excursionDB: excursionDB)
     }
 
@@ -206,9 +210,11 @@ public struct BandMeasurements: Sendable, Equatable {
             SpectrumMeasurements.occupiedBandwidth(slice, startHz: frame.startHz + Double(first) * frame.binWidthHz,
                                                    binWidthHz: frame.binWidthHz, percent: $0)
         }
+        // the tone under each peak: on an FFT-made frame its neighbours (even outside the band) place it
         let peaks = SpectrumMeasurements.peaks(slice, excursionDB: excursionDB, count: peakCount).map {
-            (hz: frame.binCenterHz(first + $0.bin), decibels: $0.decibels)
-        }
+            let tone = ToneLevel.read(bin: first + $0.bin, of: frame)
+            return (hz: tone.hz, decibels: tone.decibels)
+        }.sorted { $0.decibels > $1.decibels }
         return BandMeasurements(occupied: occupied, peaks: peaks)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// The per-block power spectrum exactly as hackrf_sweep computes it
 /// (host/hackrf-tools/src/hackrf_sweep.c, release 2022.09.1):

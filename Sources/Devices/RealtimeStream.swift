@@ -85,6 +85,7 @@ final class RealtimeStream: Sendable {
         precondition(format.bytesPerSample == stride, "the stream's sample size is the spectrum's")
         let analysis = RealtimeSpectrum.analysis(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz)
         let noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
+        let windowing = FFTWindowing(.hann, length: plan.fftSize)
         guard let thread = WorkerThread({ [self] in
             // the spectrum belongs to the DSP thread alone: made there, never shared
             let spectrum = RealtimeSpectrum(fftSize: plan.fftSize, sampleRateHz: plan.sampleRateHz, detector: detector,
@@ -110,7 +111,7 @@ final class RealtimeStream: Sendable {
                         frames.add(1, ordering: .relaxed)
                         onFrame(SpectrumFrame(startHz: plan.frameStartHz, binWidthHz: plan.binWidthHz,
                                               timestamp: unixTimeNow(), powerDB: Array(bins),
-                                              noiseBandwidthHz: noiseBandwidthHz,
+                                              noiseBandwidthHz: noiseBandwidthHz, windowing: windowing,
                                               everyDetector: Self.everyDetector(of: spectrum)))
                     }
                 }

@@ -186,6 +186,9 @@ public final class BandPowerAccumulator: Sendable {
         /// `--trace`: held or averaged over every sweep since the start (a retune starts it again)
         var trace: TraceAccumulator
         var traced = SpectrumFrame(startHz: 0, binWidthHz: 0, timestamp: 0, powerDB: [])
+        /// the newest frame's noise bandwidth and window, for the trace and the peaks
+        var noiseBandwidthHz: Double?
+        var windowing: FFTWindowing?
     }
 
     private let state: Guarded<State>
@@ -204,6 +207,8 @@ public final class BandPowerAccumulator: Sendable {
         state.withLock { state in
             state.average.add(frame)
             guard state.average.band != nil else { return }
+            state.noiseBandwidthHz = frame.noiseBandwidthHz
+            state.windowing = frame.windowing
             state.trace.add(frame)
             // a retune starts the interval's spectrum again at the new bins
             if state.request != nil, state.trace.mode == .live,
@@ -221,8 +226,10 @@ public final class BandPowerAccumulator: Sendable {
         state.withLock { state in
             guard let band = state.average.band, let interval = state.average.take() else { return nil }
             if state.trace.mode != .live {
-                guard state.trace.write(into: &state.traced),
-                      let decibels = BandPower.decibels(in: band, of: state.traced) else {
+                guard state.trace.write(into: &state.traced) else { return nil }
+                state.traced.noiseBandwidthHz = state.noiseBandwidthHz
+                state.traced.windowing = state.windowing
+                guard let decibels = BandPower.decibels(in: band, of: state.traced) else {
                     return nil
                 }
                 let measured = state.request.map {
@@ -232,8 +239,9 @@ public final class BandPowerAccumulator: Sendable {
                 return (decibels, interval.frames, measured)
             }
             let measured = state.request.map {
-                BandMeasurements.measure(state.spectrum, band: band, occupiedPercent: $0.occupiedPercent,
-                                         peakCount: $0.peakCount, excursionDB: $0.excursionDB)
+                BandMeasurements.measure(state.spectrum, windowing: state.windowing, band: band,
+                                         occupiedPercent: $0.occupiedPercent, peakCount: $0.peakCount,
+                                         excursionDB: $0.excursionDB)
             }
             state.spectrum = TraceHold(kind: .avg)
             return (interval.decibels, interval.frames, measured)

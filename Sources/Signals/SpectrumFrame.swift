@@ -17,18 +17,26 @@ public struct SpectrumFrame: Sendable, Equatable {
     /// is Σ Pᵢ × binWidthHz / noiseBandwidthHz (`BandPower`). nil: the bins
     /// tile the band exactly (stored captures, which do not record it).
     public var noiseBandwidthHz: Double?
+    /// The FFT window the bins were made with, where they came from an FFT
+    /// (HackRF, RTL-SDR, SoapySDR): a marker reads a tone's level from it
+    /// (`ToneLevel`). nil: a device's own resolution filter made the points
+    /// (tinySA, RF Explorer), whose peaks already read a tone's level, or the
+    /// source did not say (stored captures).
+    public var windowing: FFTWindowing?
     /// The same bins by every detector over the same dwells, where the
     /// source was asked to keep them all (a sensor whose viewers ask for
     /// different detectors); `powerDB` is then one of them. nil otherwise.
     public var everyDetector: DetectorLevels?
 
     public init(startHz: Double, binWidthHz: Double, timestamp: Double, powerDB: [Float],
-                noiseBandwidthHz: Double? = nil, everyDetector: DetectorLevels? = nil) {
+                noiseBandwidthHz: Double? = nil, windowing: FFTWindowing? = nil,
+                everyDetector: DetectorLevels? = nil) {
         self.startHz = startHz
         self.binWidthHz = binWidthHz
         self.timestamp = timestamp
         self.powerDB = powerDB
         self.noiseBandwidthHz = noiseBandwidthHz
+        self.windowing = windowing
         self.everyDetector = everyDetector
     }
 

@@ -122,6 +122,7 @@ public final class AnalyzerModel {
         waterfallScratch.binWidthHz = frame.binWidthHz
         waterfallScratch.timestamp = frame.timestamp
         waterfallScratch.noiseBandwidthHz = frame.noiseBandwidthHz
+        waterfallScratch.windowing = frame.windowing
         if waterfallScratch.powerDB.count == frame.powerDB.count {
             for i in frame.powerDB.indices { waterfallScratch.powerDB[i] = frame.powerDB[i] }
         } else {

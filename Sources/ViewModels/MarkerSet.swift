@@ -89,34 +89,53 @@ public struct MarkerSet: Sendable, Equatable {
     }
 
     /// One line of the marker table: "1  98.390625 MHz  -8.08 dB" or
-    /// "Δ2 +1.25 MHz  -3.40 dB"; the level is the shown frame's at the marker.
+    /// "Δ2 +1.25 MHz  -3.40 dB". A normal or delta marker reads a tone's
+    /// level and frequency at its bin (`reading`); a noise marker reads the
+    /// bin's power per Hz.
     public func table(frame: SpectrumFrame, unit: PowerUnit) -> [String] {
-        let reference = markers.first.map { level(at: $0.hz, frame) }
+        let reference = markers.first.map { reading(at: $0.hz, frame) }
         return markers.enumerated().map { index, marker in
-            let level = self.level(at: marker.hz, frame)
             let pointer = index == selected ? "▸" : " "
             if marker.kind == .noise {
                 // power per Hz: the bin's power over its noise bandwidth (the window's, else the bin width)
                 let bandwidth = frame.noiseBandwidthHz ?? frame.binWidthHz
-                let perHz = level - Float(10 * log10(max(bandwidth, 1e-9)))
+                let perHz = level(at: marker.hz, frame) - Float(10 * log10(max(bandwidth, 1e-9)))
                 return "\(pointer)N\(index + 1) \(FrequencyFormat.label(marker.hz, maxFractionDigits: 6))  "
                     + Self.decibels(perHz, unit: "\(unit)/Hz", signed: false)
             }
-            if marker.isDelta, let first = markers.first, let reference {
-                let df = marker.hz - first.hz
+            let tone = reading(at: marker.hz, frame)
+            if marker.isDelta, let reference {
+                let df = tone.hz - reference.hz
                 let sign = df >= 0 ? "+" : "−"
                 return "\(pointer)Δ\(index + 1) \(sign)\(FrequencyFormat.label(abs(df), maxFractionDigits: 6))  "
-                    + Self.decibels(level - reference, unit: "dB", signed: true)
+                    + Self.decibels(tone.decibels - reference.decibels, unit: "dB", signed: true)
             }
-            return "\(pointer)\(index + 1)  \(FrequencyFormat.label(marker.hz, maxFractionDigits: 6))  "
-                + Self.decibels(level, unit: unit.rawValue, signed: false)
+            return "\(pointer)\(index + 1)  \(FrequencyFormat.label(tone.hz, maxFractionDigits: 6))  "
+                + Self.decibels(tone.decibels, unit: unit.rawValue, signed: false)
         }
     }
 
-    /// the frame's level in the bin holding `hz` (NaN outside it)
+    /// the frame's level in the bin holding `hz`, as the trace draws it (NaN outside it)
     public func level(at hz: Double, _ frame: SpectrumFrame) -> Float {
-        let index = Int(((hz - frame.startHz) / frame.binWidthHz).rounded(.down))
+        let index = Self.bin(holding: hz, frame)
         return frame.powerDB.indices.contains(index) ? frame.powerDB[index] : .nan
+    }
+
+    /// What a marker at `hz` reads: on a peak of an FFT-made frame the tone's
+    /// own level and frequency (`ToneLevel`: the window's coherent gain and
+    /// scalloping taken out); elsewhere the bin's level, less the coherent
+    /// gain where the frame was windowed; on a device-filtered frame the bin
+    /// as it is.
+    public func reading(at hz: Double, _ frame: SpectrumFrame) -> ToneLevel.Reading {
+        let index = Self.bin(holding: hz, frame)
+        guard frame.powerDB.indices.contains(index) else { return ToneLevel.Reading(hz: hz, decibels: .nan) }
+        return ToneLevel.read(bin: index, of: frame)
+    }
+
+    private static func bin(holding hz: Double, _ frame: SpectrumFrame) -> Int {
+        guard frame.binWidthHz > 0, hz.isFinite else { return -1 }
+        let index = ((hz - frame.startHz) / frame.binWidthHz).rounded(.down)
+        return index.magnitude < Double(Int.max / 2) ? Int(index) : -1
     }
 
     static func decibels(_ value: Float, unit: String, signed: Bool) -> String {

@@ -34,5 +34,7 @@ public struct ReferenceTrace: Sendable {
                 for i in 0..<values.count { values[i] -= levels[i] }
             }
         }
+        // a difference of levels: no tone to read (the window's gain is in both and cancels)
+        frame.windowing = nil
     }
 }

@@ -140,7 +140,7 @@ final class FrameCollector: @unchecked Sendable {
         let transport = EmulatorTestTransport(emulator: TinySAEmulator(options: .init(model: .ultra, secondsPerPoint: 0)))
         _ = try transport.bulkOut(endpoint: 0x01, data: Array("version\r".utf8), timeoutMS: 100)
         #expect(try drain(transport)
-            == "\r\ntinySA Shell\r\nch> version\r\ntinySA4_v1.4-150-gd5b4b2a\r\nHW Version:V0.4.5.1 \r\nch> ")
+            == "\r\ntinySA Shell\r\nch> version\r\ntinySA4_v1.4-143-g864bb27\r\nHW Version:V0.4.5.1.1 \r\nch> ")
     }
 
     /// The banner is drained, not taken for the version: the version line is

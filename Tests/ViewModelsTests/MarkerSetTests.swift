@@ -65,3 +65,33 @@ import Testing
         #expect(model.traceMode == .max && model.value(of: .trace) == 1)
     }
 }
+
+/// Markers on an FFT-made frame read a tone's level: a Hann-windowed tone of
+/// −20 dB half a bin off a bin centre reads about −27.4 dB in its bin, and the
+/// marker −20.00 dB at the tone's frequency (bins from a direct DFT here).
+@Suite struct MarkerToneReadingTests {
+    @Test func aMarkerOnAToneBetweenBinsReadsTheTone() {
+        let n = 128, toneBin = 30.5
+        let windowing = FFTWindowing(.hann, length: n)
+        let bins: [Float] = (0..<n).map { k in
+            var re = 0.0, im = 0.0
+            for t in 0..<n {
+                let phase = 2 * Double.pi * (toneBin - Double(k)) * Double(t) / Double(n)
+                re += 0.1 * windowing.weight(t) * cos(phase)
+                im += 0.1 * windowing.weight(t) * sin(phase)
+            }
+            return Float(10 * log10((re * re + im * im) / Double(n * n)))
+        }
+        // bin k centred on k kHz
+        let frame = SpectrumFrame(startHz: -500, binWidthHz: 1000, timestamp: 0, powerDB: bins, windowing: windowing)
+        var markers = MarkerSet()
+        markers.placeOnHighestPeak(SpectrumMeasurements.peaks(bins, excursionDB: 6, count: 5), frame: frame)
+        let traceLevel = markers.level(at: markers.markers[0].hz, frame)
+        #expect(abs(traceLevel + 27.44) < 0.1, "the trace keeps the bin's level: \(traceLevel)")
+        #expect(markers.table(frame: frame, unit: .dB) == ["▸1  30.5 kHz  −20.00 dB"], "\(markers.table(frame: frame, unit: .dB))")
+        var device = frame
+        device.windowing = nil
+        let asItIs = MarkerSet.decibels(traceLevel, unit: "dB", signed: false)
+        #expect(markers.table(frame: device, unit: .dB)[0].hasSuffix(asItIs), "a device's RBW frame reads as it is")
+    }
+}

@@ -26,6 +26,7 @@ struct PeakHold {
             frame.startHz = next.startHz
             frame.binWidthHz = next.binWidthHz
             frame.noiseBandwidthHz = next.noiseBandwidthHz
+            frame.windowing = next.windowing
             frame.powerDB.removeAll(keepingCapacity: true)
             frame.powerDB.append(contentsOf: next.powerDB)
             isHolding = true

@@ -33,6 +33,7 @@ final class RecordingFrameQueue: Sendable {
             slot.binWidthHz = frame.binWidthHz
             slot.timestamp = frame.timestamp
             slot.noiseBandwidthHz = frame.noiseBandwidthHz
+            slot.windowing = frame.windowing
             slot.powerDB.removeAll(keepingCapacity: true)
             slot.powerDB.append(contentsOf: frame.powerDB)
         }

@@ -23,6 +23,8 @@ public final class SweepFrameAssembler {
     public let binWidthHz: Double
     /// a bin's noise bandwidth (`SpectrumFrame.noiseBandwidthHz`) [Hz]
     public let noiseBandwidthHz: Double
+    /// hackrf_sweep's Hann window over the plan's FFT size (`SpectrumFrame.windowing`)
+    public let windowing: FFTWindowing
     /// bins in a frame
     public var binCount: Int { working.count }
 
@@ -42,6 +44,7 @@ public final class SweepFrameAssembler {
         binWidthHz = plan.binWidthHz
         // hackrf_sweep's Hann window over the plan's FFT size
         noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
+        windowing = FFTWindowing(.hann, length: plan.fftSize)
         let chunks = Int((stopHz - startHz) / HackRFSweepPlan.quarterHz)
         working = [Float](repeating: .nan, count: chunks * binsPerQuarter)
         spare = working
@@ -81,7 +84,7 @@ public final class SweepFrameAssembler {
 
     private func emit(timestamp: Double) -> SpectrumFrame {
         let frame = SpectrumFrame(startHz: Double(startHz), binWidthHz: binWidthHz, timestamp: timestamp,
-                                  powerDB: working, noiseBandwidthHz: noiseBandwidthHz)
+                                  powerDB: working, noiseBandwidthHz: noiseBandwidthHz, windowing: windowing)
         swap(&working, &spare)
         working.withUnsafeMutableBufferPointer { bins in
             for i in 0..<bins.count { bins[i] = .nan }

@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import Signals
 
 /// Integrates hops of an `RTLSDRHopPlan` and reads them out as rtl_power
 /// does (csv_dbm): FFT halves swapped so bin 0 is the lowest frequency, the
@@ -27,6 +28,10 @@ public final class RTLSDRHopAccumulator {
     /// a frame bin's noise bandwidth over its width (the window's mean square)
     public let noiseBandwidthInBins: Double
 
+    /// the FFT's window (`SpectrumFrame.windowing`); nil for rtl_power's
+    /// giant bins (one FFT point: each bin is a whole read's power)
+    public let windowing: FFTWindowing?
+
     /// true: each bin keeps its largest power over the reads (peak detector)
     public let keepsMaximum: Bool
 
@@ -38,6 +43,7 @@ public final class RTLSDRHopAccumulator {
         spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample,
                                     keepMaximum: keepsMaximum)
         noiseBandwidthInBins = spectrum.noiseBandwidthInBins
+        windowing = plan.fftSize > 1 ? FFTWindowing(.rtlPower(window), length: plan.fftSize) : nil
         let bins = plan.hopCount * plan.fftSize
         power = .allocate(capacity: bins)
         power.initialize(repeating: 0, count: bins)

@@ -1,5 +1,6 @@
 import DSP
 import Foundation
+import Signals
 import Synchronization
 import ThreadKit
 import USBDriver

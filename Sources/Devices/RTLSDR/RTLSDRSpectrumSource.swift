@@ -184,7 +184,8 @@ public final class RTLSDRSpectrumSource: SpectrumSource, Sendable {
         onFrame(SpectrumFrame(startHz: Double(accumulator.plan.lowerHz) - accumulator.plan.binWidthHz / 2,
                               binWidthHz: accumulator.plan.binWidthHz,
                               timestamp: unixTimeNow(), powerDB: frameBins,
-                              noiseBandwidthHz: accumulator.plan.binWidthHz * accumulator.noiseBandwidthInBins))
+                              noiseBandwidthHz: accumulator.plan.binWidthHz * accumulator.noiseBandwidthInBins,
+                              windowing: accumulator.windowing))
     }
 
     public func retune(to band: FrequencyRange, binWidthHz: Double) throws(RTLSDRSourceError) {

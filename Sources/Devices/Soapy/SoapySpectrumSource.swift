@@ -213,6 +213,7 @@ public final class SoapySpectrumSource: SpectrumSource {
         let revisit = Double(plan.hops.count) * (dwell + Double(settleSamples) / actual)
         timing.withLock { $0 = DwellTiming(dwellSeconds: dwell, revisitSeconds: revisit) }
         let noiseBandwidthHz = plan.binWidthHz * SpectralWindow.hannMeanSquare(length: plan.fftSize)
+        let windowing = FFTWindowing(.hann, length: plan.fftSize)
         let detector = self.detector, format = self.format
         let drainsOnReactivation = SoapyFamily.nativelyDriven[description.driver]?.soapy?.drainsOnReactivation ?? false
         try activateQuietly()
@@ -269,7 +270,7 @@ public final class SoapySpectrumSource: SpectrumSource {
                 }
                 hopFrames.add(1, ordering: .relaxed)
                 onFrame(SpectrumFrame(startHz: plan.lowerHz, binWidthHz: plan.binWidthHz, timestamp: unixTimeNow(),
-                                      powerDB: frame, noiseBandwidthHz: noiseBandwidthHz))
+                                      powerDB: frame, noiseBandwidthHz: noiseBandwidthHz, windowing: windowing))
             }
         }
     }

@@ -10,8 +10,10 @@ import USBDriver
 /// the link comes up; every printable character echoed as it arrives (up to
 /// the 47-character line buffer, control characters dropped, backspace
 /// erasing), CR echoed as `\r\n`; then the reply and the `ch> ` prompt, or
-/// `name?` for an unknown command. Answers `version`, `scanraw`, `mode`,
-/// `rbw` and (Ultra) `ultra`. Sweeps measure an `AnalyzerScene`.
+/// `name?` for an unknown command. Answers `version`, `info`,
+/// `frequencies`, `scan` (outmasks 0–15), `scanraw`, `mode`, `rbw` and
+/// (Ultra) `ultra`, in the bytes a real Ultra sends (checked against its
+/// captured answers). Sweeps measure an `AnalyzerScene`.
 ///
 /// Not thread-safe: the hosting transport serialises calls.
 public final class TinySAEmulator: FirmwareEmulator {
@@ -56,6 +58,8 @@ public final class TinySAEmulator: FirmwareEmulator {
     public private(set) var attenuationDB = 0
     /// command lines executed, in order (tests check what the host sent)
     public private(set) var commandLog: [String] = []
+    /// the display sweep: `scan` sets its band, `frequencies` lists it [Hz]
+    public private(set) var sweep: (startHz: UInt64, stopHz: UInt64, points: Int)
     private var scene: AnalyzerScene
     private var commandLine: [UInt8] = []
     private let replies: SerialReplyQueue
@@ -70,6 +74,7 @@ public final class TinySAEmulator: FirmwareEmulator {
         self.options = options
         self.clock = clock
         self.scene = scene
+        sweep = options.model.powerOnSweep
         replies = SerialReplyQueue(faults: options.faults, deviceName: options.model.displayName)
         replies.append(TinySAProtocol.banner)
     }
@@ -146,9 +151,22 @@ public final class TinySAEmulator: FirmwareEmulator {
             replies.append(Array("?\r\n".utf8))
         case "version":
             // the Ultra's build adds the hardware line (main.c cmd_version)
-            let text = options.model == .ultra ? options.model.versionLine + "\r\nHW Version:V0.4.5.1 \r\n"
-                                               : options.model.versionLine + "\r\n"
+            let lines = [options.model.versionLine] + (options.model.hardwareVersionLine.map { [$0] } ?? [])
+            replies.append(Array(lines.map { $0 + "\r\n" }.joined().utf8))
+        case "info":
+            replies.append(Array(options.model.infoLines.map { $0 + "\r\n" }.joined().utf8))
+        case "frequencies":
+            // main.c cmd_frequencies: "%U\r\n" per point of the display sweep
+            var text = ""
+            for index in 0..<sweep.points {
+                text += "\(TinySAShellText.sweepFrequencyHz(index: index, points: sweep.points, startHz: sweep.startHz, stopHz: sweep.stopHz))\r\n"
+            }
             replies.append(Array(text.utf8))
+        case "scan":
+            switch scan(Array(words.dropFirst())) {
+            case .success(let text): replies.append(Array(text.utf8))
+            case .failure(let refusal): replies.append(Array((refusal.message + "\r\n").utf8))
+            }
         case "mode":
             if let refusal = mode(Array(words.dropFirst())) { replies.append(Array((refusal + "\r\n").utf8)) }
         case "ultra" where options.model == .ultra:
@@ -214,6 +232,39 @@ public final class TinySAEmulator: FirmwareEmulator {
         generating = direction == "output"
         if options.model == .basic { input = side == "high" ? .high : .low }
         return nil
+    }
+
+    /// `scan start stop [points] [outmask]` (main.c cmd_scan): the display
+    /// sweep moves to start–stop; with an outmask, per point `%U ` (bit 0),
+    /// then `%e %f ` — level [dBm] and 0 — for each of the actual (bit 1),
+    /// stored (bit 2) and temporary (bit 3) traces, `\r\n` after each
+    /// point. The emulator's three traces are the one sweep it measured.
+    /// Levels in 1/32 dB, as the firmware keeps them.
+    private func scan(_ arguments: [String]) -> Result<String, Refusal> {
+        guard (2...4).contains(arguments.count), let start = UInt64(arguments[0]), let stop = UInt64(arguments[1]) else {
+            return .failure(Refusal(message: "usage: scan {start(Hz)} {stop(Hz)} [points] [outmask]"))
+        }
+        guard start <= stop else { return .failure(Refusal(message: "frequency range is invalid")) }
+        guard let points = arguments.count >= 3 ? Int(arguments[2]) : sweep.points,
+              (1...options.model.maxPoints).contains(points) else {
+            return .failure(Refusal(message: "sweep points exceeds range \(options.model.maxPoints)"))
+        }
+        sweep.startHz = start
+        sweep.stopHz = stop
+        let mask = arguments.count == 4 ? Int(arguments[3]) ?? 0 : 0
+        guard mask != 0 else { return .success("") }
+        let step = points > 1 ? Double(stop - start) / Double(points - 1) : 0
+        let receiving = generating ? 0...0 : options.model.range(of: input)
+        let rbw = rbwKHz.map { options.model.rbwFilterHz(requestedHz: $0 * 1000) } ?? options.model.autoRBWHz(stepHz: step)
+        var text = ""
+        for index in 0..<points {
+            let hz = TinySAShellText.sweepFrequencyHz(index: index, points: points, startHz: start, stopHz: stop)
+            let dBm = (scene.levelDBm(at: Double(hz), rbwHz: rbw, receiving: receiving) * 32).rounded() / 32
+            if mask & 1 != 0 { text += "\(hz) " }
+            for bit in [2, 4, 8] where mask & bit != 0 { text += String(format: "%e %.9f ", dBm, 0.0) }
+            text += "\r\n"
+        }
+        return .success(text)
     }
 
     /// `scanraw start stop [points]`: the firmware measures point i at

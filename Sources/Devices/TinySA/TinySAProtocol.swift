@@ -174,6 +174,36 @@ public enum TinySAModel: String, Sendable, Equatable, CaseIterable {
         else { return nil }
     }
 
-    /// the version line the emulator answers with
-    public var versionLine: String { self == .basic ? "tinySA_v1.4-105-g7a1a5d4" : "tinySA4_v1.4-150-gd5b4b2a" }
+    /// the version line the emulator answers with (the Ultra's: the real
+    /// unit whose answers are in Tests/DevicesTests/Fixtures/tinysa-ultra-v1.4-143)
+    public var versionLine: String { self == .basic ? "tinySA_v1.4-105-g7a1a5d4" : "tinySA4_v1.4-143-g864bb27" }
+
+    /// the Ultra's `version` second line, trailing space included (main.c
+    /// cmd_version: `HW Version:` and the board's version string; a real
+    /// HW V0.4.5.1.1 board's); the basic prints none
+    public var hardwareVersionLine: String? { self == .ultra ? "HW Version:V0.4.5.1.1 " : nil }
+
+    /// `info`'s lines (main.c `info_about`, then the build's facts), as a
+    /// real Ultra prints them (the fixture above); the basic's board line
+    /// and copyright years are the firmware's for that build (not captured)
+    public var infoLines: [String] {
+        [self == .ultra ? "tinySA ULTRA" : "tinySA",
+         self == .ultra ? "2019-2024 Copyright @Erik Kaashoek" : "2019-2023 Copyright @Erik Kaashoek",
+         "2016-2020 Copyright @edy555",
+         "SW licensed under GPL. See: https://github.com/erikkaashoek/tinySA",
+         "Version: \(versionLine)",
+         "Build Time: Jan 10 2024 - 11:14:08",
+         "Kernel: 4.0.0",
+         "Compiler: GCC 7.2.1 20170904 (release) [ARM/embedded-7-branch revision 255204]",
+         "Architecture: ARMv7E-M Core Variant: Cortex-M4F",
+         "Port Info: Advanced kernel mode",
+         self == .ultra ? "Platform: STM32F303xC Analog & DSP" : "Platform: STM32F072xB Entry Level Medium Density devices"]
+    }
+
+    /// the sweep a unit shows at power-on, which `frequencies` lists [Hz,
+    /// points]: the low input's band over the model's points (a real Ultra
+    /// set to 0–2.6 GHz listed that: the sweep is the user's)
+    public var powerOnSweep: (startHz: UInt64, stopHz: UInt64, points: Int) {
+        self == .basic ? (0, 350_000_000, 290) : (0, 800_000_000, 450)
+    }
 }
