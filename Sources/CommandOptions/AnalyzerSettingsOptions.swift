@@ -6,6 +6,7 @@ import Signals
 import DSP
 
 extension AnalysisMode: ExpressibleByArgument {}
+extension LevelUnits.Reading: ExpressibleByArgument {}
 
 extension AnalyzerSettingsOptions {
     /// `--mode realtime` on a band the analyzer cannot stream at once: the
@@ -72,6 +73,41 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
         valueName: "file|none"))
     public var calibration: String?
 
+    @Option(name: .customLong("unit"), help: ArgumentHelp(
+        "The unit of every reading of a calibrated analyzer (levels in dBm): dBm (default); dBuV or dBmV, the "
+            + "voltage across 50 Ω (dBm + 106.99, + 46.99); W, the meter's readings as power. An uncalibrated "
+            + "SDR's levels stay dB.",
+        valueName: "dBm|dBuV|dBmV|W"))
+    public var unit: LevelUnits.Reading?
+
+    @Option(name: .customLong("correction"), help: ArgumentHelp(
+        "A CSV of frequency_hz,correction_db added to every level (cable loss +, preamplifier gain −), linear "
+            + "between rows, the end rows' beyond. Repeat to add several.",
+        valueName: "file"))
+    public var corrections: [String] = []
+
+    @Option(name: .customLong("antenna-factor"), help: ArgumentHelp(
+        "A CSV of frequency_hz,antenna_factor_db_per_m: readings become field strength in dBuV/m "
+            + "(dBuV + the factor). Needs a calibrated analyzer.",
+        valueName: "file"))
+    public var antennaFactor: String?
+
+    /// whether `--unit`, `--correction` or `--antenna-factor` was given
+    public var levelUnitsGiven: Bool { unit != nil || !corrections.isEmpty || antennaFactor != nil }
+
+    /// The units and tables given, each table read (a bad file is one error naming it and the line).
+    public func levelUnits() throws -> LevelUnits {
+        if antennaFactor != nil, let unit, unit != .dBuV {
+            throw ValidationError("--antenna-factor gives field strength in dBuV/m: --unit \(unit.rawValue) does not go with it")
+        }
+        do {
+            return LevelUnits(reading: unit ?? .dBm, corrections: try corrections.map { try LevelCorrectionTable.read(path: $0) },
+                              antennaFactor: try antennaFactor.map { try LevelCorrectionTable.read(path: $0) })
+        } catch let error as InputError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// a demo device's input: a signal generator's tones "MHz:dBm,…" instead of the demo scene
     @Option(name: .customLong("demo-generator"), help: .hidden)
     public var demoGenerator: String?
@@ -137,6 +173,7 @@ public struct AnalyzerSettingsOptions: ParsableArguments {
             throw ValidationError(problem)
         }
         selection.calibration = calibration.map(CalibrationChoice.init(argument:)) ?? .automatic
+        selection.levelUnits = try levelUnits()
         selection.mode = mode
         selection.demoInput = DemoInput(generator: demoGenerator.flatMap(GeneratorTone.list(parsing:)),
                                         crystalErrorPPM: demoCrystalPPM ?? 0,

@@ -32,6 +32,8 @@ public struct DeviceSelection: Sendable {
     public var mode = AnalysisMode.auto
     /// a converter in front of the analyzer (`--frequency-offset`, `--spectrum-inverted`); nil for none
     public var conversion: FrequencyConversion?
+    /// the unit levels are read in and the correction tables added (`--unit`, `--correction`, `--antenna-factor`)
+    public var levelUnits = LevelUnits()
     /// frames also carry every other detector's levels (a sensor serving
     /// viewers that ask for different detectors), where the analyzer's family can
     public var keepsEveryDetector = false
@@ -65,6 +67,7 @@ public struct DeviceSelection: Sendable {
             var analyzer = try remote.selectAnalyzer()
             if let problem = settings.problem(for: analyzer.kind) { throw UsageError(problem) }
             analyzer.conversion = conversion
+            analyzer.levelCorrection = levelUnits.isIdentity ? nil : LiveLevelCorrection(levelUnits)
             return analyzer
         }
         if let follow {
@@ -82,6 +85,7 @@ public struct DeviceSelection: Sendable {
                                                    uncalibratedUnit: analyzer.kind.powerUnit)
         }
         analyzer.conversion = conversion
+        analyzer.levelCorrection = levelUnits.isIdentity ? nil : LiveLevelCorrection(levelUnits)
         return analyzer
     }
 
@@ -99,19 +103,28 @@ public struct DeviceSelection: Sendable {
                                      giveUpAfterSeconds: headless ? reconnectTimeout : nil)
         // calibrated at the analyzer's own frequencies, then moved to the real ones
         let calibration = analyzer.calibration
+        // last, the unit and the tables: at the real frequencies, on levels in the unit the calibration left
+        var output = onFrame
+        if let levels = analyzer.levelCorrection {
+            output = { [analyzer] frame in
+                var frame = frame
+                levels.apply(to: &frame, incoming: analyzer.measuredUnit)
+                onFrame(frame)
+            }
+        }
         let deliver: @Sendable (SpectrumFrame) -> Void
         var factory = analyzer.factory
         if let conversion = analyzer.conversion, !conversion.isIdentity {
-            deliver = { frame in
+            deliver = { [output] frame in
                 var real = calibration?.correct(frame) ?? frame
                 conversion.toReal(&real)
-                onFrame(real)
+                output(real)
             }
             factory = ConvertedSpectrumSource.factory(factory, conversion: conversion)
         } else if let calibration {
-            deliver = { frame in onFrame(calibration.correct(frame)) }
+            deliver = { [output] frame in output(calibration.correct(frame)) }
         } else {
-            deliver = onFrame
+            deliver = output
         }
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
                                                 policy: policy, factory: factory, onFrame: deliver,

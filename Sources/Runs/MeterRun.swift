@@ -22,6 +22,8 @@ public struct MeterSettings: Sendable {
     public var prometheus: String?
     /// --band-plan: each reading names the allocation of its band, each peak its own ("band"); nil: none
     public var bandPlan: BandPlan?
+    /// `--unit W`: a reading in dBm is also given as power (text: "12.6 µW"; JSON: "power_w")
+    public var watts = false
 
     public init(bands: [FrequencyRange], interval: Double, count: Int?, json: Bool, trace: TraceMode,
                 measurements: MeterMeasurementRequest?, prometheus: String? = nil, bandPlan: BandPlan? = nil) {
@@ -109,7 +111,7 @@ public enum MeterRun {
                                        settings: analyzer.withLiveSettings(of: source).jsonSettings,
                                        dwell: source.dwellTiming, measurements: reading.measurements,
                                        trace: settings.trace, droppedSamples: counters.droppedSamples,
-                                       bandPlan: settings.bandPlan))
+                                       bandPlan: settings.bandPlan, watts: settings.watts))
             }
             guard any else { continue }
             fflush(nil)
@@ -151,7 +153,7 @@ public enum MeterRun {
                 metrics?.reading(band: index, decibels: reading.decibels, sweeps: reading.sweeps)
                 print(MeterLine.format(time: time, band: band, decibels: reading.decibels, unit: unit,
                                        sweeps: reading.sweeps, json: settings.json, measurements: reading.measurements,
-                                       trace: settings.trace, bandPlan: settings.bandPlan))
+                                       trace: settings.trace, bandPlan: settings.bandPlan, watts: settings.watts))
             }
             guard any else { return }
             fflush(nil)
@@ -275,14 +277,17 @@ public enum MeterLine {
     public static func format(time: Double, band: FrequencyRange, decibels: Double, unit: PowerUnit = .dB, sweeps: Int,
                        json: Bool, settings: String = "", dwell: DwellTiming? = nil,
                        measurements: BandMeasurements? = nil, trace: TraceMode = .live,
-                       droppedSamples: Int? = nil, bandPlan: BandPlan? = nil) -> String {
+                       droppedSamples: Int? = nil, bandPlan: BandPlan? = nil, watts: Bool = false) -> String {
         let stamp = utcISO8601(time)
         let allocation = bandPlan?.label(for: band)
         let power = String(format: "%.2f", decibels)
+        // power in watts only from an absolute power (dBm); a relative dB or a voltage unit has none
+        let inWatts = watts && unit == .dBm
         if json {
             var line = "{\"time\":\"\(stamp)\",\"start_hz\":\(Int64(band.lowerHz.rounded())),"
                 + "\"stop_hz\":\(Int64(band.upperHz.rounded())),\"power_db\":\(power),\"unit\":\"\(unit)\","
                 + "\"sweeps\":\(sweeps)" + bandField(allocation) + settings
+            if inWatts { line += ",\"power_w\":\(String(format: "%.6e", pow(10, decibels / 10) / 1000))" }
             if trace != .live { line += ",\"trace\":\"\(trace.argument)\"" }
             if let dwell {
                 line += ",\"mode\":\"\(dwell.realtime == nil ? "sweep" : "realtime")\""
@@ -310,7 +315,7 @@ public enum MeterLine {
             }
             return line + "}"
         }
-        var text = "\(stamp)  \(band)  \(power) \(unit)"
+        var text = "\(stamp)  \(band)  " + (inWatts ? wattsText(decibels) : "\(power) \(unit)")
         if trace != .live { text += " (\(trace))" }
         if let allocation { text += "  in \(allocation)" }
         if let occupied = measurements?.occupied {
@@ -324,6 +329,17 @@ public enum MeterLine {
             }.joined(separator: ", ")
         }
         return text
+    }
+
+    /// A power in dBm as watts with an SI prefix and four significant figures: −30 dBm → "1.000 µW".
+    static func wattsText(_ dBm: Double) -> String {
+        let watts = pow(10, dBm / 10) / 1000
+        guard watts.isFinite, watts > 0 else { return "0 W" }
+        let prefixes: [(Double, String)] = [(1, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n"), (1e-12, "p"), (1e-15, "f"), (1e-18, "a")]
+        let (scale, prefix) = prefixes.first { watts >= $0.0 } ?? prefixes[prefixes.count - 1]
+        let value = watts / scale
+        let digits = value >= 100 ? 1 : value >= 10 ? 2 : 3
+        return String(format: "%.\(digits)f \(prefix)W", value)
     }
 
     /// `,"band":"LABEL"` (the label escaped for JSON), or nothing without a label

@@ -21,7 +21,9 @@ enum FrequencyAxis {
         let ticks = AxisTicks.ticks(lower: band.lowerHz, upper: band.upperHz, targetCount: max(2, plot.width / 14))
         let step = ticks.count > 1 ? ticks[1] - ticks[0] : band.spanHz
         let digits = fractionDigits(step: step / unitScale)
-        var nextFreeX = plot.x
+        // a long corner label ("dBuV/m") reaches past the level axis: the first tick label gives way to it
+        let cornerX = area.x - (PlotLayout.levelAxisWidth - 1)
+        var nextFreeX = max(plot.x, cornerX + cornerLabel.count + 1)
         let unitLabelX = plot.x + plot.width - unit.count
         for value in ticks {
             let x = plot.x + Int(((value - band.lowerHz) / band.spanHz * Double(plot.width)).rounded(.down))
@@ -34,7 +36,7 @@ enum FrequencyAxis {
             nextFreeX = labelX + label.count + 2
         }
         _ = buffer.put(unit, x: unitLabelX, y: area.y + 1, style: style)
-        _ = buffer.put(cornerLabel, x: area.x - (PlotLayout.levelAxisWidth - 1), y: area.y + 1, style: style)
+        _ = buffer.put(cornerLabel, x: cornerX, y: area.y + 1, style: style)
     }
 
     /// Decimals needed to tell ticks `step` apart (step in display units).

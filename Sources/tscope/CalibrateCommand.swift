@@ -50,8 +50,9 @@ struct CalibrateCommand: ParsableCommand {
         guard channel.isFinite, channel >= 2 * binWidth else {
             throw ValidationError("--channel \(channel): expected at least two bins (2 × --bin-width)")
         }
-        if analyzerOptions.calibration != nil {
-            throw ValidationError("--calibration: calibrate measures without one (the table it writes is the calibration)")
+        if analyzerOptions.calibration != nil || analyzerOptions.levelUnitsGiven {
+            throw ValidationError("--calibration, --unit, --correction, --antenna-factor: calibrate measures without them "
+                + "(the table it writes is the calibration)")
         }
     }
 

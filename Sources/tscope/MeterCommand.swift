@@ -62,9 +62,10 @@ struct MeterCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json,
+        var settings = MeterSettings(bands: band.map(\.range), interval: interval, count: count, json: json,
                                      trace: measurementOptions.trace, measurements: measurementOptions.request, prometheus: prometheus,
                                      bandPlan: try bandPlanOption.plan())
+        settings.watts = analyzerOptions.unit == .W
         if let input {
             let format = try inputOptions.format(of: input)
             let reader = try inputOptions.openReader(path: input, format: format)

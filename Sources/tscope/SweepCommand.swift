@@ -33,8 +33,8 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--mode realtime: sweep writes hackrf_sweep's and rtl_power's swept output; "
                 + "real-time spectra come from watch, meter, events, record and serve")
         }
-        if analyzerOptions.calibration != nil {
-            throw ValidationError("--calibration: sweep writes hackrf_sweep's and rtl_power's own dB; "
+        if analyzerOptions.calibration != nil || analyzerOptions.levelUnitsGiven {
+            throw ValidationError("--calibration, --unit, --correction, --antenna-factor: sweep writes hackrf_sweep's and rtl_power's own dB; "
                 + "calibrated readings come from meter, watch, events and record")
         }
         try sweep.validate(rtlSDR: deviceOptions.device.isRTLSDR, rtlPower: rtlPower, detector: detectorOption.detector)

@@ -111,11 +111,19 @@ public struct SelectedAnalyzer: Sendable {
     @discardableResult
     public func tune(to band: FrequencyRange) -> PowerUnit {
         let tuned = conversion.flatMap { $0.tuned(band) } ?? band
-        return calibration?.tune(to: tuned) ?? unitOverride ?? kind.powerUnit
+        let measured = calibration?.tune(to: tuned) ?? unitOverride ?? kind.powerUnit
+        return levelCorrection?.units.unit(from: measured) ?? measured
     }
 
+    /// the unit its levels are in now, after the calibration and before `--unit` and the correction tables
+    public var measuredUnit: PowerUnit { calibration?.unit ?? unitOverride ?? kind.powerUnit }
+
     /// the unit its levels are in now
-    public var powerUnit: PowerUnit { calibration?.unit ?? unitOverride ?? kind.powerUnit }
+    public var powerUnit: PowerUnit { levelCorrection?.units.unit(from: measuredUnit) ?? measuredUnit }
+
+    /// `--unit`, `--correction`, `--antenna-factor`: applied to every frame after the calibration,
+    /// at the real frequencies; nil for none
+    public var levelCorrection: LiveLevelCorrection?
     /// set where the levels' unit is not the kind's own (a remote sensor that applies a calibration)
     public var unitOverride: PowerUnit?
     /// set where the settings are not this machine's (a remote sensor's, as it describes them)
@@ -131,6 +139,7 @@ public struct SelectedAnalyzer: Sendable {
         let summary = settings.summary(for: kind)
         if !summary.isEmpty { parts.append(summary) }
         if let conversion, !conversion.isIdentity { parts.append("converter \(conversion)") }
+        if let summary = levelCorrection?.units.summary { parts.append(summary) }
         if let calibration {
             if calibration.isActive {
                 parts.append("cal \(calibration.table.madeOn)")
@@ -237,7 +246,7 @@ extension SelectedAnalyzer {
         var parts: [String] = []
         if let recorded = kind.settingsDescription.recorded(settings), !recorded.isEmpty { parts.append(recorded) }
         if let token = unit.recordedToken { parts.append(token) }
-        if let calibration, unit == .dBm, calibration.isActive {
+        if let calibration, unit.isAbsolute, calibration.isActive {
             let offsets = calibration.table.points.map {
                 "\(Int64($0.frequencyHz.rounded())):\(String(format: "%.3f", $0.offsetDB))"
             }
@@ -245,7 +254,18 @@ extension SelectedAnalyzer {
                 + "gain_correction_db=\(String(format: "%g", calibration.gainCorrectionDB)) "
                 + "offsets_db=\(offsets.joined(separator: ","))")
         }
+        if let units = levelCorrection?.units, !units.isIdentity {
+            // the tables by name and the correction each adds at its rows, so the recording says what was added
+            if let antennaFactor = units.antennaFactor { parts.append("antenna_factor=\(Self.token(antennaFactor))") }
+            for table in units.corrections { parts.append("correction=\(Self.token(table))") }
+        }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// "cable.csv:100000000:1.200,…": a table as a recording's `gains` text keeps it (spaces in the name as _)
+    static func token(_ table: LevelCorrectionTable) -> String {
+        let rows = table.points.map { "\(Int64($0.frequencyHz.rounded())):\(String(format: "%.3f", $0.correctionDB))" }
+        return table.name.replacingOccurrences(of: " ", with: "_") + ":" + rows.joined(separator: ",")
     }
 
     /// `meter --json`'s fields for the settings and calibration, each

@@ -1,0 +1,90 @@
+import DSP
+import Foundation
+import Signals
+import Testing
+
+/// `--unit`, `--correction` and `--antenna-factor`: the table file, its
+/// interpolation, the 50 Ω voltage units against P = V²/R computed here, and
+/// the per-bin application to frames.
+@Suite struct LevelCorrectionTests {
+    @Test func tablesReadWithHeaderCommentsAndSemicolonsAndInterpolateLikeTheCalibration() throws {
+        let text = "# cable RG-58, 10 m\r\nfrequency_hz,correction_db\r\n30000000,0.5\r\n300000000,1.5\r\n1000000000,3\r\n"
+        let table = try LevelCorrectionTable.parse(text, file: "cable.csv")
+        #expect(table.points.count == 3 && table.name == "cable.csv")
+        #expect(table.correctionDB(atHz: 10e6) == 0.5)  // held below the first row
+        #expect(table.correctionDB(atHz: 2e9) == 3)  // and above the last
+        #expect(abs(table.correctionDB(atHz: 165e6) - 1.0) < 1e-12)  // halfway, linear in dB
+        #expect(abs(table.correctionDB(atHz: 650e6) - 2.25) < 1e-12)
+        let semicolons = try LevelCorrectionTable.parse("30e6; -20\n1e9; -18\n", file: "preamp.csv")
+        #expect(semicolons.points.map(\.correctionDB) == [-20, -18])
+    }
+
+    @Test(arguments: [
+        ("", "no frequency_hz,correction_db rows"),
+        ("30e6,1\n20e6,2\n", "bad.csv:2:"),
+        ("30e6,1,2\n", "bad.csv:1:"),
+        ("30e6,abc\n", "expected frequency_hz,correction_db"),
+        ("30e6,1\n40e6,nan\n", "bad.csv:2:"),
+        ("30e6,500\n", "±200 dB"),
+    ])
+    func badTablesAreOneLineNamingTheLine(text: String, expected: String) {
+        do {
+            _ = try LevelCorrectionTable.parse(text, file: "bad.csv")
+            Issue.record("\(text) was accepted")
+        } catch {
+            #expect(error.description.contains("bad.csv") && error.description.contains(expected), "\(error)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func voltageUnitsAreDBmAcrossFiftyOhms() {
+        // an independent route: P [W] → V = √(P·R) → 20·log10(V / 1 µV) and 20·log10(V / 1 mV)
+        for dBm in [-100.0, -30, 0, 13] {
+            let volts = (pow(10, dBm / 10) / 1000 * 50).squareRoot()
+            let microvolts = 20 * log10(volts / 1e-6), millivolts = 20 * log10(volts / 1e-3)
+            #expect(abs(dBm + LevelUnits(reading: .dBuV).offsetDB(atHz: 1e8, from: .dBm) - microvolts) < 1e-9)
+            #expect(abs(dBm + LevelUnits(reading: .dBmV).offsetDB(atHz: 1e8, from: .dBm) - millivolts) < 1e-9)
+        }
+        #expect(LevelUnits(reading: .dBuV).unit(from: .dBm) == .dBuV)
+        #expect(LevelUnits(reading: .dBmV).unit(from: .dBm) == .dBmV)
+        #expect(LevelUnits(reading: .W).unit(from: .dBm) == .dBm)
+        // an uncalibrated SDR's dB is relative: no voltage, the tables still add
+        let cable = LevelCorrectionTable(name: "cable.csv", points: [.init(frequencyHz: 1e8, correctionDB: 2)])
+        let units = LevelUnits(reading: .dBuV, corrections: [cable])
+        #expect(units.unit(from: .dB) == .dB && units.offsetDB(atHz: 1e8, from: .dB) == 2)
+        #expect(abs(units.offsetDB(atHz: 1e8, from: .dBm) - (2 + 106.98970004336019)) < 1e-12)
+    }
+
+    @Test func anAntennaFactorMakesFieldStrengthAndTablesAdd() {
+        let factor = LevelCorrectionTable(name: "bicon.csv", points: [.init(frequencyHz: 30e6, correctionDB: 12),
+                                                                      .init(frequencyHz: 230e6, correctionDB: 16)])
+        let cable = LevelCorrectionTable(name: "cable.csv", points: [.init(frequencyHz: 30e6, correctionDB: 1)])
+        let preamp = LevelCorrectionTable(name: "preamp.csv", points: [.init(frequencyHz: 30e6, correctionDB: -20)])
+        let units = LevelUnits(reading: .dBuV, corrections: [cable, preamp], antennaFactor: factor)
+        #expect(units.unit(from: .dBm) == .dBuVPerMetre)
+        // at 130 MHz: AF 14 dB/m, cable +1, preamp −20, plus dBm → dBµV
+        #expect(abs(units.offsetDB(atHz: 130e6, from: .dBm) - (14 + 1 - 20 + 106.98970004336019)) < 1e-9)
+        #expect(units.summary == "AF bicon.csv, + cable.csv, + preamp.csv")
+    }
+
+    @Test func framesGetEachBinsCorrectionAndEveryDetectorToo() {
+        let factor = LevelCorrectionTable(name: "af.csv", points: [.init(frequencyHz: 100e6, correctionDB: 10),
+                                                                   .init(frequencyHz: 200e6, correctionDB: 20)])
+        let live = LiveLevelCorrection(LevelUnits(antennaFactor: factor))
+        var frame = SpectrumFrame(startHz: 100e6, binWidthHz: 25e6, timestamp: 0, powerDB: [-50, -50, -50, -50, .nan])
+        frame.everyDetector = DetectorLevels(peak: [Float](repeating: -40, count: 5),
+                                                           average: [Float](repeating: -50, count: 5),
+                                                           sample: [Float](repeating: -60, count: 5))
+        live.apply(to: &frame, incoming: .dBm)
+        for bin in 0..<4 {
+            let expected = -50 + 106.98970004336019 + min(20, 10 + 10 * (frame.binCenterHz(bin) - 100e6) / 100e6)
+            #expect(abs(Double(frame.powerDB[bin]) - expected) < 1e-3, "bin \(bin)")
+            #expect(abs(Double(frame.everyDetector!.peak[bin]) - (expected + 10)) < 1e-3)
+        }
+        #expect(frame.powerDB[4].isNaN)
+        // the same geometry again reuses the offsets; a relative frame gets only the tables (none here)
+        var relative = SpectrumFrame(startHz: 100e6, binWidthHz: 25e6, timestamp: 1, powerDB: [-50, -50, -50, -50, -50])
+        live.apply(to: &relative, incoming: .dB)
+        #expect(relative.powerDB == [-50, -50, -50, -50, -50])
+    }
+}
