@@ -88,3 +88,49 @@ import Testing
         #expect(relative.powerDB == [-50, -50, -50, -50, -50])
     }
 }
+
+/// The bench measurements on synthetic spectra whose answer is known: white
+/// noise of a chosen density (each bin's power exponentially distributed, as
+/// an FFT bin of Gaussian noise is), tones of chosen levels in device-RBW frames.
+@Suite struct BenchMeasurementsTests {
+    @Test func theNoiseMarkerReadsTheDensityWithoutTheLogAveragingBias() {
+        // N0 = −150 dBm/Hz, 1 kHz bins whose noise bandwidth is 375 Hz (a Hann FFT's scale)
+        var state: UInt64 = 7
+        func uniform() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return (Double(state >> 11) + 0.5) / Double(1 << 53)
+        }
+        let perBin = pow(10, -150.0 / 10) * 375
+        let bins = (0..<20_000).map { _ in Float(10 * log10(-log(uniform()) * perBin)) }
+        let frame = SpectrumFrame(startHz: 100e6, binWidthHz: 1e3, timestamp: 0, powerDB: bins, noiseBandwidthHz: 375)
+        let marker = BenchMeasurements.noiseDensity(at: 110e6, halfBins: 5_000, in: frame)!
+        #expect(abs(marker.decibelsPerHz + 150) < 0.1, "\(marker)")
+        // averaging the dB values instead would read 2.51 dB low (the Rayleigh log bias)
+        let logMean = bins[5_000...15_000].reduce(0.0) { $0 + Double($1) } / 10_001 - 10 * log10(375)
+        #expect(abs(logMean + 150 + 2.51) < 0.1, "\(logMean)")
+    }
+
+    @Test func harmonicsIntermodulationAndAdjacentChannelsOnKnownTones() {
+        // a device-RBW frame (no FFT window): a tone's level is its bin's
+        var levels = [Float](repeating: -120, count: 1000)
+        func put(_ hz: Double, _ dB: Float) { levels[Int((hz - 0) / 1e6)] = dB }
+        put(100.5e6, -10); put(200.5e6, -40); put(300.5e6, -50)
+        let frame = SpectrumFrame(startHz: 0, binWidthHz: 1e6, timestamp: 0, powerDB: levels)
+        let harmonics = BenchMeasurements.harmonics(fundamentalHz: 100.5e6, count: 3, in: frame)!
+        #expect(harmonics.tones.map(\.tone.decibels) == [-10, -40, -50])
+        #expect(abs(harmonics.thdDB! - 10 * log10(pow(10, -3.0) + pow(10, -4.0))) < 1e-6)
+
+        var two = [Float](repeating: -120, count: 100)
+        two[40] = -20; two[50] = -20; two[30] = -60; two[60] = -70
+        let pair = SpectrumFrame(startHz: 0, binWidthHz: 1e3, timestamp: 0, powerDB: two)
+        let im = BenchMeasurements.intermodulation(f1: 40_500, f2: 50_500, in: pair)!
+        #expect(abs(im.worstDBc + 40) < 1e-4 && abs(im.outputInterceptDB - 0) < 1e-4, "\(im)")
+
+        var flat = [Float](repeating: -60, count: 100)
+        for bin in 45..<55 { flat[bin] = -30 }
+        let channels = SpectrumFrame(startHz: 0, binWidthHz: 1e3, timestamp: 0, powerDB: flat)
+        let acpr = BenchMeasurements.adjacentChannels(centreHz: 50e3, widthHz: 10e3, offsetsHz: [10e3], adjacentWidthHz: 10e3,
+                                                      in: channels)!
+        #expect(abs(acpr.adjacent[0].dBc + 30) < 1e-4 && abs(acpr.adjacent[1].dBc + 30) < 1e-4, "\(acpr)")
+    }
+}
