@@ -66,6 +66,13 @@ public struct OccupancyPeriod: Sendable, Equatable {
     public var sweeps = 0
     public var channels: [OccupancyChannelCount]
 
+    public init(start: Double, end: Double, sweeps: Int, channels: [OccupancyChannelCount]) {
+        self.start = start
+        self.end = end
+        self.sweeps = sweeps
+        self.channels = channels
+    }
+
     /// frequency band occupancy (SM.2256 §2.17) over the period: the share of
     /// channel samples that were occupied, i.e. the mean share of the band's
     /// channels occupied per sweep; nil without samples
