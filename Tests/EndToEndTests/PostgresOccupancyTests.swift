@@ -82,7 +82,9 @@ import Testing
         // the first count upgrades the layout-1 store; OSAKA-B's frames are decoded in SQL
         let upgraded = try json(try occupancy(server.url + "?sensor=OSAKA-B", ["--threshold", "-26", "--json"]))
         #expect(try server.query("SELECT max(version) FROM tscope_schema") == "2")
-        let binsB = upgraded.filter { $0["start_hz"] != nil }
+        let binsB = upgraded.filter { $0["start_hz"] != nil && $0["sensor"] as? String == "OSAKA-B" }
+        // one sensor: its total over all sensors is its own
+        #expect(upgraded.filter { $0["sensor"] as? String == "*" }.count == 129)
         try #require(binsB.count == 128)
         for (bin, channel) in binsB.enumerated() {
             let values = sweeps.indices.map { Self.reversed(sweeps, $0)[bin] }
@@ -158,7 +160,7 @@ import Testing
         let auto = try occupancy(a, ["--threshold", "auto+2.5", "--json"])
         #expect(auto.stderr.contains("note: counting in tscope, every frame read from the store: --threshold auto"),
                 "\(auto.stderr)")
-        let channels = try json(auto).filter { $0["start_hz"] != nil }
+        let channels = try json(auto).filter { $0["start_hz"] != nil && $0["sensor"] as? String == "OSAKA-B" }
         try #require(channels.count == 128)
         for (bin, channel) in channels.enumerated() where bin != 3 {
             let occupied = sweeps.indices.filter { i in
@@ -179,7 +181,7 @@ import Testing
         }, "100 sweeps per channel: \(limited.stdoutText.prefix(300))")
 
         let cases: [(String, [String], String)] = [
-            (server.url + "?sensor=NOPE", [], "no sensor NOPE in this store (sensors: OSAKA-B)"),
+            (server.url + "?sensor=NOPE", [], "no sensor NOPE in this store (sensors: OSAKA-A, OSAKA-B)"),
             (server.url + "?sessions=some", [], "sessions=some: expected sessions=all"),
             (server.url + "?sensor=OSAKA-B&session=3", [], "give one choice of sessions"),
             (a, ["--from", "2030-01-01"], "no frames of sensor OSAKA-B in the time limits given"),
