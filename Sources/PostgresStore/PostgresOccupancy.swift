@@ -90,6 +90,11 @@ public struct PostgresOccupancyCounts: Sendable {
 /// every number, so it is excluded by name), a channel's bins are summed in
 /// bin order (each frame's `unnest` yields them in order; the aggregate takes
 /// rows in that order).
+///
+/// Speed (Benchmarks/README.md): the server counts 4.3 M bins/s per bin and
+/// 1.1 M for integrated channels (2 parallel workers, 2 cores), against 17.7
+/// and 12.0 M pulled into tscope over loopback; it is the faster choice
+/// where frames would cross a link slower than about 70 MB/s.
 public final class PostgresOccupancyStore {
     public let location: PostgresLocation
     private let link: PostgresLink

@@ -15,6 +15,7 @@ struct OccupancyCommand: ParsableCommand {
             interval's samples that were occupied; the band occupancy is the share of all channel samples that \
             were. Sweeps without data in a channel (gaps, nan) are counted as missing, not as samples. Live from \
             any --device and --band until Ctrl-C or --duration, or over a capture (--input, any format tscope reads). \
+            A PostgreSQL store's ?sensor=SERIAL or ?sessions=all is counted per sensor, and in all, inside the server. \
             Docs/occupancy.md has the definitions and the noise floor estimate behind --threshold auto.
             """
     )
