@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import DSP
 import Runs
@@ -61,17 +62,32 @@ public struct OccupancyOptions: ParsableArguments {
     @Option(help: "Live: also store every sweep counted in this tscope capture (--input on it gives the same numbers).")
     public var record: String?
 
+    @Option(help: "With --input: count only frames from this time on: 2026-11-01, 2026-11-01T06:00Z (UTC) or Unix seconds.")
+    public var from: UTCTimeArgument?
+
+    @Option(help: "With --input: count only frames before this time (as --from).")
+    public var to: UTCTimeArgument?
+
+    @Flag(name: .customLong("count-in-process"),
+          help: "Over a PostgreSQL store's sensor=/sessions=all: read every frame into tscope and count here, not inside the server.")
+    public var countInProcess = false
+
     public func validate() throws {
         guard !(json && csv) else { throw ValidationError("give one of --json and --csv") }
+        if let from, let to, !(from.seconds < to.seconds) { throw ValidationError("--from must be before --to") }
         _ = try count.requiredThreshold(for: "occupancy")
     }
 
     /// The settings for a run over `band` (nil: all of a file).
     public func settings(band: FrequencyRange?) throws -> OccupancySettings {
-        OccupancySettings(band: band, channels: try count.channelRule(),
-                          threshold: try count.requiredThreshold(for: "occupancy"),
-                                 intervalSeconds: interval?.seconds, output: json ? .json : csv ? .csv : .text,
-                                 busyHour: busyHour, recordPath: record)
+        var settings = OccupancySettings(band: band, channels: try count.channelRule(),
+                                         threshold: try count.requiredThreshold(for: "occupancy"),
+                                         intervalSeconds: interval?.seconds, output: json ? .json : csv ? .csv : .text,
+                                         busyHour: busyHour, recordPath: record)
+        settings.from = from?.seconds ?? -Double.infinity
+        settings.to = to?.seconds ?? Double.infinity
+        settings.countInProcess = countInProcess
+        return settings
     }
 }
 
@@ -90,5 +106,26 @@ public struct ThresholdArgument: ExpressibleByArgument, Sendable {
         } else {
             return nil
         }
+    }
+}
+
+/// A time in UTC: `2026-11-01`, `2026-11-01T06:00Z`, `2026-11-01T06:00:30Z` (the Z optional), or Unix seconds.
+public struct UTCTimeArgument: ExpressibleByArgument, Sendable {
+    /// [s since the Unix epoch]
+    public var seconds: Double
+
+    public init?(argument: String) {
+        if let unix = Double(argument), unix.isFinite {
+            seconds = unix
+            return
+        }
+        var text = argument.hasSuffix("Z") ? String(argument.dropLast()) : argument
+        if !text.contains("T") { text += "T00:00" }
+        if text.split(separator: ":").count == 2 { text += ":00" }
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withFullDate, .withFullTime]
+        parser.timeZone = TimeZone(identifier: "UTC")
+        guard let date = parser.date(from: text + "Z") else { return nil }
+        seconds = date.timeIntervalSince1970
     }
 }

@@ -66,6 +66,13 @@ public struct OccupancyPeriod: Sendable, Equatable {
     public var sweeps = 0
     public var channels: [OccupancyChannelCount]
 
+    public init(start: Double, end: Double, sweeps: Int, channels: [OccupancyChannelCount]) {
+        self.start = start
+        self.end = end
+        self.sweeps = sweeps
+        self.channels = channels
+    }
+
     /// frequency band occupancy (SM.2256 §2.17) over the period: the share of
     /// channel samples that were occupied, i.e. the mean share of the band's
     /// channels occupied per sweep; nil without samples
@@ -283,25 +290,16 @@ public final class OccupancyCounter {
         let count = frame.powerDB.count
         let singleBins = channelRule == .bins
         let noiseBandwidth = frame.noiseBandwidthHz ?? frame.binWidthHz
-        binOfChannel = channels.map { range in
-            let index = Int(((range.centerHz - frame.startHz) / frame.binWidthHz).rounded(.down))
-            return index >= 0 && index < count ? index : -1
+        binOfChannel = channels.map {
+            Self.bin(of: $0, startHz: frame.startHz, binWidthHz: frame.binWidthHz, binCount: count)
         }
         firstBin = []
         weights = []
         noiseOffsetDB = channels.map { singleBins ? 0 : Units.decibels(power: $0.spanHz / noiseBandwidth) }
         if !singleBins {
             for range in channels {
-                let first = max(0, Int(((range.lowerHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
-                let last = min(count - 1, Int(((range.upperHz - frame.startHz) / frame.binWidthHz).rounded(.down)))
-                var channelWeights: [Double] = []
-                if first <= last {
-                    for bin in first...last {
-                        let binLower = frame.startHz + Double(bin) * frame.binWidthHz
-                        let overlap = min(binLower + frame.binWidthHz, range.upperHz) - max(binLower, range.lowerHz)
-                        channelWeights.append(max(0, overlap) / noiseBandwidth)
-                    }
-                }
+                let (first, channelWeights) = Self.binWeights(of: range, startHz: frame.startHz, binWidthHz: frame.binWidthHz,
+                                                              binCount: count, noiseBandwidthHz: noiseBandwidth)
                 firstBin.append(first)
                 weights.append(channelWeights)
             }
@@ -310,6 +308,30 @@ public final class OccupancyCounter {
         let firstInBand = (0..<count).first { frame.startHz + (Double($0) + 0.5) * frame.binWidthHz >= lower } ?? count
         let endInBand = (0..<count).last { frame.startHz + (Double($0) + 0.5) * frame.binWidthHz < upper }.map { $0 + 1 } ?? 0
         bandBins = firstInBand..<max(firstInBand, endInBand)
+    }
+
+    /// The bin (0-based) whose span holds a single-bin channel's centre on a grid; -1 outside it.
+    /// (The in-process count and the one inside PostgreSQL both map channels with this.)
+    public static func bin(of channel: FrequencyRange, startHz: Double, binWidthHz: Double, binCount: Int) -> Int {
+        let index = Int(((channel.centerHz - startHz) / binWidthHz).rounded(.down))
+        return index >= 0 && index < binCount ? index : -1
+    }
+
+    /// The bins a wide channel integrates on a grid: the first bin (0-based) and, from it on, each bin's
+    /// weight — the part of the bin inside the channel [Hz] over the noise bandwidth [Hz] (0 for none).
+    public static func binWeights(of channel: FrequencyRange, startHz: Double, binWidthHz: Double, binCount: Int,
+                                  noiseBandwidthHz: Double) -> (first: Int, weights: [Double]) {
+        let first = max(0, Int(((channel.lowerHz - startHz) / binWidthHz).rounded(.down)))
+        let last = min(binCount - 1, Int(((channel.upperHz - startHz) / binWidthHz).rounded(.down)))
+        var weights: [Double] = []
+        if first <= last {
+            for bin in first...last {
+                let binLower = startHz + Double(bin) * binWidthHz
+                let overlap = min(binLower + binWidthHz, channel.upperHz) - max(binLower, channel.lowerHz)
+                weights.append(max(0, overlap) / noiseBandwidthHz)
+            }
+        }
+        return (first, weights)
     }
 
     private func count(_ frame: SpectrumFrame) {

@@ -12,6 +12,10 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
 
     public let metadata: CaptureMetadata
     public let sessionID: Int64
+    /// the sessions read, in one time order: `sessionID` alone, or a sensor's for occupancy's in-process count
+    private let sessionIDs: [Int64]
+    /// only frames in from ..< to [s since the Unix epoch]
+    private let timeLimits: (from: Double, to: Double)
     public private(set) var skipped = 0
     private let link: PostgresLink
     private let frameCount: Int
@@ -24,7 +28,12 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
     private var following = false
 
     public init(location: PostgresLocation) throws(CaptureError) {
+        guard !location.choosesManySessions else {
+            throw CaptureError(file: location.name, "sensor= and sessions=all choose many sessions, which only "
+                + "occupancy counts over: give session=ID or label=LABEL")
+        }
         link = try PostgresLink(location)
+        timeLimits = (-Double.infinity, Double.infinity)
         do {
             let rows: [PostgresRow]
             if let session = location.session {
@@ -41,6 +50,7 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
             let (id, device, serial, label, operatorName, low, high, bin, gains, version, offset, frames) = try row.decode(
                 (Int64, String, String, String?, String?, Double?, Double?, Double?, String?, String?, Int?, Int64).self)
             sessionID = id
+            sessionIDs = [id]
             frameCount = Int(frames)
             var metadata = CaptureMetadata(format: "tscope")
             metadata.device = device
@@ -60,6 +70,16 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
             link.close()
             throw CaptureError(file: location.name, "unexpected session row: \(error)")
         }
+    }
+
+    /// Every frame of `sessions` in ``from ..< to``, in time order over all of them, on an open link (its own).
+    init(link: PostgresLink, sessions: [Int64], metadata: CaptureMetadata, frames: Int, from: Double, to: Double) {
+        self.link = link
+        self.metadata = metadata
+        sessionID = sessions.first ?? 0
+        sessionIDs = sessions
+        frameCount = frames
+        timeLimits = (from, to)
     }
 
     deinit { link.close() }
@@ -127,12 +147,23 @@ public final class PostgresCaptureReader: SpectrumFrameReader {
 
     private func fetchPage() throws(CaptureError) {
         var bindings = PostgresBindings()
-        bindings.append(sessionID)
-        var sql = "SELECT id, \"timestamp\", start_hz, bin_width_hz, power FROM frames WHERE session_id = $1"
+        var sql = "SELECT id, \"timestamp\", start_hz, bin_width_hz, power FROM frames WHERE "
+        if sessionIDs.count == 1 {
+            bindings.append(sessionID)
+            sql += "session_id = $1"
+        } else {
+            bindings.append(sessionIDs)
+            sql += "session_id = ANY($1)"
+        }
+        if timeLimits.from > -Double.infinity || timeLimits.to < Double.infinity {
+            bindings.append(timeLimits.from)
+            bindings.append(timeLimits.to)
+            sql += " AND \"timestamp\" >= $2 AND \"timestamp\" < $3"
+        }
         if let after {
             bindings.append(after.timestamp)
             bindings.append(after.id)
-            sql += " AND (\"timestamp\", id) > ($2, $3)"
+            sql += " AND (\"timestamp\", id) > ($\(bindings.count - 1), $\(bindings.count))"
         }
         sql += " ORDER BY \"timestamp\", id LIMIT \(Self.pageSize)"
         let rows = try link.query(PostgresQuery(unsafeSQL: sql, binds: bindings))

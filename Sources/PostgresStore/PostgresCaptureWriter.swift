@@ -15,7 +15,7 @@ import ThreadKit
 public final class PostgresCaptureWriter: CaptureSessionStore {
     /// frames waiting for a commit, at most this many bytes of values (64 MiB)
     public static let bufferLimitBytes = 64 << 20
-    /// most rows per INSERT statement (5 parameters each; PostgreSQL takes up to 65 535)
+    /// most rows per INSERT statement (7 parameters each; PostgreSQL takes up to 65 535)
     static let rowsPerStatement = 1_000
 
     private struct Pending {
@@ -24,6 +24,8 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
         var binWidthHz: Double
         var binCount: Int
         var power: ByteBuffer
+        /// the same values for `power_db` (layout 2), which occupancy counts inside the server
+        var powerDB: [Float]
     }
 
     private struct State {
@@ -100,7 +102,7 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
         power.reserveCapacity(frame.powerDB.count * 4)
         for value in frame.powerDB { power.writeInteger(value.bitPattern, endianness: .little) }
         let entry = Pending(timestamp: frame.timestamp, startHz: frame.startHz, binWidthHz: frame.binWidthHz,
-                            binCount: frame.powerDB.count, power: power)
+                            binCount: frame.powerDB.count, power: power, powerDB: frame.powerDB)
         try state.withLock { state throws(CaptureError) in
             if let failure = state.failure { throw failure }
             state.pending.append(entry)
@@ -195,18 +197,19 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
             var start = 0
             while start < state.pending.count {
                 let rows = state.pending[start..<min(start + rowsPerStatement, state.pending.count)]
-                var bindings = PostgresBindings(capacity: rows.count * 6)
-                var sql = "INSERT INTO frames (session_id, \"timestamp\", start_hz, bin_width_hz, bin_count, power) VALUES "
+                var bindings = PostgresBindings(capacity: rows.count * 7)
+                var sql = "INSERT INTO frames (session_id, \"timestamp\", start_hz, bin_width_hz, bin_count, power, power_db) VALUES "
                 for (index, row) in rows.enumerated() {
-                    let base = index * 6
+                    let base = index * 7
                     sql += index == 0 ? "" : ", "
-                    sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6))"
+                    sql += "($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $\(base + 5), $\(base + 6), $\(base + 7))"
                     bindings.append(sessionID)
                     bindings.append(row.timestamp)
                     bindings.append(row.startHz)
                     bindings.append(row.binWidthHz)
                     bindings.append(Int32(row.binCount))
                     bindings.append(row.power)
+                    bindings.append(row.powerDB)
                 }
                 try link.query(PostgresQuery(unsafeSQL: sql, binds: bindings))
                 start += rows.count

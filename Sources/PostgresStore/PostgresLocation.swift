@@ -2,9 +2,13 @@ import Capture
 import Foundation
 
 /// A PostgreSQL capture store named by a URL:
-/// `postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE[?session=ID|label=LABEL]`
+/// `postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE[?session=ID|label=LABEL|sensor=SERIAL|sessions=all]`
 /// (`postgres://` too). `session` picks a session by id, `label` the latest
 /// with that label; without either a reader takes the latest session.
+/// `sensor` and `sessions=all` choose many sessions — every session of the
+/// sensor(s) with that serial (or, for a sensor without one, that device
+/// name), or of every sensor — which only `occupancy` counts over (per
+/// sensor, and in all of them).
 /// `sslmode` and `sslrootcert` choose encryption as libpq's do (`PostgresTLS`).
 public struct PostgresLocation: Sendable, Equatable {
     public var user: String
@@ -14,6 +18,10 @@ public struct PostgresLocation: Sendable, Equatable {
     public var database: String
     public var session: Int64?
     public var label: String?
+    /// `sensor=SERIAL`: every session of the sensor with this serial (or device name, when it has no serial)
+    public var sensor: String?
+    /// `sessions=all`: every session of every sensor
+    public var allSessions = false
     /// `sslmode=`: nil where the URL gives none (PGSSLMODE, else prefer)
     public var sslMode: PostgresTLS.Mode?
     /// `sslrootcert=FILE`: the CA a server's certificate is checked against
@@ -50,6 +58,16 @@ public struct PostgresLocation: Sendable, Equatable {
             case "label":
                 guard let value = item.value, !value.isEmpty else { throw CaptureError(file: text, "label=: expected a label") }
                 label = value
+            case "sensor":
+                guard let value = item.value, !value.isEmpty else {
+                    throw CaptureError(file: text, "sensor=: expected a sensor's serial (or its device name)")
+                }
+                sensor = value
+            case "sessions":
+                guard item.value == "all" else {
+                    throw CaptureError(file: text, "sessions=\(item.value ?? ""): expected sessions=all (or session=ID for one)")
+                }
+                allSessions = true
             case "sslmode":
                 guard let mode = item.value.flatMap(PostgresTLS.Mode.init(rawValue:)) else {
                     throw CaptureError(file: text, "sslmode=\(item.value ?? ""): expected one of \(PostgresTLS.modes)")
@@ -62,10 +80,18 @@ public struct PostgresLocation: Sendable, Equatable {
                 sslRootCertificate = value
             default:
                 throw CaptureError(file: text, "unknown parameter \(item.name): expected session=ID, label=LABEL, "
-                    + "sslmode=MODE or sslrootcert=FILE")
+                    + "sensor=SERIAL, sessions=all, sslmode=MODE or sslrootcert=FILE")
             }
         }
+        let choices = [session.map { "session=\($0)" }, label.map { "label=\($0)" }, sensor.map { "sensor=\($0)" },
+                       allSessions ? "sessions=all" : nil].compactMap { $0 }
+        guard choices.count <= 1 else {
+            throw CaptureError(file: text, "\(choices.joined(separator: " and ")): give one choice of sessions")
+        }
     }
+
+    /// whether the URL chooses many sessions (`sensor=`, `sessions=all`) rather than one
+    public var choosesManySessions: Bool { sensor != nil || allSessions }
 
     /// the URL without the password or the session choice, for messages
     public var name: String { "postgresql://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }

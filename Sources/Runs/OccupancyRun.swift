@@ -3,6 +3,7 @@ import Capture
 import DSP
 import Devices
 import Foundation
+import PostgresStore
 import Signals
 import ThreadKit
 
@@ -22,6 +23,12 @@ public struct OccupancySettings: Sendable {
     /// live: every sweep counted is also stored in this tscope capture, so
     /// that `--input` on it gives the same numbers
     public var recordPath: String?
+    /// a capture or store: only frames in from ..< to are counted [s since the Unix epoch]
+    public var from = -Double.infinity
+    public var to = Double.infinity
+    /// over a fleet's PostgreSQL store: pull every frame into tscope and count here, as for one session,
+    /// rather than inside the server (for comparison; the numbers are the same)
+    public var countInProcess = false
 
     public init(band: FrequencyRange?, channels: OccupancyChannels, threshold: OccupancyThreshold,
                 intervalSeconds: Double?, output: Output, busyHour: Bool, recordPath: String? = nil) {
@@ -68,11 +75,24 @@ public final class OccupancyRun: Sendable {
         var pacer = FilePacer(speed: speed)
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         while try reader.next(into: &frame) {
+            guard frame.timestamp >= settings.from, frame.timestamp < settings.to else { continue }
             pacer.wait(for: frame.timestamp)
             run.add(frame)
         }
         try run.finish()
         reportSkips(reader)
+    }
+
+    /// Occupancy over `input`: a capture file, one session of a PostgreSQL
+    /// store, or many sessions of one (`sensor=`, `sessions=all`), which are
+    /// counted per sensor and in all of them (`OccupancyFleetRun`).
+    public static func input(_ input: String, speed: Double?, settings: OccupancySettings,
+                             open: () throws -> any SpectrumFrameReader) throws {
+        if CaptureInput.isDatabase(input), case let location = try PostgresLocation(url: input), location.choosesManySessions {
+            try OccupancyFleetRun.run(location, settings: settings)
+        } else {
+            try file(try open(), speed: speed, settings: settings)
+        }
     }
 
     /// `export --occupancy OUT.png`: the capture's occupancy per channel and

@@ -15,6 +15,7 @@ struct OccupancyCommand: ParsableCommand {
             interval's samples that were occupied; the band occupancy is the share of all channel samples that \
             were. Sweeps without data in a channel (gaps, nan) are counted as missing, not as samples. Live from \
             any --device and --band until Ctrl-C or --duration, or over a capture (--input, any format tscope reads). \
+            A PostgreSQL store's ?sensor=SERIAL or ?sessions=all is counted per sensor, and in all, inside the server. \
             Docs/occupancy.md has the definitions and the noise floor estimate behind --threshold auto.
             """
     )
@@ -42,14 +43,18 @@ struct OccupancyCommand: ParsableCommand {
 
     func validate() throws {
         guard input != nil || band != nil else { throw ValidationError("live, give the band: -f START:STOP (MHz)") }
+        guard input != nil || (occupancyOptions.from == nil && occupancyOptions.to == nil) else {
+            throw ValidationError("--from and --to limit a capture's frames: give --input")
+        }
         if let band { try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device) }
     }
 
     func run() throws {
         let settings = try occupancyOptions.settings(band: band?.range)
         if let input {
-            let reader = try inputOptions.openReader(path: input, format: try inputOptions.format(of: input))
-            try OccupancyRun.file(reader, speed: speed.factor, settings: settings)
+            try OccupancyRun.input(input, speed: speed.factor, settings: settings) {
+                try inputOptions.openReader(path: input, format: try inputOptions.format(of: input))
+            }
         } else if let band {
             let selection = try analyzerOptions.apply(to: deviceOptions.selection)
             try usage {

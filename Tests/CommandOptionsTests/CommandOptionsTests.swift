@@ -195,3 +195,15 @@ struct CommandOptionsTests {
         #expect(FrequencyArgument(argument: "abc") == nil)
     }
 }
+
+/// `--from` / `--to`: dates and times in UTC, or Unix seconds.
+@Suite struct UTCTimeArgumentTests {
+    @Test func datesTimesAndUnixSecondsAreRead() {
+        #expect(UTCTimeArgument(argument: "2026-11-01")?.seconds == 1_793_491_200)
+        #expect(UTCTimeArgument(argument: "2026-11-01T06:00Z")?.seconds == Double(1_793_491_200 + 6 * 3600))
+        #expect(UTCTimeArgument(argument: "2026-11-01T06:00:30")?.seconds == Double(1_793_491_200 + 6 * 3600 + 30))
+        #expect(UTCTimeArgument(argument: "1542512705.5")?.seconds == 1_542_512_705.5)
+        #expect(UTCTimeArgument(argument: "yesterday") == nil)
+        #expect(UTCTimeArgument(argument: "2026-13-01") == nil)
+    }
+}

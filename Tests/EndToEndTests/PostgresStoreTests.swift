@@ -176,7 +176,7 @@ import Testing
         #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
     }
 
-    /// Two sensors and three sessions share one schema; the migration runs once.
+    /// Two sensors and three sessions share one schema; the migrations run once.
     @Test func sensorsAndSessionsShareOneDatabase() throws {
         let server = try PostgresServer()
         defer { server.remove() }
@@ -187,8 +187,10 @@ import Testing
         }
         #expect(try server.query("SELECT count(*) FROM sensors") == "2")
         #expect(try server.query("SELECT string_agg(label, ',' ORDER BY id) FROM sessions") == "a,b,c")
-        #expect(try server.query("SELECT max(version) FROM tscope_schema") == "1")
-        #expect(try server.query("SELECT count(*) FROM tscope_schema") == "1")
+        #expect(try server.query("SELECT max(version) FROM tscope_schema") == "2")
+        #expect(try server.query("SELECT count(*) FROM tscope_schema") == "2")
+        // layout 2 keeps each frame's levels as real[] too, the same values as the bytes
+        #expect(try server.query("SELECT bool_and(power_db = tscope_power_db(power)) FROM frames") == "t")
         #expect(try server.query("SELECT bool_and(frames > 0) FROM sessions") == "t")
     }
 
