@@ -26,7 +26,7 @@ public enum ZeroSpanError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .frequencyOutside(frequency, range, device):
             return "--frequency \(hz(frequency)): \(device) tunes \(hz(range.lowerHz))–\(hz(range.upperHz))"
         case .notStreaming(let device):
-            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR); \(device)'s own zero span "
+            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR); the \(device)'s own zero span "
                 + "is not yet wired"
         }
     }

@@ -64,7 +64,7 @@ public enum ZeroSpanRun {
         }
         let plan = try ZeroSpanPlan(frequencyHz: request.frequencyHz, rbwHz: request.rbwHz,
                                     sweepSeconds: request.sweepSeconds, sampleRateHz: rate,
-                                    tunableRange: analyzer.tunableRange, device: "a \(analyzer.kind.model)")
+                                    tunableRange: analyzer.tunableRange, device: "the \(analyzer.kind.model)")
         // a calibration applies where it covers the filter's band: one offset at the frequency
         var offsetDB = 0.0
         var unit = analyzer.kind.powerUnit
