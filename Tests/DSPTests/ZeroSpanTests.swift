@@ -55,7 +55,7 @@ import Testing
             previous = y
         }
         let rise = (try #require(ninety) - (try #require(ten))) / rate
-        #expect(abs(rise * rbw / ZeroSpanRBWFilter.riseTimeTimesRBW - 1) < 0.08, "rise \(rise * 1e6) µs at RBW \(rbw)")
+        #expect(abs(rise * rbw / ZeroSpanRBWFilter.riseTimeTimesRBW - 1) < 0.03, "rise \(rise * 1e6) µs at RBW \(rbw)")
     }
 
     /// dB of a power trace built from an amplitude envelope: pulses rising linearly over `ramp`, flat,
