@@ -18,7 +18,7 @@ struct Tscope: ParsableCommand {
             exit 0. Every other command ends by the signal (after restoring the terminal in the views), which the \
             shell reports as 128+N: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
             """,
-        subcommands: [WatchCommand.self, MeterCommand.self, EventsCommand.self, OccupancyCommand.self, MeasureCommand.self, CalibrateCommand.self, SweepCommand.self, DevicesCommand.self, RecordCommand.self,
+        subcommands: [WatchCommand.self, MeterCommand.self, EventsCommand.self, OccupancyCommand.self, MeasureCommand.self, ZeroSpanCommand.self, CalibrateCommand.self, SweepCommand.self, DevicesCommand.self, RecordCommand.self,
                       ServeCommand.self, ReplayCommand.self, ConvertCommand.self, ExportCommand.self, ECGCommand.self, EmulateCommand.self,
                       ScreenshotCommand.self, VersionCommand.self],
         defaultSubcommand: WatchCommand.self

@@ -1,0 +1,251 @@
+import DSP
+import Devices
+import Foundation
+import Signals
+import Synchronization
+import ThreadKit
+import USBDriver
+
+/// What `tscope zerospan` was asked.
+public struct ZeroSpanRequest: Sendable {
+    public var selection: DeviceSelection
+    /// [Hz]
+    public var frequencyHz: Double
+    public var rbwHz: Double
+    /// [s]
+    public var sweepSeconds: Double
+    public var trigger: ZeroSpanTrigger?
+    /// share of the trace before the trigger [%]
+    public var preTriggerPercent: Double
+    /// traces, then exit; nil: until Ctrl-C
+    public var count: Int?
+    public var json: Bool
+
+    public init(selection: DeviceSelection, frequencyHz: Double, rbwHz: Double, sweepSeconds: Double,
+                trigger: ZeroSpanTrigger?, preTriggerPercent: Double, count: Int?, json: Bool) {
+        self.selection = selection
+        self.frequencyHz = frequencyHz
+        self.rbwHz = rbwHz
+        self.sweepSeconds = sweepSeconds
+        self.trigger = trigger
+        self.preTriggerPercent = preTriggerPercent
+        self.count = count
+        self.json = json
+    }
+}
+
+/// `tscope zerospan`: power against time at one frequency, from a radio's
+/// I/Q (HackRF receive mode, an RTL-SDR at one tuning). USB thread → bounded
+/// drop-oldest ring of transfers (each stamped with its first sample's
+/// index) → DSP thread: `ZeroSpanDetector` → `ZeroSpanTraceBuilder` →
+/// `PulseMeasurement` → one line per trace. A lost transfer is counted and
+/// the trace in progress is abandoned, so no trace straddles a gap.
+public enum ZeroSpanRun {
+    /// the sample rate a family streams for an RBW, or nil when it has no zero span here
+    static func sampleRate(kind: AnalyzerKind, rbwHz: Double) -> Double? {
+        switch kind.id {
+        case AnalyzerKind.hackrf.id:
+            // the lowest GSG advises (8 MS/s) while the RBW fits, else the highest
+            return rbwHz <= Double(HackRFReceiveMode.lowestSampleRateHz) * ZeroSpanPlan.widestRBWShare
+                ? Double(HackRFReceiveMode.lowestSampleRateHz) : Double(HackRFReceiveMode.highestSampleRateHz)
+        case AnalyzerKind.rtlsdr.id:
+            return Double(RawRTLSDRRecording.sampleRate)
+        default:
+            return nil
+        }
+    }
+
+    public static func run(_ request: ZeroSpanRequest) throws {
+        let selection = request.selection
+        if selection.remote != nil { throw CommandError("zerospan drives the analyzer itself; --remote is not taken") }
+        let analyzer = try selection.selectAnalyzer()
+        guard let rate = sampleRate(kind: analyzer.kind, rbwHz: request.rbwHz) else {
+            throw CommandError(ZeroSpanError.notStreaming(device: analyzer.kind.model).description)
+        }
+        let plan = try ZeroSpanPlan(frequencyHz: request.frequencyHz, rbwHz: request.rbwHz,
+                                    sweepSeconds: request.sweepSeconds, sampleRateHz: rate,
+                                    tunableRange: analyzer.tunableRange, device: "the \(analyzer.kind.model)")
+        // a calibration applies where it covers the filter's band: one offset at the frequency
+        var offsetDB = 0.0
+        var unit = analyzer.kind.powerUnit
+        if let calibration = analyzer.calibration,
+           let band = FrequencyRange(lowerHz: plan.frequencyHz - plan.rbwHz / 2, upperHz: plan.frequencyHz + plan.rbwHz / 2) {
+            unit = calibration.tune(to: band)
+            if unit == .dBm {
+                offsetDB = CalibrationCorrection(table: calibration.table,
+                                                 gainDB: selection.settings.totalGainDB(for: analyzer.kind))
+                    .offsetDB(atHz: plan.frequencyHz)
+            }
+        }
+        let radio = try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan)
+        defer { radio.close() }
+        let output = ZeroSpanOutput(request: request, plan: plan, unit: unit, device: analyzer.name)
+        let pipeline = ZeroSpanPipeline(plan: plan, format: radio.format, offsetDB: offsetDB,
+                                        trigger: request.trigger, preTriggerPercent: request.preTriggerPercent,
+                                        count: request.count, output: output)
+        try pipeline.run(radio: radio)
+    }
+}
+
+/// A radio streaming I/Q at one tuning for zero span.
+struct ZeroSpanRadio {
+    var format: RealtimeSpectrum.SampleFormat
+    var start: (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
+    var stop: () -> Void
+    var close: () -> Void
+
+    static func open(analyzer: SelectedAnalyzer, selection: DeviceSelection, plan: ZeroSpanPlan) throws -> ZeroSpanRadio {
+        let kind = analyzer.kind
+        let transport: USBTransport
+        if analyzer.isDemo, let emulator = kind.emulator {
+            transport = EmulatedTransport(emulator: emulator(selection.demoSeed, selection.demoInput))
+        } else {
+            transport = try kind.openTransport(serial: analyzer.serial ?? selection.serial)
+        }
+        let settings = selection.settings
+        let tuned = plan.tunedHz.rounded()
+        do {
+            if kind.id == AnalyzerKind.rtlsdr.id {
+                let device = try RTLSDRDevice.open(transport: transport)
+                try device.setGain(settings.tunerGain ?? .automatic)
+                if let ppm = settings.frequencyCorrectionPPM, ppm != 0 { try device.setFrequencyCorrection(ppm: ppm) }
+                if let biasTee = settings.biasTee { try device.setBiasTee(biasTee) }
+                _ = try device.setSampleRate(UInt32(plan.sampleRateHz))
+                try device.setCenterFrequency(UInt32(tuned))
+                try device.resetBuffer()
+                return ZeroSpanRadio(format: .uint8,
+                                     start: { onData, onEnd in try device.startStreaming(onData: onData, onEnd: onEnd) },
+                                     stop: { device.stopStreaming() }, close: { device.powerDown() })
+            }
+            let driver = try HackRFSweepDriver(transport: transport)
+            let rate = UInt32(plan.sampleRateHz)
+            // libhackrf's automatic choice: the widest filter at or below 0.75 fs
+            let filter = HackRFReceiveMode.basebandFilters.last { Double($0) <= 0.75 * plan.sampleRateHz }
+                ?? HackRFReceiveMode.basebandFilters[0]
+            try driver.configureReceive(sampleRateHz: rate, basebandFilterHz: filter, frequencyHz: UInt64(tuned),
+                                        gains: settings.hackRFGains, ampEnabled: settings.amplifier ?? false,
+                                        antennaPower: settings.antennaPower ?? false)
+            return ZeroSpanRadio(format: .int8,
+                                 start: { onData, onEnd in try driver.startReceive(onData: onData, onEnd: onEnd) },
+                                 stop: { driver.stop() }, close: { transport.close() })
+        } catch {
+            transport.close()
+            throw error
+        }
+    }
+}
+
+/// The DSP thread and what feeds it.
+final class ZeroSpanPipeline: Sendable {
+    private struct Chunk {
+        var bytes: [UInt8]
+        var count = 0
+        var firstSample = 0
+    }
+
+    private enum End: Sendable { case done, signal, failure(String) }
+
+    private let ring: DropOldestRing<Chunk>
+    private let chunkBytes = 262_144
+    private let stride: Int
+    private let pushed = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    private let latch = CompletionLatch<End>()
+    private let plan: ZeroSpanPlan
+    private let format: RealtimeSpectrum.SampleFormat
+    private let offsetDB: Double
+    private let trigger: ZeroSpanTrigger?
+    private let preTriggerPoints: Int
+    private let count: Int?
+    private let output: ZeroSpanOutput
+
+    init(plan: ZeroSpanPlan, format: RealtimeSpectrum.SampleFormat, offsetDB: Double, trigger: ZeroSpanTrigger?,
+         preTriggerPercent: Double, count: Int?, output: ZeroSpanOutput) {
+        self.plan = plan
+        self.format = format
+        self.offsetDB = offsetDB
+        self.trigger = trigger
+        preTriggerPoints = Int((Double(plan.points) * preTriggerPercent / 100).rounded())
+        self.count = count
+        self.output = output
+        stride = format.bytesPerSample
+        // about a second of transfers at 20 MS/s
+        ring = DropOldestRing(capacity: 160, onClose: .discard) { Chunk(bytes: []) }
+    }
+
+    /// the USB thread: copies each transfer in, never waits
+    private func push(_ data: UnsafeRawBufferPointer) {
+        let samples = data.count / stride
+        guard samples > 0, let source = data.baseAddress else { return }
+        let first = pushed.add(samples, ordering: .relaxed).oldValue
+        let bytes = samples * stride
+        let size = chunkBytes
+        _ = ring.push { slot in
+            if slot.bytes.count < bytes { slot.bytes = [UInt8](repeating: 0, count: max(size, bytes)) }
+            slot.bytes.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: bytes) }
+            slot.count = bytes
+            slot.firstSample = first
+        }
+    }
+
+    private func process() {
+        guard let filter = ZeroSpanRBWFilter(rbwHz: plan.rbwHz, sampleRateHz: plan.sampleRateHz) else { return }
+        let detector = ZeroSpanDetector(filter: filter, format: format, samplesPerPoint: plan.samplesPerPoint)
+        var builder = ZeroSpanTraceBuilder(points: plan.points, preTriggerPoints: preTriggerPoints, trigger: trigger)
+        var working = [UInt8](repeating: 0, count: chunkBytes)
+        var expected = 0
+        let offset = offsetDB
+        while true {
+            var length = 0, first = 0
+            guard ring.pop({ slot in
+                swap(&slot.bytes, &working)
+                length = slot.count
+                first = slot.firstSample
+            }) == .item else { return }
+            latch.noteActivity()
+            if first > expected {
+                dropped.add(first - expected, ordering: .relaxed)
+                detector.restart(at: first)
+                builder.restart()
+            }
+            expected = first + length / stride
+            var finished = false
+            working.withUnsafeBytes { raw in
+                detector.consume(UnsafeRawBufferPointer(rebasing: raw[0..<length])) { power, sample in
+                    guard !finished else { return }
+                    let level = Float(10 * log10(max(power, 1e-30)) + offset)
+                    guard builder.add(level, firstSample: sample) else { return }
+                    output.trace(builder.levelsDB, number: builder.traces, firstSample: builder.firstSample,
+                                 preTriggerPoints: builder.preTriggerPoints,
+                                 droppedSamples: dropped.load(ordering: .relaxed))
+                    if let count, builder.traces >= count {
+                        finished = true
+                        latch.complete(.done)
+                    }
+                }
+            }
+            if finished { return }
+        }
+    }
+
+    func run(radio: ZeroSpanRadio) throws {
+        guard let thread = WorkerThread({ [self] in process() }) else {
+            throw CommandError("zerospan: no DSP thread could be started")
+        }
+        let latch = self.latch
+        do {
+            try radio.start({ [self] data in push(data) }, { error in
+                if let error { latch.complete(.failure("\(error)")) }
+            })
+        } catch {
+            ring.close()
+            thread.join()
+            throw error
+        }
+        let end = latch.wait(onSignal: .signal, stall: .init(after: 5, .failure("the analyzer sent nothing for 5 s")))
+        radio.stop()
+        ring.close()
+        thread.join()
+        if case .failure(let message) = end { throw CommandError(message) }
+    }
+}
