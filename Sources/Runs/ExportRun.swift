@@ -72,8 +72,10 @@ public enum ExportRun {
                                                   input: request.input)
             reportSkips(reader)
             var line = "\(csv): \(layout.rawValue) scan, \(kind.rawValue) of \(summary.sweeps) sweeps, \(summary.points) points"
-            if summary.unit != .dBm {
+            if summary.unit == .dB {
                 line += "; levels are dB relative to the analyzer's full scale, not dBm (calibrate it for dBm)"
+            } else if summary.unit != .dBm {
+                line += "; levels are \(summary.unit), not the dBm the coordination tools expect (record without --unit)"
             }
             return line
         case .occupancy(let png, let settings, let slotSeconds):
