@@ -39,18 +39,8 @@ public struct LevelPoint: Sendable, Equatable {
     /// Linear interpolation between the points (sorted by frequency), the
     /// end values beyond them; NaN without points.
     public static func interpolate(_ points: [LevelPoint], at hz: Double) -> Float {
-        guard let first = points.first, let last = points.last else { return .nan }
-        if hz <= first.hz { return first.decibels }
-        if hz >= last.hz { return last.decibels }
-        var low = 0, high = points.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if points[middle].hz <= hz { low = middle } else { high = middle }
-        }
-        let a = points[low], b = points[high]
-        guard b.hz > a.hz else { return max(a.decibels, b.decibels) }
-        let t = (hz - a.hz) / (b.hz - a.hz)
-        return Float(Double(a.decibels) + t * Double(b.decibels - a.decibels))
+        PiecewiseLinear.value(at: hz, count: points.count, x: { points[$0].hz }, y: { Double(points[$0].decibels) })
+            .map { Float($0) } ?? .nan
     }
 }
 

@@ -65,18 +65,8 @@ public struct CalibrationTable: Sendable, Equatable {
     /// neighbouring points; nil outside the calibrated range.
     public func offsetDB(atHz frequencyHz: Double) -> Double? {
         guard let covered = coveredHz, covered.contains(frequencyHz) else { return nil }
-        // the last point at or below the frequency
-        var low = 0
-        var high = points.count - 1
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if points[mid].frequencyHz <= frequencyHz { low = mid } else { high = mid }
-        }
-        let a = points[low]
-        let b = points[high]
-        guard b.frequencyHz > a.frequencyHz else { return a.offsetDB }
-        let t = (frequencyHz - a.frequencyHz) / (b.frequencyHz - a.frequencyHz)
-        return a.offsetDB + t * (b.offsetDB - a.offsetDB)
+        return PiecewiseLinear.value(at: frequencyHz, count: points.count, x: { points[$0].frequencyHz },
+                                     y: { points[$0].offsetDB })
     }
 
     // MARK: the file

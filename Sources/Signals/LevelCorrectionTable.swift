@@ -34,17 +34,8 @@ public struct LevelCorrectionTable: Sendable, Equatable {
 
     /// The correction at `frequencyHz` [dB]: linear between the neighbouring rows, the nearest row's beyond them.
     public func correctionDB(atHz frequencyHz: Double) -> Double {
-        guard let first = points.first, let last = points.last else { return 0 }
-        if frequencyHz <= first.frequencyHz { return first.correctionDB }
-        if frequencyHz >= last.frequencyHz { return last.correctionDB }
-        var low = 0, high = points.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if points[middle].frequencyHz <= frequencyHz { low = middle } else { high = middle }
-        }
-        let a = points[low], b = points[high]
-        let t = (frequencyHz - a.frequencyHz) / (b.frequencyHz - a.frequencyHz)
-        return a.correctionDB + t * (b.correctionDB - a.correctionDB)
+        PiecewiseLinear.value(at: frequencyHz, count: points.count, x: { points[$0].frequencyHz },
+                              y: { points[$0].correctionDB }) ?? 0
     }
 
     /// Reads a table; a problem is one `InputError` naming the line.
