@@ -53,7 +53,14 @@ public final class BeatClassifier {
     private var template: [Float]
     private var templateWidth = 0.0
     private var templateAmplitude = 0.0
-    private var learning: [(beat: Int, segment: [Float], width: Double, amplitude: Double, noisy: Bool)] = []
+    /// the normal beats' mean level after the QRS [mV] and outer slope energy, followed as the template is
+    private var normalAfterMean = 0.0
+    private var normalOutsideEnergy = 0.0
+    /// the normal beats' whole ±250 ms (QRS, ST and T), baseline removed, followed as the template
+    /// is; and the beat being measured, the same way
+    private var windowTemplate: [Float]
+    private var beatWindow: [Float]
+    private var learning: [(beat: Int, segment: [Float], window: [Float], measured: Measured)] = []
     /// the last beats in a row whose shape differs from the template though they came on time
     /// (segments, widths, sizes; `relearnAfter` of them, kept as a ring): a new normal shape
     private var unlikeSegments: [[Float]]
@@ -84,6 +91,22 @@ public final class BeatClassifier {
         var amplitude: Double
         var noisy: Bool
         var previousInterval: Int?
+        /// the QRS against the template at the best shift: the least-squares scale of the
+        /// template in it (negative: inverted) and what is left, as a share of the template's size
+        var projection = 1.0
+        var residualRatio = 0.0
+        /// the QRS's signed area against the template's absolute area
+        var areaRatio = 0.0
+        /// the mean level after the QRS (+100…+250 ms, the ST segment and T wave) less the
+        /// normal beats', in template amplitudes: a ventricular beat's T wave is large and discordant
+        var afterLevel = 0.0
+        /// slope energy outside the QRS against the normal beats'
+        var outsideEnergyRatio = 1.0
+        /// the raw measures those two come from: mean level after the QRS [mV] and outer slope energy [mV²]
+        var afterMean = 0.0
+        var outsideEnergy = 0.0
+        /// correlation of the whole ±250 ms with the normal beats' (`windowTemplate`)
+        var windowCorrelation = 1.0
     }
 
     public init(sampleRate: Double) {
@@ -102,6 +125,8 @@ public final class BeatClassifier {
         unlikeIntervals = Array(repeating: 0, count: Self.relearnAfter)
         intervalScratch.reserveCapacity(9)
         segment = Array(repeating: 0, count: 2 * segmentHalf + 1)
+        windowTemplate = Array(repeating: 0, count: 2 * windowHalf + 1)
+        beatWindow = windowTemplate
         normalIntervals.reserveCapacity(9)
     }
 
@@ -117,13 +142,14 @@ public final class BeatClassifier {
         measured.previousInterval = pending.last.map { beat - $0.beat }
             ?? learning.last.map { beat - $0.beat } ?? lastDecided.map { beat - $0.beat }
         if learning.count < Self.learningBeats && templateAmplitude == 0 {
-            learning.append((beat, segment, measured.width, measured.amplitude, measured.noisy))
+            learning.append((beat, segment, beatWindow, measured))
             if learning.count == Self.learningBeats { learnTemplate(decided: &decided) }
             return
         }
         measured.correlation = bestCorrelation()
-        if measured.correlation >= Self.sameShape && !measured.noisy { followTemplate(width: measured.width, amplitude: measured.amplitude) }
+        if measured.correlation >= Self.sameShape && !measured.noisy { followTemplate(measured) }
         if noteShapeChange(measured) { measured.correlation = bestCorrelation() }
+        compareWithTemplate(&measured)
         pending.append(measured)
         while pending.count >= 2 {
             let next = pending[1].beat
@@ -140,8 +166,10 @@ public final class BeatClassifier {
     }
 
     /// Classes of every beat of a whole filtered lead (off-line use).
-    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double) -> [ClassifiedBeat] {
+    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double,
+                                onFeatures: ((Int, [Double]) -> Void)? = nil) -> [ClassifiedBeat] {
         let classifier = BeatClassifier(sampleRate: sampleRate)
+        classifier.onFeatures = onFeatures
         var decided: [ClassifiedBeat] = []
         decided.reserveCapacity(beats.count)
         var window = [Float](repeating: .nan, count: classifier.windowLength)
@@ -193,8 +221,50 @@ public final class BeatClassifier {
         let outside = BeatShape.slopeEnergy(scratch, from: 1, to: min(edge, scratch.count))
             + BeatShape.slopeEnergy(scratch, from: max(1, scratch.count - edge), to: scratch.count)
         let noisy = missing > window.count / 4 || Double(high - low) < 0.05 || outside > 0.5 * total
-        return Measured(beat: beat, correlation: 0, width: Double(last - first) / sampleRate,
-                        amplitude: Double(high - low), noisy: noisy, previousInterval: nil)
+        // the level after the QRS: +100 ms to the window's end (+250 ms)
+        for index in 0..<scratch.count { beatWindow[index] = scratch[index] - baseline }
+        var afterSum = 0.0
+        let afterStart = min(scratch.count, peak + segmentHalf + 1)
+        for index in afterStart..<scratch.count { afterSum += Double(scratch[index] - baseline) }
+        var measured = Measured(beat: beat, correlation: 0, width: Double(last - first) / sampleRate,
+                                amplitude: Double(high - low), noisy: noisy, previousInterval: nil)
+        measured.afterMean = afterSum / Double(max(1, scratch.count - afterStart))
+        measured.outsideEnergy = outside
+        return measured
+    }
+
+    /// The shape measures against the template (`segment` is the beat's QRS): projection,
+    /// residual and area at the best-correlating shift, and the after-QRS level and outer
+    /// energy against the normal beats'.
+    private func compareWithTemplate(_ beat: inout Measured) {
+        var bestShift = 0, best = -Double.infinity
+        for shift in -shiftRange...shiftRange {
+            let value = correlation(segment, template, shift: shift)
+            if value > best { best = value; bestShift = shift }
+        }
+        var dot = 0.0, templateEnergy = 0.0, area = 0.0, templateArea = 0.0
+        for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
+            let x = Double(segment[index + bestShift]), t = Double(template[index])
+            dot += x * t
+            templateEnergy += t * t
+            area += x
+            templateArea += abs(t)
+        }
+        guard templateEnergy > 0, templateArea > 0 else { return }
+        let scale = dot / templateEnergy
+        var residual = 0.0
+        for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
+            let difference = Double(segment[index + bestShift]) - scale * Double(template[index])
+            residual += difference * difference
+        }
+        beat.projection = scale
+        beat.residualRatio = (residual / templateEnergy).squareRoot()
+        beat.areaRatio = area / templateArea
+        beat.afterLevel = (beat.afterMean - normalAfterMean) / templateAmplitude
+        beat.outsideEnergyRatio = beat.outsideEnergy / max(normalOutsideEnergy, 1e-9)
+        var bestWindow = -1.0
+        for shift in -shiftRange...shiftRange { bestWindow = max(bestWindow, correlation(beatWindow, windowTemplate, shift: shift)) }
+        beat.windowCorrelation = bestWindow
     }
 
     /// The largest correlation of `segment` with the template over shifts of ±2 samples.
@@ -211,7 +281,7 @@ public final class BeatClassifier {
     /// The template from the learning beats: the clean beat most like the
     /// others, averaged with those of its shape; then the learning beats are decided.
     private func learnTemplate(decided: inout [ClassifiedBeat]) {
-        let clean = learning.indices.filter { !learning[$0].noisy }
+        let clean = learning.indices.filter { !learning[$0].measured.noisy }
         let candidates = clean.isEmpty ? Array(learning.indices) : clean
         var bestIndex = candidates[0], bestScore = -Double.infinity
         for index in candidates {
@@ -222,25 +292,35 @@ public final class BeatClassifier {
         }
         let centre = learning[bestIndex].segment
         var sum = [Float](repeating: 0, count: centre.count)
-        var widths: [Double] = [], amplitudes: [Double] = []
+        var windowSum = [Float](repeating: 0, count: windowTemplate.count)
+        var widths: [Double] = [], amplitudes: [Double] = [], afterMeans: [Double] = [], outsideEnergies: [Double] = []
         for index in candidates where index == bestIndex || correlation(learning[index].segment, centre, shift: 0) >= Self.sameShape {
             for offset in sum.indices { sum[offset] += learning[index].segment[offset] }
-            widths.append(learning[index].width)
-            amplitudes.append(learning[index].amplitude)
+            for offset in windowSum.indices { windowSum[offset] += learning[index].window[offset] }
+            widths.append(learning[index].measured.width)
+            amplitudes.append(learning[index].measured.amplitude)
+            afterMeans.append(learning[index].measured.afterMean)
+            outsideEnergies.append(learning[index].measured.outsideEnergy)
         }
         template = sum.map { $0 / Float(widths.count) }
+        windowTemplate = windowSum.map { $0 / Float(widths.count) }
         widths.sort()
         amplitudes.sort()
         templateWidth = widths[widths.count / 2]
         templateAmplitude = max(amplitudes[amplitudes.count / 2], 1e-6)
+        afterMeans.sort()
+        outsideEnergies.sort()
+        normalAfterMean = afterMeans[afterMeans.count / 2]
+        normalOutsideEnergy = outsideEnergies[outsideEnergies.count / 2]
         let held = learning
         learning.removeAll()
         for (position, beat) in held.enumerated() {
             segment = beat.segment
-            var measured = Measured(beat: beat.beat, correlation: bestCorrelation(), width: beat.width,
-                                    amplitude: beat.amplitude, noisy: beat.noisy,
-                                    previousInterval: position > 0 ? beat.beat - held[position - 1].beat : nil)
-            if position == 0 { measured.previousInterval = nil }
+            beatWindow = beat.window
+            var measured = beat.measured
+            measured.correlation = bestCorrelation()
+            measured.previousInterval = position > 0 ? beat.beat - held[position - 1].beat : nil
+            compareWithTemplate(&measured)
             pending.append(measured)
         }
         while pending.count >= 2 {
@@ -296,6 +376,10 @@ public final class BeatClassifier {
         let widths = alike.map { unlikeWidths[$0] }.sorted(), amplitudes = alike.map { unlikeAmplitudes[$0] }.sorted()
         templateWidth = widths[widths.count / 2]
         templateAmplitude = max(amplitudes[amplitudes.count / 2], 1e-6)
+        // the new shape's after-QRS level and outer energy: this beat's, then followed
+        normalAfterMean = beat.afterMean
+        normalOutsideEnergy = beat.outsideEnergy
+        windowTemplate.replaceSubrange(0..<windowTemplate.count, with: beatWindow)
         unlikeCount = 0
         // the old rhythm's intervals say nothing of prematurity in the new one
         normalIntervals.removeAll(keepingCapacity: true)
@@ -304,7 +388,7 @@ public final class BeatClassifier {
 
     /// The template follows slow changes of the normal beat's shape: 5 % of
     /// each beat of its shape (`segment`, at its best shift) goes into it.
-    private func followTemplate(width: Double, amplitude: Double) {
+    private func followTemplate(_ beat: Measured) {
         var bestShift = 0, best = -1.0
         for shift in -shiftRange...shiftRange {
             let value = correlation(segment, template, shift: shift)
@@ -313,8 +397,11 @@ public final class BeatClassifier {
         for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
             template[index] = 0.95 * template[index] + 0.05 * segment[index + bestShift]
         }
-        templateWidth = 0.95 * templateWidth + 0.05 * width
-        templateAmplitude = 0.95 * templateAmplitude + 0.05 * amplitude
+        templateWidth = 0.95 * templateWidth + 0.05 * beat.width
+        templateAmplitude = 0.95 * templateAmplitude + 0.05 * beat.amplitude
+        for index in windowTemplate.indices { windowTemplate[index] = 0.95 * windowTemplate[index] + 0.05 * beatWindow[index] }
+        normalAfterMean = 0.95 * normalAfterMean + 0.05 * beat.afterMean
+        normalOutsideEnergy = 0.95 * normalOutsideEnergy + 0.05 * beat.outsideEnergy
     }
 
     private func classOf(_ beat: Measured, nextInterval: Int?) -> BeatClass {
@@ -323,6 +410,11 @@ public final class BeatClassifier {
         var prematurity: Double?, pauseAfter: Double?
         if let reference, let previous = beat.previousInterval { prematurity = Double(previous) / reference }
         if let reference, let nextInterval { pauseAfter = Double(nextInterval) / reference }
+        if let onFeatures {
+            fillFeatures(beat, prematurity: prematurity, pauseAfter: pauseAfter, nextInterval: nextInterval,
+                         reference: reference)
+            onFeatures(beat.beat, featureRow)
+        }
         let isPremature = prematurity.map { $0 < Self.premature } ?? false
         let wide = beat.width > Self.wideRatio * templateWidth && beat.width >= Self.wideMinimum
         let sizeRatio = beat.amplitude / templateAmplitude
@@ -336,6 +428,38 @@ public final class BeatClassifier {
             return .supraventricular
         }
         return .normal
+    }
+
+    /// What each value of a beat's feature row means (`onFeatures`), in order.
+    public static let featureNames = [
+        "correlation", "width_ratio", "width_s", "size_ratio", "prematurity", "pause_after", "regular",
+        "projection", "residual_ratio", "area_ratio", "after_level", "outside_energy_ratio",
+        "interval_ratio", "recent_prematurity", "reference_interval_s", "window_correlation",
+    ]
+
+    /// Called with each beat's sample and feature row (`featureNames`) as it is decided, when set
+    /// (Tools: the rows a beat model is trained on). The row is reused: copy it to keep it.
+    public var onFeatures: ((Int, [Double]) -> Void)?
+    private var featureRow = [Double](repeating: .nan, count: BeatClassifier.featureNames.count)
+
+    private func fillFeatures(_ beat: Measured, prematurity: Double?, pauseAfter: Double?, nextInterval: Int?,
+                              reference: Double?) {
+        var recent: Double?
+        if recentIntervals.count >= 3 {
+            intervalScratch.removeAll(keepingCapacity: true)
+            intervalScratch.append(contentsOf: recentIntervals)
+            intervalScratch.sort()
+            recent = Double(intervalScratch[intervalScratch.count / 2])
+        }
+        let values: [Double?] = [
+            beat.correlation, beat.width / max(templateWidth, 1e-6), beat.width, beat.amplitude / templateAmplitude,
+            prematurity, pauseAfter, regularReference() ? 1 : 0,
+            beat.projection, beat.residualRatio, beat.areaRatio, beat.afterLevel, beat.outsideEnergyRatio,
+            beat.previousInterval.flatMap { previous in nextInterval.map { Double(previous) / Double(max($0, 1)) } },
+            beat.previousInterval.flatMap { previous in recent.map { Double(previous) / $0 } },
+            reference.map { $0 / sampleRate }, beat.windowCorrelation,
+        ]
+        for (index, value) in values.enumerated() { featureRow[index] = value ?? .nan }
     }
 
     /// the median of the last eight normal-to-normal intervals [samples], nil before there are three

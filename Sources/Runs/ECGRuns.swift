@@ -166,6 +166,9 @@ public struct ECGDetectRun {
     public var output: String
     public var from: Double?
     public var to: Double?
+    /// where each beat's classifier features go as a CSV (`sample,` then `BeatClassifier.featureNames`):
+    /// the rows Tools/train-beat-classes learns from
+    public var beatFeaturesOutput: String?
 
     public init(source: ECGSourceRequest, sourcePath: String?, output: String) {
         self.source = source
@@ -183,9 +186,16 @@ public struct ECGDetectRun {
             .map { $0 + excerpt.samples.lowerBound }
         let filtered = ECGScoreRun.filtered(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate,
                                             mains: source.mains)
+        var featureLines = "sample," + BeatClassifier.featureNames.joined(separator: ",") + "\n"
+        let keepFeatures: ((Int, [Double]) -> Void)? = beatFeaturesOutput == nil ? nil : { beat, row in
+            featureLines += "\(beat + excerpt.samples.lowerBound)," + row.map { $0.isFinite ? "\($0)" : "" }.joined(separator: ",") + "\n"
+        }
         let classified = BeatClassifier.classify(filtered, beats: beats.map { $0 - excerpt.samples.lowerBound },
-                                                 sampleRate: record.sampleRate)
+                                                 sampleRate: record.sampleRate, onFeatures: keepFeatures)
             .map { ClassifiedBeat(sample: $0.sample + excerpt.samples.lowerBound, beatClass: $0.beatClass) }
+        if let beatFeaturesOutput, !FileManager.default.createFile(atPath: beatFeaturesOutput, contents: Data(featureLines.utf8)) {
+            throw ECGError(file: beatFeaturesOutput, "cannot write (no such directory, or no permission)")
+        }
         let bytes: [UInt8]
         if (output as NSString).pathExtension.lowercased() == "csv" {
             bytes = Array(BeatAnnotationWriter.csv(beats: classified, sampleRate: record.sampleRate).utf8)

@@ -29,6 +29,9 @@ struct ECGDetectCommand: ParsableCommand {
     @Option(help: "End of the excerpt to detect on [s].")
     var to: Double?
 
+    @Option(help: .hidden)
+    var beatFeatures: String?
+
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
         try validateExcerpt(from: from, to: to)
@@ -39,6 +42,7 @@ struct ECGDetectCommand: ParsableCommand {
         var detect = ECGDetectRun(source: sourceOptions.request, sourcePath: source, output: out)
         detect.from = from
         detect.to = to
+        detect.beatFeaturesOutput = beatFeatures
         try reportingECGErrors { printError(try detect.run()) }
     }
 }
