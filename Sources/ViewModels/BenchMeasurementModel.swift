@@ -230,7 +230,8 @@ public struct BenchMeasurementModel: Sendable {
                          "    offset         power    dBc"]
             for channel in result.adjacent {
                 let offset = (channel.offsetHz < 0 ? "−" : "+") + FrequencyFormat.label(abs(channel.offsetHz), maxFractionDigits: 3)
-                lines.append(Self.padded(offset, 13, left: true) + "  " + Self.number(channel.decibels, 8) + Self.number(channel.dBc, 7))
+                lines.append(Self.padded(offset, 13, left: true) + "  " + Self.number(channel.decibels, 8)
+                    + Self.padded(Self.dBc(channel.dBc), 7, left: true))
             }
             return lines
         case .noise(let result):
@@ -249,18 +250,18 @@ public struct BenchMeasurementModel: Sendable {
             let fundamental = result.tones[0].tone.decibels
             var items = ["F " + FrequencyFormat.label(result.tones[0].tone.hz, maxFractionDigits: 4) + " "
                             + Self.signed(fundamental) + " " + unit.rawValue]
-            items += result.tones.dropFirst().map { "H\($0.n) " + Self.signed($0.tone.decibels - fundamental) + " dBc" }
+            items += result.tones.dropFirst().map { "H\($0.n) " + Self.dBc($0.tone.decibels - fundamental) + " dBc" }
             if let thd = result.thdDB { items.append("THD " + Self.signed(thd) + " dB") }
             return items
         case .toi(let result):
             return ["F1 " + FrequencyFormat.label(result.lower.hz, maxFractionDigits: 4),
                     "F2 " + FrequencyFormat.label(result.upper.hz, maxFractionDigits: 4),
-                    "IM3 " + Self.signed(result.lowerDBc) + " / " + Self.signed(result.upperDBc) + " dBc",
+                    "IM3 " + Self.dBc(result.lowerDBc) + " / " + Self.dBc(result.upperDBc) + " dBc",
                     "OIP3 " + Self.signed(result.outputInterceptDB) + " " + (unit.isAbsolute ? unit.rawValue : "dB rel")]
         case .acpr(let result):
             return ["CH " + Self.signed(result.mainDecibels) + " " + unit.rawValue]
                 + result.adjacent.enumerated().map { index, channel in
-                    (channel.offsetHz < 0 ? "−" : "+") + "\(index / 2 + 1) " + Self.signed(channel.dBc) + " dBc"
+                    (channel.offsetHz < 0 ? "−" : "+") + "\(index / 2 + 1) " + Self.dBc(channel.dBc) + " dBc"
                 }
         case .noise(let result):
             return ["N " + FrequencyFormat.label(result.hz, maxFractionDigits: 6) + " " + Self.signed(result.decibelsPerHz)
@@ -271,6 +272,12 @@ public struct BenchMeasurementModel: Sendable {
     static func signed(_ value: Double) -> String {
         guard value.isFinite else { return "—" }
         return String(format: "%.2f", value).replacingOccurrences(of: "-", with: "−")
+    }
+
+    /// A dBc value with its sign always shown ("+25.67", "−15.00"): a product above its reference stands out.
+    static func dBc(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
+        return String(format: "%+.2f", value).replacingOccurrences(of: "-", with: "−")
     }
 
     static func number(_ value: Double, _ width: Int) -> String { padded(signed(value), width, left: true) }
