@@ -47,7 +47,23 @@ public struct MeasureOptions: ParsableArguments {
     @Flag(help: "One JSON object per measurement.")
     public var json = false
 
-    public func validate() throws { _ = try measurement }
+    @Option(name: .customLong("check-gain"), parsing: .unconditional, help: ArgumentHelp(
+        "harmonics, toi: measure, change the analyzer's front-end gain by DB (HackRF LNA, RTL-SDR tuner gain, tinySA "
+            + "attenuation the other way; e.g. -8), measure again, and say for each product whether the analyzer made it "
+            + "(its dBc moves (n−1) dB per dB) or it is in the signal (its dBc stays put).", valueName: "DB"))
+    public var checkGain: Double?
+
+    public func validate() throws {
+        _ = try measurement
+        if let checkGain {
+            guard kind == .harmonics || kind == .toi else {
+                throw ValidationError("--check-gain is for harmonics and toi: their products are what an analyzer makes itself")
+            }
+            guard checkGain.isFinite, checkGain != 0, abs(checkGain) <= 40 else {
+                throw ValidationError("--check-gain \(checkGain): expected a gain change of up to ±40 dB, not 0")
+            }
+        }
+    }
 
     /// The measurement asked for.
     public var measurement: MeasureKind {

@@ -56,9 +56,12 @@ public enum MeasureRun {
         public var json: Bool
         /// bins across the band asked of the analyzer (it may give fewer)
         public var bins: Double
+        /// --check-gain: measure, change the front-end gain by this [dB], measure again, compare (harmonics, toi)
+        public var checkGainDB: Double?
 
-        public init(kind: MeasureKind, sweeps: Int, count: Int, json: Bool, bins: Double = 2000) {
+        public init(kind: MeasureKind, sweeps: Int, count: Int, json: Bool, bins: Double = 2000, checkGainDB: Double? = nil) {
             self.kind = kind
+            self.checkGainDB = checkGainDB
             self.sweeps = sweeps
             self.count = count
             self.json = json
@@ -69,6 +72,21 @@ public enum MeasureRun {
     /// Measures on the analyzer `selection` chooses; a lost analyzer is retried for its timeout, then the run ends.
     public static func live(_ selection: DeviceSelection, settings: Settings,
                             checkBand: (FrequencyRange, FrequencyRange) throws -> FrequencyRange) throws {
+        if let change = settings.checkGainDB {
+            let step = try gainStep(selection.settings, kind: selection.device.kind, changeDB: change)
+            return try gainCheck(selection, settings: settings, step: step, checkBand: checkBand)
+        }
+        try sweep(selection, settings: settings, count: settings.count, checkBand: checkBand) { frame, unit in
+            print(try Self.report(settings.kind, frame: frame, unit: unit, json: settings.json, time: unixTimeNow()))
+            fflush(nil)
+        }
+    }
+
+    /// Sweeps the measurement's band on the analyzer `selection` chooses and
+    /// hands `each` `count` traces, each `settings.sweeps` sweeps averaged in power.
+    static func sweep(_ selection: DeviceSelection, settings: Settings, count: Int,
+                      checkBand: (FrequencyRange, FrequencyRange) throws -> FrequencyRange,
+                      each: (SpectrumFrame, PowerUnit) throws -> Void) throws {
         guard let wanted = settings.kind.band else { throw UsageError("measure: the frequencies give no band to sweep") }
         struct Collected {
             var trace: TraceAccumulator
@@ -93,7 +111,7 @@ public enum MeasureRun {
         defer { source.stop() }
         let clock = selection.clock
         let nobodyRings = Doorbell()
-        for _ in 0..<settings.count {
+        for _ in 0..<count {
             collected.withLock { $0 = Collected(trace: TraceAccumulator(mode: .average(settings.sweeps))) }
             // a sweep may be under way when the count restarts: wait for one more than asked
             while collected.withLock({ $0.sweeps }) < settings.sweeps + 1 {
@@ -105,8 +123,7 @@ public enum MeasureRun {
                 return state.trace.write(into: &frame) ? frame : nil
             }
             guard let frame = averaged else { continue }
-            print(try Self.report(settings.kind, frame: frame, unit: unit, json: settings.json, time: unixTimeNow()))
-            fflush(nil)
+            try each(frame, unit)
         }
     }
 

@@ -43,6 +43,8 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case clearReference
     /// b: the band plan's channel grid across the plot on or off (with a --band-plan)
     case toggleChannelGrid
+    /// e: the plot's measurement, off → harmonics → TOI → ACPR → noise marker → off
+    case cycleMeasurement
 }
 
 /// What a marker key asks; the viewer carries it out on the shown trace.

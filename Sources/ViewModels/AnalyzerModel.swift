@@ -23,6 +23,8 @@ public enum AnalyzerEffect: Sendable, Equatable {
     case storeReference
     /// S: the reference is gone
     case referenceDropped
+    /// e, or ACPR's channel set in the drawer: measure the shown trace again (needs the frame)
+    case measurementChanged
 }
 
 /// The whole analyzer screen as one state machine: the current view, the
@@ -56,6 +58,8 @@ public final class AnalyzerModel {
     public private(set) var traceMode: TraceMode = .live
     /// the plot's markers (m, n, N, M, x)
     public var markers = MarkerSet()
+    /// the measurement e shows in the plot (harmonics, TOI, ACPR, noise marker) and its reading
+    public private(set) var measurement = BenchMeasurementModel()
     /// events of watch's --above/--mask/--over-baseline condition
     public var events = EventLog()
     /// a stored reference trace (s stores the shown one, --reference loads one), drawn dimmed
@@ -191,8 +195,18 @@ public final class AnalyzerModel {
         return FrequencyRange(lowerHz: clamped, upperHz: clamped + span) ?? limits
     }
 
-    /// The drawer's fields in the current view.
-    public var drawerFields: [DrawerField] { mode.drawerFields }
+    /// The drawer's fields in the current view: the view's, and ACPR's channel while it is measured in the plot.
+    public var drawerFields: [DrawerField] {
+        guard mode.hasMarkers, measurement.kind == .acpr else { return mode.drawerFields }
+        return mode.drawerFields + [.channelWidth, .channelSpacing]
+    }
+
+    /// Measures the shown trace `frame` (the viewer calls this once per drawn frame, and after a key):
+    /// the measurement e chose, on the visible band, at the selected marker where it takes one.
+    public func measure(_ frame: SpectrumFrame) {
+        guard mode.hasMarkers, measurement.kind != nil else { return }
+        measurement.measure(frame, visible: plot.visibleBand, markerHz: markers.selectedHz)
+    }
 
     /// The value a drawer field shows, in its unit (MHz, dB, s; the persistence time may be ∞).
     public func value(of field: DrawerField) -> Double {
@@ -202,6 +216,8 @@ public final class AnalyzerModel {
         case .displaySpan: return plot.displaySpanDB
         case .period: return waterfall.periodSeconds
         case .persistence: return persistence.persistenceSeconds
+        case .channelWidth: return measurement.channelWidthHz(span: plot.visibleBand) / 1e3
+        case .channelSpacing: return measurement.channelSpacingHz(span: plot.visibleBand) / 1e3
         case .bandStart: return meterBand.lowerHz / 1e6
         case .bandStop: return meterBand.upperHz / 1e6
         case .autoLevels: return autoLevels ? 1 : 0
@@ -269,6 +285,12 @@ public final class AnalyzerModel {
         case .marker(let intent):
             return mode.hasMarkers ? .marker(intent) : .none
         case .toggleChannelGrid: showsChannelGrid = !showsChannelGrid && bandPlan != nil
+        case .cycleMeasurement:
+            // the measurements read the plot's trace: from another view, e shows the plot
+            if !mode.hasMarkers { switchMode(to: .plot) }
+            measurement.cycle()
+            drawer.keepFocus(among: drawerFields)
+            return .measurementChanged
         case .storeReference: return .storeReference
         case .clearReference:
             setReference(nil)
@@ -329,19 +351,19 @@ public final class AnalyzerModel {
             let field = drawer.focus
             guard let value = drawer.takeTypedValue() else { return .none }
             notice = nil
-            set(field, to: value)
+            return set(field, to: value)
         }
         return .none
     }
 
     /// Sets a field from a typed value in its unit.
-    private func set(_ field: DrawerField, to value: Double) {
+    private func set(_ field: DrawerField, to value: Double) -> AnalyzerEffect {
         switch field {
         case .rangeStart, .rangeStop: setThumb(field, hz: value * 1e6)
         case .displaySpan:
             guard Self.displaySpanLimits.contains(value) else {
                 notice = "dB span: 1 to 200"
-                return
+                return .none
             }
             autoLevels = false
             plot.setDisplaySpan(value)
@@ -352,7 +374,9 @@ public final class AnalyzerModel {
             waterfall.stepPeriod(by: nearest - waterfall.periodIndex)
         case .persistence: persistence.setPersistence(seconds: value)
         case .bandStart, .bandStop: setMeterEdge(field, hz: value * 1e6)
+        case .channelWidth, .channelSpacing: return setChannel(field, hz: value * 1e3)
         }
+        return .none
     }
 
     /// Nudges a field: frequencies by 1 % of the span in 10 kHz steps, the dB
@@ -383,8 +407,25 @@ public final class AnalyzerModel {
             // forward through the modes as t does; backward the other way round
             traceMode = steps >= 0 ? traceMode.next : traceMode.previous
             return .traceChanged(traceMode)
+        case .channelWidth, .channelSpacing:
+            // through 1-2-5 steps of the value shown
+            var hz = value(of: field) * 1e3
+            for _ in 0..<abs(steps) { hz = BenchMeasurementModel.oneTwoFive(hz, up: steps > 0) }
+            return setChannel(field, hz: hz)
         }
         return .none
+    }
+
+    /// Sets ACPR's channel width or spacing [Hz]; a complaint in the drawer when out of the span.
+    @discardableResult
+    private func setChannel(_ field: DrawerField, hz: Double) -> AnalyzerEffect {
+        guard hz.isFinite, hz >= 1, hz <= plot.visibleBand.spanHz else {
+            notice = "channel: 1 Hz to the span"
+            return .none
+        }
+        notice = nil
+        measurement.setChannel(widthHz: field == .channelWidth ? hz : nil, spacingHz: field == .channelSpacing ? hz : nil)
+        return .measurementChanged
     }
 
     /// 1 % of `span`, a whole number of 10 kHz steps (at least one) [Hz].

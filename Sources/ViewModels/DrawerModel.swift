@@ -20,6 +20,10 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     case trace
     /// persistence: how long a hit takes to fade (the decay time) [s]
     case persistence
+    /// plot, while ACPR is measured: the main and adjacent channels' width [kHz]
+    case channelWidth
+    /// plot, while ACPR is measured: the adjacent channels' spacing from the main one [kHz]
+    case channelSpacing
 
     public var label: String {
         switch self {
@@ -33,6 +37,8 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .detector: return "detector"
         case .trace: return "trace"
         case .persistence: return "persistence"
+        case .channelWidth: return "ACPR ch kHz"
+        case .channelSpacing: return "ACPR spacing kHz"
         }
     }
 

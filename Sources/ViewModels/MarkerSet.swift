@@ -33,6 +33,9 @@ public struct MarkerSet: Sendable, Equatable {
 
     public var isEmpty: Bool { markers.isEmpty }
 
+    /// the selected marker's frequency [Hz]; nil without markers
+    public var selectedHz: Double? { markers.indices.contains(selected) ? markers[selected].hz : nil }
+
     /// m: the selected marker (marker 1 if there is none) onto the highest peak.
     public mutating func placeOnHighestPeak(_ peaks: [SpectrumMeasurements.Peak], frame: SpectrumFrame) {
         guard let highest = peaks.first else { return }

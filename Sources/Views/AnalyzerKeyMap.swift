@@ -7,7 +7,8 @@ import ViewModels
 /// now), Home/End (now), [ ] (what the view's `stepTimeDepth` steps: the
 /// waterfall period, the persistence time), r (the view's `rKey`: record, or
 /// reset min/max in the meter), R (record in every view),
-/// b (the band plan's channel grid), d (drawer), ? (help). With the drawer open, arrows move between and
+/// b (the band plan's channel grid), e (the plot's measurement: harmonics,
+/// TOI, ACPR, noise marker, off), d (drawer), ? (help). With the drawer open, arrows move between and
 /// nudge its fields, Enter starts typing a number (or switches a choice),
 /// Esc closes it; every other key keeps its meaning, and digits type only
 /// after Enter.
@@ -55,6 +56,7 @@ public enum AnalyzerKeyMap {
             case "N": return .marker(.nextPeak(right: false))
             case "M": return .marker(.cycle)
             case "x": return .marker(.toggleDelta)
+            case "e": return .cycleMeasurement
             case "s": return .storeReference
             case "S": return .clearReference
             case "b", "B": return .toggleChannelGrid

@@ -46,11 +46,14 @@ public final class AnalyzerScreen {
                        status: SpectrumStatus, now: Double, into buffer: inout Buffer) {
         let layout = ScreenLayout(width: buffer.width, height: buffer.height, drawerOpen: model.drawer.isOpen)
         let prompt = Self.prompt(model)
-        let markerPane = model.mode.hasMarkers && MarkerOverlay.wantsPane(model.markers, area: layout.main)
+        let measuring = MeasurementOverlay.isShown(model)
+        let markerPane = model.mode.hasMarkers && MarkerOverlay.wantsPane(model.markers, measuring: measuring, area: layout.main)
+        // e's measurement on a narrow screen: a strip carved from the bottom of the view
+        let (viewArea, strip) = MeasurementOverlay.stripSplit(layout.main, model: model, pane: markerPane)
         // the band plan's row under the frequency axis, carved from the bottom of the view
-        let (main, planRow) = Self.bandPlanSplit(layout.main, model: model)
+        let (main, planRow) = Self.bandPlanSplit(viewArea, model: model)
         let key = LayoutKey(layout: layout, mode: model.mode, help: model.showsHelp, prompt: prompt != nil,
-                            markerPane: markerPane, bandPlanRow: planRow != nil)
+                            markerPane: markerPane, bandPlanRow: planRow != nil, measurementStrip: strip != nil)
         if key != drawnKey {
             buffer.clear()
             plotView.invalidate()
@@ -87,8 +90,11 @@ public final class AnalyzerScreen {
                 bandPlanRow.draw(plan, band: plot.visibleBand, data: geometry.data, rows: planRow, into: &buffer)
                 if model.showsChannelGrid { bandPlanRow.drawGrid(in: geometry.data, into: &buffer) }
             }
+            MeasurementOverlay.drawMarks(model.measurement, frame: frame, plot: plot, data: geometry.data, into: &buffer)
             MarkerOverlay.draw(model.markers, frame: frame, plot: plot, unit: status.powerUnit, data: geometry.data,
-                               pane: markerPane ? parts.pane : nil, bandPlan: model.bandPlan, into: &buffer)
+                               pane: markerPane ? parts.pane : nil, bandPlan: model.bandPlan,
+                               measurement: measuring ? model.measurement : nil, into: &buffer)
+            if let strip { MeasurementOverlay.drawStrip(model.measurement, unit: status.powerUnit, in: strip, into: &buffer) }
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
             waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
@@ -220,4 +226,6 @@ private struct LayoutKey: Equatable {
     var markerPane: Bool
     /// a row under the frequency axis holds the band plan
     var bandPlanRow: Bool
+    /// e's measurement has a strip under the plot
+    var measurementStrip: Bool
 }

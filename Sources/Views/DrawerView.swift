@@ -137,6 +137,7 @@ final class DrawerView {
         case .autoLevels: return model.autoLevels ? "on" : "off"
         case .detector: return model.waterfallDetector == .peak ? "peak" : "average"
         case .trace: return "\(model.traceMode)"
+        case .channelWidth, .channelSpacing: return FrequencyFormat.trimmed(value, maxFractionDigits: 3)
         }
     }
 }
@@ -167,6 +168,7 @@ enum HelpOverlay {
         " R           record (any view)",
         " t           trace (plot, meter): live, max hold, min hold, average of 16",
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta/noise",
+        " e           measure (plot): harmonics, TOI, ACPR, noise marker, off",
         " s / S       store the shown trace as the reference (dimmed) / drop it",
         " b           band plan (--band-plan): channel grid on/off in the plot",
         " d           control drawer       click ◀ at the right edge",

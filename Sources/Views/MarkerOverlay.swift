@@ -17,9 +17,9 @@ enum MarkerOverlay {
     /// the narrowest screen that gets the pane; narrower ones keep the whole width for the plot
     static let paneMinimumScreenWidth = 110
 
-    /// Whether the table takes a pane beside the plot in `area`.
-    static func wantsPane(_ markers: MarkerSet, area: Rect) -> Bool {
-        !markers.isEmpty && area.width >= paneMinimumScreenWidth
+    /// Whether the table takes a pane beside the plot in `area` (it holds e's measurement too, when shown).
+    static func wantsPane(_ markers: MarkerSet, measuring: Bool = false, area: Rect) -> Bool {
+        (!markers.isEmpty || measuring) && area.width >= paneMinimumScreenWidth
     }
 
     /// Splits `area` into the plot's part and the pane's.
@@ -30,9 +30,26 @@ enum MarkerOverlay {
 
     /// The marks on the trace, and the table in the plot's corner unless `pane` is given.
     /// - Parameter bandPlan: names, under each marker's line, the allocation it falls in
+    /// - Parameter measurement: e's measurement, its table in the pane under the markers'
     static func draw(_ markers: MarkerSet, frame: SpectrumFrame?, plot: SpectrumPlotModel, unit: PowerUnit, data: Rect,
-                     pane: Rect? = nil, bandPlan: BandPlan? = nil, into buffer: inout Buffer) {
-        if let pane { drawPane(markers, frame: frame, unit: unit, bandPlan: bandPlan, in: pane, into: &buffer) }
+                     pane: Rect? = nil, bandPlan: BandPlan? = nil, measurement: BenchMeasurementModel? = nil,
+                     into buffer: inout Buffer) {
+        if let pane {
+            if let measurement, measurement.kind != nil {
+                buffer.fill(pane, with: Cell(" ", style: paneStyle))
+                // the markers' part first (a title and its lines), the measurement below it
+                let markerRows = markers.isEmpty ? 0 : min(pane.height / 2, 3 + tableLineCount(markers, bandPlan: bandPlan))
+                if markerRows > 0 {
+                    drawPane(markers, frame: frame, unit: unit, bandPlan: bandPlan,
+                             in: Rect(x: pane.x, y: pane.y, width: pane.width, height: markerRows), help: false, into: &buffer)
+                }
+                MeasurementOverlay.drawSection(measurement, unit: unit,
+                                               in: Rect(x: pane.x, y: pane.y + markerRows, width: pane.width,
+                                                        height: pane.height - markerRows), into: &buffer)
+            } else {
+                drawPane(markers, frame: frame, unit: unit, bandPlan: bandPlan, in: pane, into: &buffer)
+            }
+        }
         guard !markers.isEmpty, let frame, data.width > 2, data.height > 2 else { return }
         let band = plot.visibleBand
         let span = plot.referenceLevelDB - plot.bottomLevelDB
@@ -56,7 +73,7 @@ enum MarkerOverlay {
 
     /// The table in a pane of its own: a title, one marker per line, what the keys do.
     private static func drawPane(_ markers: MarkerSet, frame: SpectrumFrame?, unit: PowerUnit, bandPlan: BandPlan?,
-                                 in pane: Rect, into buffer: inout Buffer) {
+                                 in pane: Rect, help showsHelp: Bool = true, into buffer: inout Buffer) {
         guard pane.width > 4, pane.height > 0 else { return }
         buffer.fill(pane, with: Cell(" ", style: paneStyle))
         buffer.fill(Rect(x: pane.x, y: pane.y, width: pane.width, height: 1), with: Cell(" ", style: titleStyle))
@@ -69,10 +86,17 @@ enum MarkerOverlay {
             _ = buffer.put(line.text, x: pane.x + 1, y: row, style: style)
             row += 1
         }
-        let help = ["n/N next peak →/←", "M next marker, x delta/noise", "m highest peak"]
+        let help = showsHelp ? ["n/N next peak →/←", "M next marker, x delta/noise", "m highest peak"] : []
         for (index, line) in help.enumerated() {
             let y = pane.maxY - help.count + index
             if y > row { _ = buffer.put(line, x: pane.x + 1, y: y, style: AnalyzerScreen.helpStyle) }
+        }
+    }
+
+    /// How many lines the marker table takes (a marker's, and up to two allocations each with a band plan).
+    private static func tableLineCount(_ markers: MarkerSet, bandPlan: BandPlan?) -> Int {
+        markers.markers.reduce(0) { count, marker in
+            count + 1 + (bandPlan.map { min(2, $0.enclosingAllocations(at: marker.hz).count) } ?? 0)
         }
     }
 

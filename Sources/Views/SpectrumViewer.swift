@@ -200,6 +200,8 @@ public final class SpectrumViewer {
         }
         model.subtractReferenceIfShown(from: &shownFrame)
         hasFrame = true
+        // e's measurement, on the trace as drawn (the UI thread: the device's read loop never waits for it)
+        model.measure(shownFrame)
         frameRate.record(at: now)
         if needsAutoscale {
             autoscale(to: shownFrame, now: now)
@@ -265,10 +267,14 @@ public final class SpectrumViewer {
                 }
             case .marker(let intent):
                 applyMarker(intent)
+                // a measurement read at the selected marker follows it, paused too
+                if hasFrame { model.measure(shownFrame) }
             case .storeReference:
                 storeReference()
             case .referenceDropped:
                 viewerMessage = nil
+            case .measurementChanged:
+                if hasFrame { model.measure(shownFrame) }
             case .traceChanged(let mode):
                 feed.mailbox.traceMode = mode
                 // the meter's readings so far were of another trace

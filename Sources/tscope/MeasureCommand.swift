@@ -21,7 +21,8 @@ struct MeasureCommand: ParsableCommand {
 
     func run() throws {
         let settings = MeasureRun.Settings(kind: try measureOptions.measurement, sweeps: measureOptions.sweeps,
-                                           count: measureOptions.repeats, json: measureOptions.json)
+                                           count: measureOptions.repeats, json: measureOptions.json,
+                                           checkGainDB: measureOptions.checkGain)
         let selection = try analyzerOptions.apply(to: deviceOptions.selection)
         try usage {
             try MeasureRun.live(selection, settings: settings) { band, limits in

@@ -41,6 +41,31 @@ public final class DemoSynthesizer {
     /// amplitude factor of `relativeGainDB`; exactly 1 at 0 dB (the plain quantiser runs)
     private var gainScale: Float = 1
 
+    /// The front end's (LNA and RF amplifier's) gain above the reference
+    /// (LNA 16 dB, amplifier off) [dB]: above 0 its third-order
+    /// nonlinearity is modelled (`frontEndIIP3DBm`). The emulators set it
+    /// from the radio's gains.
+    public var frontEndGainDB: Double = 0 {
+        didSet {
+            // the intercept is fixed at the front end's output: referred to the input it falls by the gain
+            let intercept = DemoScene.amplitude(levelDBm: Self.frontEndIIP3DBm - frontEndGainDB) * Double(Self.fixedScale)
+            cubicCoefficient = frontEndGainDB > 0 ? Float(1 / (intercept * intercept)) : 0
+        }
+    }
+    /// The emulated front end's input third-order intercept at the
+    /// reference gain [dBm]: +20 dBm, falling dB for dB as the LNA gain (or
+    /// the RF amplifier) rises above it (a fixed intercept at the LNA's
+    /// output), −4 dBm at LNA 40 dB. The front end is y = x·(1 − |x|²/A²) on
+    /// the complex input x, A the amplitude of a tone at the intercept: each
+    /// of two tones of level P makes third-order products at 2F1−F2 and
+    /// 2F2−F1 of 2·(P − IIP3) dBc, the textbook relation. Modelled only
+    /// above the reference gain: at or below it products stay ≥ 60 dB under
+    /// the ADC's full scale and the model is skipped, so the demo's bytes at
+    /// the default gains are unchanged.
+    public static let frontEndIIP3DBm = 20.0
+    /// 1 / A² of the front end's cubic [1/fixed-point units²]; 0: linear
+    private var cubicCoefficient: Float = 0
+
     /// Continuous mode (a radio streaming one tuning, not sweep blocks):
     /// the steady carriers come from a table of `continuousPeriod` samples
     /// that repeats seamlessly (their frequencies snapped to multiples of
@@ -130,6 +155,7 @@ public final class DemoSynthesizer {
                         }
                     }
                 }
+                if cubicCoefficient > 0 { Self.applyFrontEnd(sum, coefficient: cubicCoefficient) }
                 if dcOffset != (0, 0) {
                     let dc = (Int16((dcOffset.i * Double(Self.fixedScale)).rounded()),
                               Int16((dcOffset.q * Double(Self.fixedScale)).rounded()))
@@ -144,6 +170,17 @@ public final class DemoSynthesizer {
                     Self.quantise(UnsafeBufferPointer(sum), scale: gainScale, into: out)
                 }
             }
+        }
+    }
+
+    /// The front end's third-order nonlinearity on interleaved I/Q:
+    /// x ← x·(1 − k·|x|²), the factor held at or above 0.
+    static func applyFrontEnd(_ sum: UnsafeMutableBufferPointer<Int16>, coefficient k: Float) {
+        for i in stride(from: 0, to: sum.count - 1, by: 2) {
+            let re = Float(sum[i]), im = Float(sum[i + 1])
+            let factor = max(0, 1 - k * (re * re + im * im))
+            sum[i] = Int16((re * factor).rounded())
+            sum[i + 1] = Int16((im * factor).rounded())
         }
     }
 

@@ -142,6 +142,8 @@ public final class HackRFEmulator: FirmwareEmulator {
     public static let amplifierGainDB = 14
     /// the gains the scene's amplitudes are given at: hackrf_sweep's defaults (LNA 16 dB, VGA 20 dB, amplifier off)
     public static let referenceGainDB = 36
+    /// the LNA gain of the reference [dB]: the front end's nonlinearity is modelled above it
+    public static let referenceLNAGainDB = 16
 
     /// Exact gain steps: every level moves by the change in LNA + VGA +
     /// amplifier gain from the reference (until the 8-bit ADC clips).
@@ -149,6 +151,10 @@ public final class HackRFEmulator: FirmwareEmulator {
         let total = Int(state.lnaGainDB) + Int(state.vgaGainDB) + (state.ampEnabled ? Self.amplifierGainDB : 0)
         synthesizer.relativeGainDB = Double(total - Self.referenceGainDB)
         receiveSynthesizer?.relativeGainDB = synthesizer.relativeGainDB
+        // the front end (LNA and amplifier) is where the third-order products are made (DemoSynthesizer.frontEndIIP3DBm)
+        let frontEnd = Int(state.lnaGainDB) + (state.ampEnabled ? Self.amplifierGainDB : 0)
+        synthesizer.frontEndGainDB = Double(frontEnd - Self.referenceLNAGainDB)
+        receiveSynthesizer?.frontEndGainDB = synthesizer.frontEndGainDB
     }
 
     // MARK: control transfers
@@ -270,6 +276,7 @@ public final class HackRFEmulator: FirmwareEmulator {
                                            continuous: true)
                 made.dcOffset = Self.receiveDCOffset
                 made.relativeGainDB = synthesizer.relativeGainDB
+                made.frontEndGainDB = synthesizer.frontEndGainDB
                 receiveSynthesizer = made
             }
             receiveBlockIndex = 0
