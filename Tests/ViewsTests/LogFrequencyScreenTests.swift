@@ -94,3 +94,28 @@ import Testing
         }
     }
 }
+
+/// `l` in every view with a frequency axis: the axis goes logarithmic and back,
+/// and the device is asked for the narrowest column's bins.
+@Suite struct LogFrequencyKeyTests {
+    @Test func lTogglesTheAxisAndRetunes() throws {
+        let model = LogFrequencyScreenTests.model(width: 160, height: 48)
+        model.apply(.plot(.toggleLogFrequency), now: Scene.now)  // back to linear
+        let linear = model.tuning.binWidthHz
+        let event = try #require(InputParser.parse(Array("l".utf8)).eventValue)
+        let intent = try #require(AnalyzerKeyMap.intent(for: event, model: model))
+        #expect(intent == .plot(.toggleLogFrequency))
+        model.apply(intent, now: Scene.now)
+        #expect(model.plot.frequencyScale.isLogarithmic)
+        #expect(model.tuning.binWidthHz < linear / 5)
+        model.apply(intent, now: Scene.now)
+        #expect(!model.plot.frequencyScale.isLogarithmic && model.tuning.binWidthHz == linear)
+    }
+}
+
+private extension ParseResult {
+    var eventValue: InputEvent? {
+        if case .event(let event, _) = self { return event }
+        return nil
+    }
+}
