@@ -69,6 +69,8 @@ public struct PNGWaterfallExporter {
     public var minColumns: Int
     /// allocations drawn under the plot with their labels (`WaterfallBandPlanStrip`); nil: none
     public var bandPlan: BandPlan?
+    /// frequency across on a logarithmic axis (`--log-frequency`, `FrequencyScale`): the band must start above 0 Hz
+    public var logFrequency = false
 
     static let background = PowerColorMap.RGB(red: 24, green: 24, blue: 24)
     static let ink = PowerColorMap.RGB(red: 230, green: 230, blue: 230)
@@ -109,6 +111,9 @@ public struct PNGWaterfallExporter {
                        input: String = "") throws -> WaterfallSummary {
         let survey = try surveyFrames(try open(), file: input.isEmpty ? path : input)
         let band = (low: max(survey.lowHz, crop.lowHz ?? -.infinity), high: min(survey.highHz, crop.highHz ?? .infinity))
+        if logFrequency, let range = FrequencyRange(lowerHz: band.low, upperHz: band.high) {
+            try LogFrequencyError.check(range)
+        }
         let bins = Int(saturating: ((band.high - band.low) / survey.narrowestBinHz).rounded())
         let columns = min(maxColumns, max(minColumns, bins))
         let rows = min(maxRows, survey.frames)
@@ -122,6 +127,7 @@ public struct PNGWaterfallExporter {
         var axes = WaterfallAxes(left: Self.leftMargin, top: Self.topMargin, columns: columns, rows: rows,
                                  rowHeight: (Self.minPlotHeight + rows - 1) / rows)
         axes.unit = survey.unit
+        axes.logFrequency = logFrequency
         var image = RGBImage(width: Self.leftMargin + columns
                                 + WaterfallAxes.rightMargin(floorDB: floor, topDB: top, unit: axes.unit),
                              height: Self.topMargin + axes.height + Self.bottomMargin
@@ -199,7 +205,10 @@ public struct PNGWaterfallExporter {
                             rows: Int, columns: Int, grid: inout [Float], rowTimes: inout [Double]) throws {
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
         var index = 0
-        let columnsPerHz = Double(columns) / (band.high - band.low)
+        // each bin paints every column it overlaps, placed by the one column ↔ frequency function
+        let scale = FrequencyScale(band: FrequencyRange(lowerHz: band.low, upperHz: band.high)
+                                       ?? FrequencyRange(lowerHz: 0, upperHz: 1)!, logarithmic: logFrequency)
+        func position(_ hz: Double) -> Double { max(-1, min(Double(columns) + 1, scale.fraction(ofHz: hz) * Double(columns))) }
         try grid.withUnsafeMutableBufferPointer { pixels in
             while try reader.next(into: &frame), index < survey.frames {
                 guard frame.timestamp >= survey.startTime, frame.timestamp <= survey.endTime,
@@ -213,8 +222,8 @@ public struct PNGWaterfallExporter {
                         let lower = frame.startHz + Double(i) * frame.binWidthHz
                         let upper = lower + frame.binWidthHz
                         guard upper > band.low, lower < band.high else { continue }
-                        let first = max(0, Int(saturating: ((lower - band.low) * columnsPerHz).rounded(.down)))
-                        let last = min(columns - 1, Int(saturating: ((upper - band.low) * columnsPerHz).rounded(.up)) - 1)
+                        let first = max(0, Int(saturating: position(lower).rounded(.down)))
+                        let last = min(columns - 1, Int(saturating: position(upper).rounded(.up)) - 1)
                         guard first <= last else { continue }
                         for column in first...last {
                             let current = pixels[base + column]

@@ -39,6 +39,13 @@ struct WaterfallAxes {
     static let barLabelGap = 3
     /// the unit of the colour scale: "dB", or "dBm" for a capture in dBm
     var unit = PowerUnit.dB
+    /// frequency across on a logarithmic axis (`FrequencyScale`): ticks at 1-2-5 × 10ⁿ
+    var logFrequency = false
+
+    /// how [lowHz, highHz] lies across the columns
+    func scale(lowHz: Double, highHz: Double) -> FrequencyScale? {
+        FrequencyRange(lowerHz: lowHz, upperHz: highHz).map { FrequencyScale(band: $0, logarithmic: logFrequency) }
+    }
 
     /// plot height [px]
     var height: Int { rows * rowHeight }
@@ -90,11 +97,17 @@ struct WaterfallAxes {
         let span = highHz - lowHz
         let wanted = max(1, columns / Self.labelSpacing)
         let step = Self.niceStep(atLeast: span / Double(wanted))
-        var tick = (lowHz / step).rounded(.up) * step
+        guard let scale = self.scale(lowHz: lowHz, highHz: highHz) else { return [] }
+        // a logarithmic axis: 1-2-5 × 10ⁿ (fewer on many decades), labels about 60 px apart
+        var logTicks = scale.isLogarithmic ? scale.logTicks(targetCount: max(2, columns / 60)) : []
+        var tick = scale.isLogarithmic ? (logTicks.isEmpty ? .infinity : logTicks.removeFirst()) : (lowHz / step).rounded(.up) * step
         var labels: [WaterfallLabel] = []
         var lastLabelEnd = Int.min
         while tick <= highHz {
-            let x = left + Int(saturating: ((tick - lowHz) / span * Double(columns)).rounded(.down))
+            defer {
+                if scale.isLogarithmic { tick = logTicks.isEmpty ? .infinity : logTicks.removeFirst() } else { tick += step }
+            }
+            let x = left + max(0, min(columns - 1, scale.column(ofHz: tick, of: columns)))
             for y in (top - Self.tickLength)..<top { image.set(min(x, left + columns - 1), y, PNGWaterfallExporter.ink) }
             let text = FrequencyFormat.label(tick, maxFractionDigits: 6)
             let width = BitmapFont.width(text)
@@ -104,7 +117,6 @@ struct WaterfallAxes {
                 labels.append(WaterfallLabel(text: text, x: labelX, y: top - Self.tickLength - BitmapFont.glyphHeight - 2))
                 lastLabelEnd = labelX + width
             }
-            tick += step
         }
         return labels
     }

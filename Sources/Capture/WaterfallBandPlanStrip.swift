@@ -33,15 +33,17 @@ struct WaterfallBandPlanStrip {
     /// Draws the bars below the plot `axes` describes and returns the labels to draw.
     func draw(into image: inout RGBImage, axes: WaterfallAxes, lowHz: Double, highHz: Double,
               existing: [WaterfallLabel]) -> [WaterfallLabel] {
-        guard let band = FrequencyRange(lowerHz: lowHz, upperHz: highHz) else { return [] }
-        let pixelsPerHz = Double(axes.columns) / band.spanHz
+        guard let scale = axes.scale(lowHz: lowHz, highHz: highHz) else { return [] }
+        let band = scale.band
+        // columns as the plot's: the one column ↔ frequency function (linear or logarithmic)
+        func position(_ hz: Double) -> Double { scale.fraction(ofHz: hz) * Double(axes.columns) }
         let stripY = axes.top + axes.height + Self.gap
         struct Bar { var first: Int; var last: Int; var allocation: BandPlan.Allocation; var barY: Int }
         var bars: [(bar: Bar, color: PowerColorMap.RGB, startsIn: Bool, stopsIn: Bool)] = []
         for (index, allocation) in plan.allocations.enumerated()
         where allocation.stopHz > band.lowerHz && allocation.startHz < band.upperHz {
-            let first = axes.left + max(0, Int(saturating: ((allocation.startHz - band.lowerHz) * pixelsPerHz).rounded(.down)))
-            let last = axes.left + min(axes.columns, Int(saturating: ((allocation.stopHz - band.lowerHz) * pixelsPerHz).rounded(.up))) - 1
+            let first = axes.left + max(0, Int(saturating: max(-1, position(allocation.startHz)).rounded(.down)))
+            let last = axes.left + min(axes.columns, Int(saturating: min(Double(axes.columns) + 1, position(allocation.stopHz)).rounded(.up))) - 1
             let barY = stripY + plan.lanes[index] * Self.laneHeight
             bars.append((Bar(first: first, last: max(first, last), allocation: allocation, barY: barY),
                          allocation.color ?? Self.palette[index % Self.palette.count],

@@ -40,11 +40,13 @@ public struct BandPlanOption: ParsableArguments {
 }
 
 /// The band plan in the interactive views (watch, replay): `--band-plan`
-/// and `--band-plan-grid` (the channel grid from the start; b toggles it).
+/// and `--band-plan-grid` (the channel grid from the start; b toggles it),
+/// and the frequency axis they are drawn on (`--log-frequency`).
 public struct BandPlanViewOptions: ParsableArguments {
     public init() {}
 
     @OptionGroup public var bandPlan: BandPlanOption
+    @OptionGroup public var axis: FrequencyAxisOption
 
     @Flag(name: .customLong("band-plan-grid"),
           help: "With --band-plan: faint lines at every allocation edge across the plot from the start (b toggles).")
@@ -56,6 +58,7 @@ public struct BandPlanViewOptions: ParsableArguments {
 
     /// Puts the plan (and the grid, if asked) into the viewer's model.
     public func apply(to model: AnalyzerModel) throws {
+        try axis.apply(to: model)
         guard let plan = try bandPlan.plan() else { return }
         model.setBandPlan(plan, grid: grid)
     }

@@ -12,7 +12,7 @@ public struct EventConditionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Level [dB or dBm, the device's unit] a bin must exceed, e.g. -60.")
     public var above: Float?
 
-    @Option(help: "Limit line: CSV of frequency_hz,level_db rows.")
+    @Option(help: "Limit line: CSV of frequency_hz,level_db rows; a header level_dbm, level_dbuv, level_dbmv or level_dbuv_m states its unit (converted to the levels' unit), level_db or none: the levels' unit.")
     public var mask: String?
 
     @Option(name: .customLong("over-baseline"), parsing: .unconditional,
@@ -56,7 +56,7 @@ public struct EventConditionOptions: ParsableArguments {
     /// The condition, with its files read (nil: a baseline to learn, or none given).
     public func condition() throws -> EventCondition? {
         if let above { return .above(above) }
-        if let mask { return .mask(try LevelPointsCSV.read(path: mask)) }
+        if let mask { return .mask(try LevelPointsCSV.read(path: mask), unit: try LevelPointsCSV.unit(path: mask)) }
         if let overBaseline, let baseline {
             return .overBaseline(offsetDB: overBaseline, baseline: try LevelPointsCSV.read(path: baseline))
         }

@@ -13,8 +13,11 @@ public enum ColumnDetector: Sendable, Equatable {
 /// Maps the bins of a spectrum onto `columns` pixel columns covering a visible
 /// band.
 ///
-/// Column `c` covers [lower + c·w, lower + (c+1)·w) with w = span / columns and
-/// takes every bin whose centre lies inside it. A column that holds no bin
+/// Column `c` covers [scale.lowerHz(ofColumn: c), scale.lowerHz(ofColumn: c + 1))
+/// — on a linear scale [lower + c·w, lower + (c+1)·w) with w = span / columns,
+/// on a logarithmic one (`--log-frequency`) a range growing with f, the same
+/// ratio per column — and takes every bin whose centre lies inside it, so
+/// every bin reaches exactly one column either way. A column that holds no bin
 /// centre (bins wider than columns) takes the bin under its own centre; a
 /// column with neither lies outside the data and gets NaN. NaN bins are
 /// ignored; a column whose bins are all NaN is NaN.
@@ -47,9 +50,20 @@ public final class ColumnDecimator {
         visible: FrequencyRange,
         into columns: UnsafeMutableBufferPointer<Float>
     ) {
+        process(startHz: startHz, binWidthHz: binWidthHz, bins: bins, scale: .linear(visible), into: columns)
+    }
+
+    /// Decimates `bins` into `columns` laid across `scale` (linear or logarithmic).
+    public func process(
+        startHz: Double,
+        binWidthHz: Double,
+        bins: UnsafeBufferPointer<Float>,
+        scale: FrequencyScale,
+        into columns: UnsafeMutableBufferPointer<Float>
+    ) {
         let wanted = Geometry(
             startHz: startHz, binWidthHz: binWidthHz, binCount: bins.count,
-            visible: visible, columnCount: columns.count
+            scale: scale, columnCount: columns.count
         )
         if geometry != wanted { prepare(for: wanted) }
         firstBin.withUnsafeBufferPointer { first in
@@ -66,16 +80,28 @@ public final class ColumnDecimator {
     public func process(
         _ frame: SpectrumFrame, visible: FrequencyRange, into columns: UnsafeMutableBufferPointer<Float>
     ) {
+        process(frame, scale: .linear(visible), into: columns)
+    }
+
+    /// Decimates a frame into `columns` laid across `scale`.
+    public func process(
+        _ frame: SpectrumFrame, scale: FrequencyScale, into columns: UnsafeMutableBufferPointer<Float>
+    ) {
         frame.powerDB.withUnsafeBufferPointer { bins in
-            process(startHz: frame.startHz, binWidthHz: frame.binWidthHz, bins: bins, visible: visible, into: columns)
+            process(startHz: frame.startHz, binWidthHz: frame.binWidthHz, bins: bins, scale: scale, into: columns)
         }
     }
 
     /// Convenience for callers that do not keep an output buffer: allocates
     /// the returned array. `visible` may be narrower or wider than the frame.
     public func decimate(_ frame: SpectrumFrame, visible: FrequencyRange, columns: Int) -> [Float] {
+        decimate(frame, scale: .linear(visible), columns: columns)
+    }
+
+    /// As `decimate(_:visible:columns:)`, across `scale`.
+    public func decimate(_ frame: SpectrumFrame, scale: FrequencyScale, columns: Int) -> [Float] {
         var result = [Float](repeating: .nan, count: max(0, columns))
-        result.withUnsafeMutableBufferPointer { process(frame, visible: visible, into: $0) }
+        result.withUnsafeMutableBufferPointer { process(frame, scale: scale, into: $0) }
         return result
     }
 
@@ -85,12 +111,12 @@ public final class ColumnDecimator {
         var startHz: Double
         var binWidthHz: Double
         var binCount: Int
-        var visible: FrequencyRange
+        var scale: FrequencyScale
         var columnCount: Int
 
         /// lower edge of column `c` [Hz]; shared with the scalar reference
         func columnLowerHz(_ c: Int) -> Double {
-            visible.lowerHz + Double(c) * (visible.spanHz / Double(columnCount))
+            scale.lowerHz(ofColumn: c, of: columnCount)
         }
 
         /// centre of bin `i` [Hz]; shared with the scalar reference

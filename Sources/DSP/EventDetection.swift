@@ -8,8 +8,9 @@ public enum EventCondition: Sendable, Equatable {
     /// any bin above this level [dB or dBm, the device's unit]
     case above(Float)
     /// any bin above a limit line: (frequency [Hz], level) points, linear
-    /// between them, the end values beyond
-    case mask([LevelPoint])
+    /// between them, the end values beyond; `unit` is what its file states
+    /// (nil: the levels' own unit), `converted(to:)` moves it to the levels'
+    case mask([LevelPoint], unit: PowerUnit? = nil)
     /// any bin more than `offsetDB` above a per-frequency baseline (points as for a mask)
     case overBaseline(offsetDB: Float, baseline: [LevelPoint])
 
@@ -19,7 +20,7 @@ public enum EventCondition: Sendable, Equatable {
             let hz = startHz + (Double(i) + 0.5) * binWidthHz
             switch self {
             case .above(let level): return level
-            case .mask(let points): return LevelPoint.interpolate(points, at: hz)
+            case .mask(let points, _): return LevelPoint.interpolate(points, at: hz)
             case .overBaseline(let offset, let baseline): return LevelPoint.interpolate(baseline, at: hz) + offset
             }
         }
@@ -247,4 +248,52 @@ public struct LearningEventTracker: Sendable {
 
     /// At the end: the open event, closed at its last meeting sweep.
     public mutating func finish() -> DetectedEvent? { tracker?.finish() }
+}
+
+/// A limit line (`--mask`) stated in one unit and a display in another that
+/// it cannot be converted to: one line naming both.
+public struct LimitLineUnitError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+extension EventCondition {
+    /// The offset from levels in `from` to the same levels in `to` [dB]:
+    /// dBm, dBµV and dBmV across 50 Ω differ by constants (`LevelUnits`);
+    /// nil when no constant does it (an SDR's relative dB, or field strength,
+    /// which needs the antenna factor).
+    public static func offsetDB(from: PowerUnit, to: PowerUnit) -> Double? {
+        if from == to { return 0 }
+        func aboveDBm(_ unit: PowerUnit) -> Double? {
+            switch unit {
+            case .dBm: return 0
+            case .dBuV: return LevelUnits.dBuVAbovedBm
+            case .dBmV: return LevelUnits.dBmVAbovedBm
+            case .dB, .dBuVPerMetre: return nil
+            }
+        }
+        guard let a = aboveDBm(from), let b = aboveDBm(to) else { return nil }
+        return b - a
+    }
+
+    /// The condition with a mask stated in a unit (its file's header) moved
+    /// to levels in `display`, the unit the sweeps (and the plot) are in. A
+    /// mask whose file states no unit (`level_db`) is taken to be in the
+    /// display's unit; one in a unit no constant converts is refused in one line.
+    public func converted(to display: PowerUnit) throws(LimitLineUnitError) -> EventCondition {
+        guard case .mask(let points, let maskUnit?) = self, maskUnit != display else { return self }
+        guard let offset = Self.offsetDB(from: maskUnit, to: display) else {
+            throw LimitLineUnitError(description: "--mask is in \(maskUnit) and the levels are in \(display): "
+                + (maskUnit == .dBuVPerMetre || display == .dBuVPerMetre
+                    ? "field strength needs --antenna-factor (and a mask in dBuV/m)"
+                    : "no constant converts them (an uncalibrated analyzer reads relative dB)")
+                + "; give the mask in \(display)")
+        }
+        return .mask(points.map { LevelPoint(hz: $0.hz, decibels: $0.decibels + Float(offset)) }, unit: display)
+    }
+
+    /// the limit line's points, for drawing; nil for another condition
+    public var limitLine: [LevelPoint]? {
+        if case .mask(let points, _) = self { return points }
+        return nil
+    }
 }

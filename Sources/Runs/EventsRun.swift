@@ -63,6 +63,9 @@ public final class EventRun: Sendable {
 
     /// Events in a capture's frames, paced by `speed` (nil: as fast as they read).
     public static func file(_ reader: SpectrumFrameReader, speed: Double?, settings: Settings) throws {
+        // a mask stating its unit is moved to the capture's
+        var settings = settings
+        settings.condition = try settings.condition?.converted(to: reader.metadata.levelUnit)
         let run = EventRun(settings: settings, unit: .dB)
         var pacer = FilePacer(speed: speed)
         var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
@@ -88,7 +91,11 @@ public final class EventRun: Sendable {
             onGap: { gap in current.value?.gap(gap) },
             onGiveUp: { waiter.fail($0) })
         let band = try checkBand(analyzer.tunableRange)
-        current.value = EventRun(settings: settings, unit: analyzer.tune(to: band))
+        let unit = analyzer.tune(to: band)
+        // a mask stating its unit is moved to the analyzer's (after --unit and --antenna-factor)
+        var settings = settings
+        settings.condition = try settings.condition?.converted(to: unit)
+        current.value = EventRun(settings: settings, unit: unit)
         try source.start(band: band, binWidthHz: band.spanHz / MeterRun.binsAcrossBand)
         let end = waiter.wait(duration: durationSeconds, started: waiter.monotonicClock.now, status: { "" })
         source.stop()
@@ -283,13 +290,36 @@ public final class EventWatch: Sendable {
     private static let everything = FrequencyRange(lowerHz: 0, upperHz: 1e12)!
     /// reports kept for the viewer at most, whatever it does
     private let capacity: Int
+    /// the condition as given (a mask in its file's unit) and the tracker's other settings
+    public let condition: EventCondition?
+    private let learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double, hysteresisDB: Float
 
     public init(condition: EventCondition?, learnSeconds: Double?, overBaselineDB: Float, holdSeconds: Double,
                 hysteresisDB: Float, capacity: Int) {
         self.capacity = capacity
+        self.condition = condition
+        self.learnSeconds = learnSeconds
+        self.overBaselineDB = overBaselineDB
+        self.holdSeconds = holdSeconds
+        self.hysteresisDB = hysteresisDB
         state = Guarded(State(tracker: LearningEventTracker(condition: condition, learnSeconds: learnSeconds,
                                                           overBaselineDB: overBaselineDB, band: Self.everything,
                                                           holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)))
+    }
+
+    /// The levels come in `unit` (known once the analyzer is): a mask stating
+    /// its unit is moved to it, before the first sweep. Returns the condition
+    /// as it is evaluated (and drawn).
+    @discardableResult
+    public func levels(in unit: PowerUnit) throws(LimitLineUnitError) -> EventCondition? {
+        let converted = try condition?.converted(to: unit)
+        guard converted != condition else { return condition }
+        state.withLock { state in
+            state.tracker = LearningEventTracker(condition: converted, learnSeconds: learnSeconds,
+                                                 overBaselineDB: overBaselineDB, band: Self.everything,
+                                                 holdSeconds: holdSeconds, hysteresisDB: hysteresisDB)
+        }
+        return converted
     }
 
     public func add(_ frame: SpectrumFrame) {

@@ -26,10 +26,13 @@ public struct ExportRequest: Sendable {
     public var output: Output
     /// --band-plan: the allocations drawn under the PNG's plot; nil: none (the CSV outputs ignore it)
     public var bandPlan: BandPlan?
+    /// --log-frequency: the PNG's frequency axis is logarithmic
+    public var logFrequency: Bool
 
     public init(input: String, format: CaptureFormat, readOptions: CaptureReadOptions, output: Output,
-                bandPlan: BandPlan? = nil) {
+                bandPlan: BandPlan? = nil, logFrequency: Bool = false) {
         self.bandPlan = bandPlan
+        self.logFrequency = logFrequency
         self.input = input
         self.format = format
         self.readOptions = readOptions
@@ -46,6 +49,7 @@ public enum ExportRun {
         case .png(let path, let crop, let maxRows, let maxColumns):
             var exporter = PNGWaterfallExporter(crop: crop, maxRows: maxRows, maxColumns: maxColumns)
             exporter.bandPlan = request.bandPlan
+            exporter.logFrequency = request.logFrequency
             // the exporter reads the capture twice (levels, then pixels): the last reader has the full counts
             var lastReader: SpectrumFrameReader?
             let title = "\(URL(fileURLWithPath: request.input).lastPathComponent)  (\(request.format.rawValue))"

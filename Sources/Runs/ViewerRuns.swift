@@ -88,6 +88,8 @@ public struct LiveViewerRun {
                                   waterfall: WaterfallModel(history: WaterfallHistory(rowsPerSecond: waterfallRowsPerSecond)),
                                   meter: PowerMeterModel(band: measuredBand), mode: mode)
         model.setTraceMode(trace)
+        // a --mask stating its unit is evaluated and drawn in the levels' (refused in one line if it cannot be)
+        if let eventWatch { model.setLimitLine(try eventWatch.levels(in: analyzer.powerUnit)?.limitLine) }
         try configure(model)
         var feed = SpectrumFeed(
             mailbox: mailbox,

@@ -75,6 +75,12 @@ public final class AnalyzerModel {
     /// faint lines at the band plan's allocation edges across the plot (b, --band-plan-grid)
     public private(set) var showsChannelGrid = false
 
+    /// the --mask limit line in the levels' unit (converted from its file's), drawn over the plot; nil: none
+    public private(set) var limitLine: [LevelPoint]?
+
+    /// Sets (or, with nil, clears) the limit line drawn over the plot.
+    public func setLimitLine(_ points: [LevelPoint]?) { limitLine = points.flatMap { $0.isEmpty ? nil : $0 } }
+
     /// Sets (or, with nil, clears) the band plan; the grid shows only with a plan.
     public func setBandPlan(_ plan: BandPlan?, grid: Bool = false) {
         bandPlan = plan

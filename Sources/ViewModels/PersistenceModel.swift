@@ -17,14 +17,21 @@ public struct PersistenceGeometry: Sendable, Equatable {
     public var bottomDB: Double
     /// level at the top edge of row 0 [dB]
     public var topDB: Double
+    /// the columns lie on a logarithmic frequency axis (`FrequencyScale`)
+    public var logFrequency: Bool
 
-    public init(columns: Int, rows: Int, band: FrequencyRange, bottomDB: Double, topDB: Double) {
+    public init(columns: Int, rows: Int, band: FrequencyRange, bottomDB: Double, topDB: Double,
+                logFrequency: Bool = false) {
         self.columns = columns
         self.rows = rows
         self.band = band
         self.bottomDB = bottomDB
         self.topDB = topDB
+        self.logFrequency = logFrequency
     }
+
+    /// how the band lies across the columns
+    public var scale: FrequencyScale { FrequencyScale(band: band, logarithmic: logFrequency) }
 }
 
 /// The persistence (density, "DPX") view's state: per frequency column and
@@ -143,7 +150,7 @@ public final class PersistenceModel {
             if frame.timestamp < last - 1 { reset() } else { elapsed = max(0, frame.timestamp - last) }
         }
         lastTimestamp = max(frame.timestamp, lastTimestamp ?? frame.timestamp)
-        columnLevels.withUnsafeMutableBufferPointer { decimator.process(frame, visible: geometry.band, into: $0) }
+        columnLevels.withUnsafeMutableBufferPointer { decimator.process(frame, scale: geometry.scale, into: $0) }
         let decay = decayFactor(afterSeconds: elapsed)
         let rows = geometry.rows
         cells.withUnsafeMutableBufferPointer { cells in

@@ -10,6 +10,8 @@ public enum PlotIntent: Sendable, Equatable {
     /// fit the dB window to the current frame
     case autoscale
     case togglePause
+    /// `l`: logarithmic frequency axis on or off
+    case toggleLogFrequency
     case quit
 }
 
@@ -23,6 +25,7 @@ extension SpectrumPlotModel {
         case .increaseDisplayGain: increaseDisplayGain()
         case .decreaseDisplayGain: decreaseDisplayGain()
         case .togglePause: togglePause()
+        case .toggleLogFrequency: setLogFrequency(!logFrequency)
         case .autoscale, .quit: return false
         }
         return true

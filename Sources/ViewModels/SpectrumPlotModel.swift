@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// What the plot asks of the device: the band it shows and the bin width that
@@ -26,6 +27,9 @@ public struct SpectrumPlotModel: Sendable, Equatable {
     public private(set) var displaySpanDB: Double
     /// frozen on the frame shown when paused
     public private(set) var isPaused = false
+    /// the frequency axis is logarithmic (`--log-frequency`, `l`); shown as
+    /// such while the band's lower edge is above 0 Hz (`frequencyScale`)
+    public private(set) var logFrequency = false
     /// plot area [pixels]: braille gives 2 per cell across, 4 per cell down
     public private(set) var pixelColumns: Int
     public private(set) var pixelRows: Int
@@ -49,16 +53,48 @@ public struct SpectrumPlotModel: Sendable, Equatable {
     /// power at the bottom edge of the plot [dB]
     public var bottomLevelDB: Double { referenceLevelDB - displaySpanDB }
 
-    /// The band and bin width the device should deliver for this view.
+    /// How the visible band lies across the columns: the one column ↔
+    /// frequency function every view, marker and click goes through.
+    public var frequencyScale: FrequencyScale { FrequencyScale(band: visibleBand, logarithmic: logFrequency) }
+
+    /// On a logarithmic axis the narrowest (lowest) column sets the bin
+    /// width, but the device is asked for at most this many bins per pixel
+    /// column across the band; columns narrower than a bin then show the bin
+    /// under them.
+    public static let logBinsPerColumnLimit = 16.0
+
+    /// The band and bin width the device should deliver for this view: about
+    /// one bin per pixel column (the narrowest column on a logarithmic axis).
     public var tuning: TuningRequest {
-        TuningRequest(band: visibleBand, binWidthHz: visibleBand.spanHz / Double(pixelColumns))
+        TuningRequest(band: visibleBand, binWidthHz: Self.binWidth(for: frequencyScale, columns: pixelColumns))
     }
+
+    /// The bin width that gives each of `columns` across `scale` at least
+    /// about one bin [Hz].
+    public static func binWidth(for scale: FrequencyScale, columns: Int) -> Double {
+        let linear = scale.band.spanHz / Double(max(columns, 1))
+        guard scale.isLogarithmic else { return linear }
+        return max(scale.narrowestColumnHz(columns: columns), linear / logBinsPerColumnLimit)
+    }
+
+    /// `l`: the logarithmic frequency axis on or off.
+    public mutating func setLogFrequency(_ on: Bool) { logFrequency = on }
 
     // MARK: intents
 
-    /// Moves the band by `fraction` of its span (negative = lower frequencies),
-    /// stopping at the device's limits.
+    /// Moves the band by `fraction` of its width on screen (negative = lower
+    /// frequencies), stopping at the device's limits: on a logarithmic axis
+    /// both edges move by the same ratio, so the picture slides unchanged.
     public mutating func pan(byFractionOfSpan fraction: Double) {
+        let scale = frequencyScale
+        if scale.isLogarithmic {
+            let lower = scale.hz(atFraction: fraction), upper = lower * visibleBand.upperHz / visibleBand.lowerHz
+            if lower >= deviceLimits.lowerHz, upper <= deviceLimits.upperHz,
+               let band = FrequencyRange(lowerHz: lower, upperHz: upper) {
+                visibleBand = band
+                return
+            }
+        }
         let span = visibleBand.spanHz
         visibleBand = clampedBand(lower: visibleBand.lowerHz + fraction * span, span: span)
     }
@@ -67,10 +103,23 @@ public struct SpectrumPlotModel: Sendable, Equatable {
     /// same place on screen (the centre when nil).
     public mutating func zoom(by factor: Double, around anchorHz: Double? = nil) {
         guard factor > 0, factor.isFinite else { return }
-        let anchor = anchorHz ?? visibleBand.centerHz
-        let anchorFraction = (anchor - visibleBand.lowerHz) / visibleBand.spanHz
+        let scale = frequencyScale
+        let anchor = anchorHz ?? scale.hz(atFraction: 0.5)
+        let anchorFraction = scale.fraction(ofHz: anchor)
         let span = min(max(visibleBand.spanHz * factor, minimumSpanHz), deviceLimits.spanHz)
-        visibleBand = clampedBand(lower: anchor - anchorFraction * span, span: span)
+        guard scale.isLogarithmic, anchor > 0, anchorFraction.isFinite else {
+            visibleBand = clampedBand(lower: anchor - anchorFraction * span, span: span)
+            return
+        }
+        // the lower edge that keeps the anchor where it is on the log axis:
+        // ln(anchor / lower) = fraction · ln((lower + span) / lower), by bisection (one root, lower ∈ (0, anchor])
+        let a = min(max(anchorFraction, 0), 1)
+        var low = 0.0, high = anchor
+        for _ in 0..<80 {
+            let lower = (low + high) / 2
+            if log(anchor / lower) - a * log((lower + span) / lower) > 0 { low = lower } else { high = lower }
+        }
+        visibleBand = clampedBand(lower: (low + high) / 2, span: span)
     }
 
     /// Shows `band`, clamped to the device.

@@ -7,8 +7,8 @@ import ViewModels
 /// now), Home/End (now), [ ] (what the view's `stepTimeDepth` steps: the
 /// waterfall period, the persistence time), r (the view's `rKey`: record, or
 /// reset min/max in the meter), R (record in every view),
-/// b (the band plan's channel grid), e (the plot's measurement: harmonics,
-/// TOI, ACPR, noise marker, off), d (drawer), ? (help). With the drawer open, arrows move between and
+/// b (the band plan's channel grid), l (logarithmic frequency axis), e (the
+/// plot's measurement: harmonics, TOI, ACPR, noise marker, off), d (drawer), ? (help). With the drawer open, arrows move between and
 /// nudge its fields, Enter starts typing a number (or switches a choice),
 /// Esc closes it; every other key keeps its meaning, and digits type only
 /// after Enter.
@@ -60,6 +60,7 @@ public enum AnalyzerKeyMap {
             case "s": return .storeReference
             case "S": return .clearReference
             case "b", "B": return .toggleChannelGrid
+            case "l", "L": return .plot(.toggleLogFrequency)
             case "d", "D": return .toggleDrawer
             case "?": return .toggleHelp
             default: break

@@ -75,7 +75,8 @@ public final class AnalyzerScreen {
         statusLine.draw(.init(status: status, band: model.plot.visibleBand, paused: model.isPaused,
                               viewFacts: cachedViewFacts(model), row: layout.status), into: &buffer)
         let plot = model.plot
-        var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand,
+        let logFrequency = plot.frequencyScale.isLogarithmic
+        var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand, logFrequency: logFrequency,
                                       periodSeconds: model.waterfall.periodSeconds,
                                       sliderRange: model.sliderRange, handle: layout.handle)
         // the view dispatch: the one place a view draws itself (and, in `modeFacts`, states its
@@ -83,11 +84,12 @@ public final class AnalyzerScreen {
         switch model.mode {
         case .plot:
             let parts = markerPane ? MarkerOverlay.split(main) : (plot: main, pane: main)
-            plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit, in: parts.plot,
-                            into: &buffer)
+            plotView.render(model: plot, frame: frame, reference: reference, unit: status.powerUnit,
+                            limitLine: model.limitLine, in: parts.plot, into: &buffer)
             geometry.data = SpectrumPlotView.dataRect(in: parts.plot)
             if let planRow, let plan = model.bandPlan {
-                bandPlanRow.draw(plan, band: plot.visibleBand, data: geometry.data, rows: planRow, into: &buffer)
+                bandPlanRow.draw(plan, band: plot.visibleBand, logFrequency: logFrequency, data: geometry.data,
+                                 rows: planRow, into: &buffer)
                 if model.showsChannelGrid { bandPlanRow.drawGrid(in: geometry.data, into: &buffer) }
             }
             MeasurementOverlay.drawMarks(model.measurement, frame: frame, plot: plot, data: geometry.data, into: &buffer)
@@ -97,7 +99,7 @@ public final class AnalyzerScreen {
             if let strip { MeasurementOverlay.drawStrip(model.measurement, unit: status.powerUnit, in: strip, into: &buffer) }
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .waterfall:
-            waterfallView.render(model: model.waterfall, band: plot.visibleBand, bottomDB: plot.bottomLevelDB,
+            waterfallView.render(model: model.waterfall, band: plot.visibleBand, logFrequency: logFrequency, bottomDB: plot.bottomLevelDB,
                                  topDB: plot.referenceLevelDB, now: now, detector: model.waterfallDetector,
                                  unit: status.powerUnit, eventTimes: model.events.startTimes, in: main,
                                  into: &buffer)
@@ -115,7 +117,8 @@ public final class AnalyzerScreen {
             drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
             geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         case .occupancy:
-            occupancyView.render(occupancy: model.occupancy, band: plot.visibleBand, in: main, into: &buffer)
+            occupancyView.render(occupancy: model.occupancy, band: plot.visibleBand, logFrequency: logFrequency, in: main,
+                                 into: &buffer)
             geometry.data = OccupancyView.dataRect(in: main)
             drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
         }
@@ -145,7 +148,8 @@ public final class AnalyzerScreen {
     /// The band plan's row under a view drawn in `data` (the waterfall's and the persistence view's; no grid there).
     private func drawBandPlan(_ model: AnalyzerModel, data: Rect, row: Rect?, into buffer: inout Buffer) {
         guard let row, let plan = model.bandPlan else { return }
-        bandPlanRow.draw(plan, band: model.plot.visibleBand, data: data, rows: row, into: &buffer)
+        bandPlanRow.draw(plan, band: model.plot.visibleBand, logFrequency: model.plot.frequencyScale.isLogarithmic,
+                         data: data, rows: row, into: &buffer)
     }
 
     /// The replay's prompt line: the time being typed, or why the last one

@@ -29,7 +29,7 @@ final class BandPlanRow {
     static let shortestLabel = 3
 
     private struct Key: Equatable {
-        var band: FrequencyRange
+        var scale: FrequencyScale
         var data: Rect
         var row: Rect
         var planName: String
@@ -46,12 +46,15 @@ final class BandPlanRow {
     /// Draws the plan over `band` in `rows` (one per lane, `BandPlan.lanes`; a
     /// lane beyond the rows given shares the last), its columns lined up with
     /// `data` (the plot's or the waterfall's).
-    func draw(_ plan: BandPlan, band: FrequencyRange, data: Rect, rows: Rect, into buffer: inout Buffer) {
-        let key = Key(band: band, data: data, row: rows, planName: plan.name, count: plan.allocations.count)
+    /// - Parameter logFrequency: the columns lie on a logarithmic axis (`FrequencyScale`), as the view's do
+    func draw(_ plan: BandPlan, band: FrequencyRange, logFrequency: Bool = false, data: Rect, rows: Rect,
+              into buffer: inout Buffer) {
+        let scale = FrequencyScale(band: band, logarithmic: logFrequency)
+        let key = Key(scale: scale, data: data, row: rows, planName: plan.name, count: plan.allocations.count)
         guard key != drawnKey, rows.height > 0 else { return }
         drawnKey = key
         buffer.fill(rows, with: .blank)
-        let spans = Self.spans(plan, band: band, data: data)
+        let spans = Self.spans(plan, scale: scale, data: data)
         edgeColumns = Self.edges(of: spans, data: data)
         func y(_ span: Span) -> Int { rows.y + min(span.lane, rows.height - 1) }
         for span in spans.sorted(by: { $0.width > $1.width }) {
@@ -101,16 +104,22 @@ final class BandPlanRow {
 
     /// The allocations in view as spans of columns of `data`.
     static func spans(_ plan: BandPlan, band: FrequencyRange, data: Rect) -> [Span] {
+        spans(plan, scale: .linear(band), data: data)
+    }
+
+    /// The allocations in view as spans of columns of `data` laid across `scale`.
+    static func spans(_ plan: BandPlan, scale: FrequencyScale, data: Rect) -> [Span] {
         guard data.width > 0 else { return [] }
-        let columnsPerHz = Double(data.width) / band.spanHz
+        let band = scale.band
+        // the fraction of the width at `hz`, times the width: the columns FrequencyScale puts it between
+        func position(_ hz: Double) -> Double { scale.fraction(ofHz: hz) * Double(data.width) }
         var spans: [Span] = []
         for (index, allocation) in plan.allocations.enumerated()
         where allocation.stopHz > band.lowerHz && allocation.startHz < band.upperHz {
             let startsInView = allocation.startHz >= band.lowerHz
             let stopsInView = allocation.stopHz <= band.upperHz
-            let first = startsInView ? data.x + Int(((allocation.startHz - band.lowerHz) * columnsPerHz).rounded(.down)) : data.x
-            let last = stopsInView
-                ? data.x + Int(((allocation.stopHz - band.lowerHz) * columnsPerHz).rounded(.up)) - 1 : data.maxX - 1
+            let first = startsInView ? data.x + Int(position(allocation.startHz).rounded(.down)) : data.x
+            let last = stopsInView ? data.x + Int(position(allocation.stopHz).rounded(.up)) - 1 : data.maxX - 1
             let color = allocation.color.map { Color.rgb($0.red, $0.green, $0.blue) } ?? palette[index % palette.count]
             spans.append(Span(allocation: allocation, first: max(data.x, first), last: min(data.maxX - 1, max(first, last)),
                               startsInView: startsInView, stopsInView: stopsInView, color: color,

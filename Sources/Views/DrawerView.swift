@@ -171,6 +171,7 @@ enum HelpOverlay {
         " e           measure (plot): harmonics, TOI, ACPR, noise marker, off",
         " s / S       store the shown trace as the reference (dimmed) / drop it",
         " b           band plan (--band-plan): channel grid on/off in the plot",
+        " l           logarithmic frequency axis on/off (--log-frequency)",
         " d           control drawer       click ◀ at the right edge",
         "             (band, dB span, auto levels, detector, persistence; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",

@@ -51,10 +51,12 @@ enum MarkerOverlay {
             }
         }
         guard !markers.isEmpty, let frame, data.width > 2, data.height > 2 else { return }
-        let band = plot.visibleBand
+        let scale = plot.frequencyScale
+        let band = scale.band
         let span = plot.referenceLevelDB - plot.bottomLevelDB
         for (index, marker) in markers.markers.enumerated() where band.lowerHz <= marker.hz && marker.hz <= band.upperHz {
-            let x = data.x + min(data.width - 1, Int((marker.hz - band.lowerHz) / band.spanHz * Double(data.width)))
+            // the column the trace draws the marker's frequency in (linear or logarithmic axis)
+            let x = data.x + max(0, min(data.width - 1, scale.column(ofHz: marker.hz, of: data.width)))
             let level = Double(markers.level(at: marker.hz, frame))
             let fraction = level.isFinite && span > 0 ? (plot.referenceLevelDB - level) / span : 1
             let y = data.y + max(0, min(data.height - 1, Int(fraction * Double(data.height))))

@@ -9,6 +9,8 @@ public struct ScreenGeometry {
     /// braille trace, waterfall image or meter
     var data = Rect(x: 0, y: 0, width: 0, height: 0)
     var band = FrequencyRange(lowerHz: 0, upperHz: 1)!
+    /// the frequency axis is logarithmic (`SpectrumPlotModel.frequencyScale`)
+    var logFrequency = false
     /// plot, persistence: dB per cell row
     var decibelsPerCell = 1.0
     /// waterfall: seconds per cell row
@@ -22,7 +24,7 @@ public struct ScreenGeometry {
 
     /// The frequency under column `x` of the data rect [Hz].
     func hz(atColumn x: Int) -> Double {
-        band.lowerHz + (Double(x - data.x) + 0.5) / Double(max(data.width, 1)) * band.spanHz
+        FrequencyScale(band: band, logarithmic: logFrequency).centerHz(ofColumn: x - data.x, of: max(data.width, 1))
     }
 }
 

@@ -13,7 +13,7 @@ public final class OccupancyView {
     private var canvas = HalfBlockCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
     /// PowerColorMap's table as terminal colours
     private let colors: [Color] = PowerColorMap.table.map { Color.rgb($0.red, $0.green, $0.blue) }
-    private var drawnAxes: (band: FrequencyRange, area: Rect)?
+    private var drawnAxes: (scale: FrequencyScale, area: Rect)?
     /// the bottom pixel of a column measured but never busy
     static let neverBusy = Color.rgb(90, 90, 90)
 
@@ -26,28 +26,30 @@ public final class OccupancyView {
     /// The bars' rect inside `area` (for the mouse).
     static func dataRect(in area: Rect) -> Rect { layout(in: area).plot }
 
-    public func render(occupancy: OccupancyTraceModel, band: FrequencyRange, in area: Rect, into buffer: inout Buffer) {
+    /// - Parameter logFrequency: columns on a logarithmic frequency axis (`FrequencyScale`)
+    public func render(occupancy: OccupancyTraceModel, band: FrequencyRange, logFrequency: Bool = false, in area: Rect,
+                       into buffer: inout Buffer) {
+        let scale = FrequencyScale(band: band, logarithmic: logFrequency)
         let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
             layout = size
             canvas = HalfBlockCanvas(area: size.plot)
             drawnAxes = nil
         }
-        if drawnAxes.map({ $0.band != band || $0.area != area }) ?? true {
+        if drawnAxes.map({ $0.scale != scale || $0.area != area }) ?? true {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 SpectrumPlotView.drawLevelAxis(bottomDB: 0, topDB: 100, in: layout.levelAxis, into: &buffer)
-                FrequencyAxis.draw(band: band, layout: layout, cornerLabel: "%", into: &buffer)
+                FrequencyAxis.draw(scale: scale, layout: layout, cornerLabel: "%", into: &buffer)
             }
-            drawnAxes = (band, area)
+            drawnAxes = (scale, area)
         }
         guard !layout.plot.isEmpty else { return }
         let columns = canvas.pixelWidth, rows = canvas.pixelHeight
-        let hzPerColumn = band.spanHz / Double(max(columns, 1))
         let top = PowerColorMap.tableSize - 1
         for x in 0..<columns {
-            let low = band.lowerHz + Double(x) * hzPerColumn
-            let share = occupancy.peak(from: low, to: low + hzPerColumn)
+            let share = occupancy.peak(from: scale.lowerHz(ofColumn: x, of: columns),
+                                       to: scale.lowerHz(ofColumn: x + 1, of: columns))
             // pixel rows lit from the bottom: at least one for any share above 0, and for a share of 0 one in
             // grey, so that "measured, never busy" differs from "not measured"
             let lit = share.isNaN ? 0 : max(1, Int((share * Double(rows)).rounded()))

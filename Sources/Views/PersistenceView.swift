@@ -40,7 +40,8 @@ public final class PersistenceView {
     static func geometry(in area: Rect, plot: SpectrumPlotModel) -> PersistenceGeometry {
         let data = layout(in: area).plot
         return PersistenceGeometry(columns: data.width, rows: data.height * 2, band: plot.visibleBand,
-                                   bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB)
+                                   bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB,
+                                   logFrequency: plot.frequencyScale.isLogarithmic)
     }
 
     /// Renders `persistence` for `plot`'s band and dB window into `area`,
@@ -58,14 +59,14 @@ public final class PersistenceView {
             drawnAxesKey = nil
         }
         persistence.configure(Self.geometry(in: area, plot: plot))
-        let axesKey = AxesKey(band: plot.visibleBand, top: plot.referenceLevelDB, bottom: plot.bottomLevelDB,
+        let axesKey = AxesKey(scale: plot.frequencyScale, top: plot.referenceLevelDB, bottom: plot.bottomLevelDB,
                               area: area, unit: unit)
         if axesKey != drawnAxesKey {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 SpectrumPlotView.drawLevelAxis(bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB,
                                                in: layout.levelAxis, into: &buffer)
-                FrequencyAxis.draw(band: plot.visibleBand, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
+                FrequencyAxis.draw(scale: plot.frequencyScale, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
                 drawLegend(into: &buffer)
             }
             drawnAxesKey = axesKey
@@ -126,7 +127,7 @@ public final class PersistenceView {
 
 /// What the axes and legend were drawn for.
 private struct AxesKey: Equatable {
-    var band: FrequencyRange
+    var scale: FrequencyScale
     var top: Double
     var bottom: Double
     var area: Rect

@@ -15,6 +15,8 @@ public final class SpectrumPlotView {
     static let traceColor = Color.rgb(255, 214, 10)
     /// colour of a stored reference trace: dim, behind the live one
     static let referenceColor = Color.rgb(110, 110, 130)
+    /// colour of the --mask limit line
+    static let limitColor = Color.rgb(235, 70, 70)
     static let axisStyle = FrequencyAxis.style
     static let helpStyle = CellStyle(foreground: .rgb(140, 140, 140))
     static let helpText = "←/→ pan   +/- zoom   ↑/↓ gain   a autoscale   space pause   q quit"
@@ -63,8 +65,9 @@ public final class SpectrumPlotView {
 
     /// Renders the axes and the trace into `area` of `buffer`.
     /// - Parameter unit: the level axis' corner label ("dB", "dBm")
+    /// - Parameter limitLine: the --mask limit line, in the levels' unit, drawn in red behind the trace
     func render(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil, unit: PowerUnit = .dB,
-                in area: Rect, into buffer: inout Buffer) {
+                limitLine: [LevelPoint]? = nil, in area: Rect, into buffer: inout Buffer) {
         let size = PlotLayout(area: area)
         if size != layout || canvas.area != size.plot {
             layout = size
@@ -72,17 +75,17 @@ public final class SpectrumPlotView {
             columns = [Float](repeating: .nan, count: size.plot.width * 2)
             drawnAxesKey = nil
         }
-        let axesKey = AxesKey(band: model.visibleBand, top: model.referenceLevelDB,
+        let axesKey = AxesKey(scale: model.frequencyScale, top: model.referenceLevelDB,
                               bottom: model.bottomLevelDB, area: area)
         if axesKey != drawnAxesKey {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawLevelAxis(model: model, into: &buffer)
-                FrequencyAxis.draw(band: model.visibleBand, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
+                FrequencyAxis.draw(scale: model.frequencyScale, layout: layout, cornerLabel: unit.rawValue, into: &buffer)
             }
             drawnAxesKey = axesKey
         }
-        drawTrace(model: model, frame: frame, reference: reference, into: &buffer)
+        drawTrace(model: model, frame: frame, reference: reference, limitLine: limitLine, into: &buffer)
     }
 
     /// The data rect of the plot inside `area` (for mouse gestures).
@@ -91,7 +94,7 @@ public final class SpectrumPlotView {
     // MARK: parts
 
     private func drawTrace(model: SpectrumPlotModel, frame: SpectrumFrame?, reference: SpectrumFrame? = nil,
-                           into buffer: inout Buffer) {
+                           limitLine: [LevelPoint]? = nil, into buffer: inout Buffer) {
         // The canvas writes only cells with dots: blank the plot first so the
         // previous frame's trace does not linger where this one has none.
         buffer.fill(layout.plot, with: .blank)
@@ -104,12 +107,22 @@ public final class SpectrumPlotView {
         }
         if let reference {
             // first, dimmed: the live trace drawn after it takes the colour of cells they share
-            columns.withUnsafeMutableBufferPointer { out in decimator.process(reference, visible: model.visibleBand, into: out) }
+            columns.withUnsafeMutableBufferPointer { out in decimator.process(reference, scale: model.frequencyScale, into: out) }
             plotColumns(scale: scale, color: Self.referenceColor)
+        }
+        if let limitLine {
+            // the limit at each column's centre frequency, through the axis' own column ↔ frequency function
+            let axis = model.frequencyScale
+            columns.withUnsafeMutableBufferPointer { out in
+                for x in 0..<out.count {
+                    out[x] = LevelPoint.interpolate(limitLine, at: axis.centerHz(ofColumn: x, of: out.count))
+                }
+            }
+            plotColumns(scale: scale, color: Self.limitColor)
         }
         if let frame {
             columns.withUnsafeMutableBufferPointer { out in
-                decimator.process(frame, visible: model.visibleBand, into: out)
+                decimator.process(frame, scale: model.frequencyScale, into: out)
             }
         } else {
             columns.withUnsafeMutableBufferPointer { $0.update(repeating: .nan) }
@@ -160,7 +173,7 @@ public final class SpectrumPlotView {
 
 /// What the axes were drawn for.
 private struct AxesKey: Equatable {
-    var band: FrequencyRange
+    var scale: FrequencyScale
     var top: Double
     var bottom: Double
     var area: Rect

@@ -55,9 +55,11 @@ public final class WaterfallView {
     /// to columns and combines rows thinner than a pixel.
     /// - Parameter eventTimes: start times of events [s since the Unix epoch], marked by a tick at the
     ///   left edge of their row (kept when scrolling back: they move with the rows)
-    public func render(model: WaterfallModel, band: FrequencyRange, bottomDB: Double, topDB: Double, now: Double,
-                       detector: ColumnDetector = .peak, unit: PowerUnit = .dB, eventTimes: [Double] = [], in area: Rect,
-                       into buffer: inout Buffer) {
+    /// - Parameter logFrequency: frequency across on a logarithmic axis (`FrequencyScale`)
+    public func render(model: WaterfallModel, band: FrequencyRange, logFrequency: Bool = false, bottomDB: Double,
+                       topDB: Double, now: Double, detector: ColumnDetector = .peak, unit: PowerUnit = .dB,
+                       eventTimes: [Double] = [], in area: Rect, into buffer: inout Buffer) {
+        let scale = FrequencyScale(band: band, logarithmic: logFrequency)
         let size = Self.layout(in: area)
         if size != layout || canvas.area != size.plot {
             layout = size
@@ -70,7 +72,7 @@ public final class WaterfallView {
             cacheKey = nil
         }
         let history = model.history
-        let wantedCache = CacheKey(band: band, width: size.plot.width, capacity: history.capacity, detector: detector)
+        let wantedCache = CacheKey(scale: scale, width: size.plot.width, capacity: history.capacity, detector: detector)
         if wantedCache != cacheKey {
             decimator.detector = detector
             if cache.count != history.capacity * size.plot.width {
@@ -82,13 +84,13 @@ public final class WaterfallView {
             }
             cacheKey = wantedCache
         }
-        let axesKey = AxesKey(band: band, area: area, periodIndex: model.periodIndex, offset: model.offsetSeconds,
+        let axesKey = AxesKey(scale: scale, area: area, periodIndex: model.periodIndex, offset: model.offsetSeconds,
                               bottomDB: bottomDB, topDB: topDB, unit: unit)
         if axesKey != drawnAxesKey {
             buffer.fill(area, with: .blank)
             if layout.showsAxes {
                 drawTimeAxis(model: model, into: &buffer)
-                FrequencyAxis.draw(band: band, layout: layout, cornerLabel: "ago", into: &buffer)
+                FrequencyAxis.draw(scale: scale, layout: layout, cornerLabel: "ago", into: &buffer)
                 drawLegend(bottomDB: bottomDB, topDB: topDB, unit: unit, into: &buffer)
             }
             drawnAxesKey = axesKey
@@ -191,11 +193,11 @@ public final class WaterfallView {
         let slot = sequence % history.capacity
         let info = history.info(sequence)
         guard cachedSequence[slot] != sequence || cachedVersion[slot] != info.version,
-              let band = cacheKey?.band else { return slot }
+              let scale = cacheKey?.scale else { return slot }
         cache.withUnsafeMutableBufferPointer { cached in
             let columns = UnsafeMutableBufferPointer(rebasing: cached[(slot * width)..<((slot + 1) * width)])
             decimator.process(startHz: info.startHz, binWidthHz: info.binWidthHz, bins: history.bins(sequence),
-                              visible: band, into: columns)
+                              scale: scale, into: columns)
         }
         cachedSequence[slot] = sequence
         cachedVersion[slot] = info.version
@@ -248,14 +250,14 @@ public final class WaterfallView {
 }
 
 private struct CacheKey: Equatable {
-    var band: FrequencyRange
+    var scale: FrequencyScale
     var width: Int
     var capacity: Int
     var detector: ColumnDetector
 }
 
 private struct AxesKey: Equatable {
-    var band: FrequencyRange
+    var scale: FrequencyScale
     var area: Rect
     var periodIndex: Int
     var offset: Double

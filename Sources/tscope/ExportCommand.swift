@@ -65,6 +65,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var inputOptions: CaptureInputOptions
     @OptionGroup var bandPlanOption: BandPlanOption
+    @OptionGroup var axisOption: FrequencyAxisOption
 
     func validate() throws {
         guard [png, csv, occupancy].compactMap({ $0 }).count == 1 else {
@@ -75,6 +76,7 @@ struct ExportCommand: ParsableCommand {
         if let maxPoints, maxPoints < 1 { throw ValidationError("--max-points: expected 1 or more") }
         if let slot = slot?.seconds, slot > 86_400 { throw ValidationError("--slot: at most a day") }
         if trace != nil && csv == nil { throw ValidationError("--trace writes a CSV: give --csv OUT.csv") }
+        if axisOption.logFrequency && png == nil { throw ValidationError("--log-frequency draws the waterfall PNG: give --png OUT.png") }
         if let low, let high, low.hertz >= high.hertz { throw ValidationError("--low must be below --high") }
         guard (1...20_000).contains(maxRows), (1...20_000).contains(maxColumns) else {
             throw ValidationError("--max-rows and --max-columns must be 1…20000")
@@ -100,6 +102,6 @@ struct ExportCommand: ParsableCommand {
         }
         printError(try ExportRun.run(ExportRequest(input: input, format: try inputOptions.format(of: input),
                                                    readOptions: inputOptions.readOptions, output: output,
-                                                   bandPlan: try bandPlanOption.plan())))
+                                                   bandPlan: try bandPlanOption.plan(), logFrequency: axisOption.logFrequency)))
     }
 }

@@ -58,6 +58,7 @@ struct WatchCommand: ParsableCommand {
 
     func validate() throws {
         try analyzerOptions.checkMode(bands: [band.range], device: deviceOptions.device)
+        try bandPlanOptions.axis.check(band.range)
     }
 
     func run() throws {
