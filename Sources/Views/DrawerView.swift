@@ -166,6 +166,7 @@ enum HelpOverlay {
         " r           plot, waterfall: record; meter: reset min/max",
         " R           record (any view)",
         " t           trace (plot, meter): live, max hold, min hold, average of 16",
+        "             (zero span: trigger at the trace's mid level, or free run)",
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta/noise",
         " s / S       store the shown trace as the reference (dimmed) / drop it",
         " b           band plan (--band-plan): channel grid on/off in the plot",
