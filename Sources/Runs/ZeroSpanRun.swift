@@ -101,13 +101,12 @@ public enum ZeroSpanRun {
     }
 }
 
-/// A radio streaming I/Q at one tuning for zero span. Its calls come from
-/// its owner, one at a time (open, start, stop, close).
-struct ZeroSpanRadio: @unchecked Sendable {
+/// A radio streaming I/Q at one tuning for zero span.
+struct ZeroSpanRadio: Sendable {
     var format: RealtimeSpectrum.SampleFormat
-    var start: (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
-    var stop: () -> Void
-    var close: () -> Void
+    var start: @Sendable (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
+    var stop: @Sendable () -> Void
+    var close: @Sendable () -> Void
 
     static func open(analyzer: SelectedAnalyzer, selection: DeviceSelection, plan: ZeroSpanPlan) throws -> ZeroSpanRadio {
         let kind = analyzer.kind

@@ -16,8 +16,7 @@ import USBDriver
 ///
 /// Time comes from the point count: point k is k · sweeptime / N after the
 /// trace's first, never the host's clock. The driver must be opened.
-/// Used by one thread at a time (the one measuring).
-public final class TinySAZeroSpan: @unchecked Sendable {
+public final class TinySAZeroSpan: Sendable {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case sweepTime(seconds: Double)
         case rbw(hz: Double, model: TinySAModel)
@@ -63,7 +62,6 @@ public final class TinySAZeroSpan: @unchecked Sendable {
     /// points per trace: the model's display sweep
     public let points: Int
     public let triggerLevelDBm: Double?
-    private var scratch: [UInt8] = []
 
     /// Checks the request against the opened unit's model (nothing is sent yet).
     public init(driver: TinySADriver, frequencyHz: Double, rbwHz: Double, sweepSeconds: Double,
@@ -118,8 +116,9 @@ public final class TinySAZeroSpan: @unchecked Sendable {
     public func measure(into levels: inout [Float], triggerWaitSeconds: Double = 5) throws(Failure) {
         let hz = UInt64(frequencyHz.rounded())
         let wait = sweepSeconds + (triggerLevelDBm == nil ? 2 : triggerWaitSeconds)
+        let reply: [UInt8]
         do {
-            scratch = try driver.execute("scanraw \(hz) \(hz) \(points)", timeoutSeconds: wait)
+            reply = try driver.execute("scanraw \(hz) \(hz) \(points)", timeoutSeconds: wait)
         } catch {
             if case .timeout = error, triggerLevelDBm != nil {
                 throw .usb(.timeout(operation: "a zero-span trigger at \(triggerLevelDBm ?? 0) dBm (nothing crossed it)",
@@ -127,7 +126,7 @@ public final class TinySAZeroSpan: @unchecked Sendable {
             }
             throw .usb(error)
         }
-        try Self.decode(scratch, points: points, zeroLevelDB: driver.model.zeroLevelDB, into: &levels)
+        try Self.decode(reply, points: points, zeroLevelDB: driver.model.zeroLevelDB, into: &levels)
     }
 
     /// `{` (x lo hi)×N `}` → N levels [dBm].
