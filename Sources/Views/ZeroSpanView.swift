@@ -84,7 +84,7 @@ public final class ZeroSpanView {
                         in: layout.plot, style: Self.axisStyle, into: &buffer)
         }
         if let info, let train = zeroSpan.train {
-            if texts?.number != info.number { texts = (info.number, Self.reading(train, unit: unit), Self.pane(train, info: info, unit: unit)) }
+            if texts?.number != info.number { texts = (info.number, Self.reading(train, info: info, unit: unit), Self.pane(train, info: info, unit: unit)) }
         } else {
             texts = nil
         }
@@ -183,16 +183,19 @@ public final class ZeroSpanView {
     }
 
     /// "4 pulses  width 50.0 µs  period 2.5 ms  duty 2.0 %  rise 0.68 µs  fall 0.7 µs  floor -80.1 dB"
-    static func reading(_ train: PulseTrain, unit: PowerUnit) -> String {
+    /// With points farther apart than the RBW filter's rise time, times read only to about a point: said last.
+    static func reading(_ train: PulseTrain, info: ZeroSpanTraceInfo, unit: PowerUnit) -> String {
         func time(_ seconds: Double?) -> String { seconds.map(TimeFormat.label) ?? "–" }
         let pulses = train.pulses
         guard !pulses.isEmpty else {
             return "no pulse (nothing 10 dB over the floor)  floor " + level(train.floorDB, unit)
         }
+        let coarse = info.pointSeconds > ZeroSpanRBWFilter.riseTimeTimesRBW / info.rbwHz
+            ? "  (times ± a point: \(TimeFormat.label(info.pointSeconds)); shorten the sweep)" : ""
         let width = pulses.map(\.widthSeconds).reduce(0, +) / Double(pulses.count)
         return "\(pulses.count) pulse\(pulses.count == 1 ? "" : "s")  width \(time(width))  period \(time(train.periodSeconds))"
             + "  duty " + (train.duty.map { String(format: "%.1f %%", 100 * $0) } ?? "–")
-            + "  rise \(time(train.riseSeconds))  fall \(time(train.fallSeconds))  floor " + level(train.floorDB, unit)
+            + "  rise \(time(train.riseSeconds))  fall \(time(train.fallSeconds))  floor " + level(train.floorDB, unit) + coarse
     }
 
     static func level(_ decibels: Double, _ unit: PowerUnit) -> String {
