@@ -136,7 +136,9 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "ThreadKitTests", dependencies: ["ThreadKit", "ThreadKitTesting"]),
         .testTarget(name: "USBDriverTests", dependencies: ["USBDriver", "Signals", "CLibUSB", "ThreadKitTesting"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "Signals", "CFFTW"],
+                    // real I/Q excerpts, read from the source tree (#filePath)
+                    exclude: ["Fixtures"]),
         .testTarget(
             name: "DevicesTests",
             dependencies: ["Devices", "Analyzers", "USBDriver", "DSP", "Signals", "ThreadKit", "ThreadKitTesting"],

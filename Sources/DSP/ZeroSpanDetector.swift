@@ -11,14 +11,21 @@ import Foundation
 /// frequency (`offsetHz`), so its DC offset lies fs/4 away, outside the
 /// filter, and the shift back is multiplication by jⁿ: no table, no drift.
 ///
+/// A recording made at another tuning (its centre not fs/4 above the wanted
+/// frequency) gives its own `offsetHz`; the shift back is then a rotating
+/// phasor, renormalised every 4096 samples so its magnitude stays 1.
+///
 /// Each point carries the index of its first sample since the stream began,
 /// so its time is a sample count ÷ the sample rate, never the wall clock.
 /// Allocation-free after `init`.
 public final class ZeroSpanDetector {
     public let format: RealtimeSpectrum.SampleFormat
     public let samplesPerPoint: Int
-    /// the radio's tuning minus the wanted frequency: +fs/4 [Hz]
+    /// the radio's tuning minus the wanted frequency: +fs/4 unless given [Hz]
     public let offsetHz: Double
+    /// the shift's phasor per sample, and now; nil for the fs/4 shift (multiplication by jⁿ)
+    private let step: (re: Double, im: Double)?
+    private var phasor = (re: 1.0, im: 0.0)
     private var filter: ZeroSpanRBWFilter
     /// samples since the stream began (the next one's index)
     public private(set) var sampleIndex = 0
@@ -30,11 +37,20 @@ public final class ZeroSpanDetector {
     private let settleSamples: Int
     private var settling = 0
 
-    public init(filter: ZeroSpanRBWFilter, format: RealtimeSpectrum.SampleFormat, samplesPerPoint: Int) {
+    /// - Parameter offsetHz: the tuning minus the wanted frequency [Hz]; nil: +fs/4 (how `ZeroSpanPlan` tunes a radio)
+    public init(filter: ZeroSpanRBWFilter, format: RealtimeSpectrum.SampleFormat, samplesPerPoint: Int,
+                offsetHz: Double? = nil) {
         self.filter = filter
         self.format = format
         self.samplesPerPoint = max(1, samplesPerPoint)
-        offsetHz = filter.sampleRateHz / 4
+        let quarter = filter.sampleRateHz / 4
+        self.offsetHz = offsetHz ?? quarter
+        if let offsetHz, offsetHz != quarter {
+            let w = 2 * Double.pi * offsetHz / filter.sampleRateHz
+            step = (cos(w), sin(w))
+        } else {
+            step = nil
+        }
         settleSamples = Int((4 * filter.riseTimeSeconds * filter.sampleRateHz).rounded(.up))
         settling = settleSamples
     }
@@ -43,6 +59,11 @@ public final class ZeroSpanDetector {
     public func restart(at index: Int) {
         filter.reset()
         sampleIndex = index
+        if step != nil {
+            let w = 2 * Double.pi * offsetHz / filter.sampleRateHz
+            let turns = (w * Double(index)).truncatingRemainder(dividingBy: 2 * Double.pi)
+            phasor = (cos(turns), sin(turns))
+        }
         inPoint = 0
         pointPeak = 0
         settling = settleSamples
@@ -71,13 +92,23 @@ public final class ZeroSpanDetector {
 
     @inline(__always)
     private func take(_ i: Double, _ q: Double, _ onPoint: (Double, Int) -> Void) {
-        // the wanted frequency sits at −fs/4 in the radio's baseband: × jⁿ moves it to 0
+        // the wanted frequency sits at −offset in the radio's baseband: × e^(j·2π·offset·n/fs) moves it to 0
         let shifted: (Double, Double)
-        switch sampleIndex & 3 {
-        case 0: shifted = (i, q)
-        case 1: shifted = (-q, i)
-        case 2: shifted = (-i, -q)
-        default: shifted = (q, -i)
+        if let step {
+            shifted = (i * phasor.re - q * phasor.im, i * phasor.im + q * phasor.re)
+            phasor = (phasor.re * step.re - phasor.im * step.im, phasor.re * step.im + phasor.im * step.re)
+            if sampleIndex & 4095 == 4095 {
+                let norm = (phasor.re * phasor.re + phasor.im * phasor.im).squareRoot()
+                phasor = (phasor.re / norm, phasor.im / norm)
+            }
+        } else {
+            // fs/4: × jⁿ
+            switch sampleIndex & 3 {
+            case 0: shifted = (i, q)
+            case 1: shifted = (-q, i)
+            case 2: shifted = (-i, -q)
+            default: shifted = (q, -i)
+            }
         }
         let power = filter.power(i: shifted.0, q: shifted.1)
         let index = sampleIndex

@@ -26,8 +26,8 @@ public enum ZeroSpanError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .frequencyOutside(frequency, range, device):
             return "--frequency \(hz(frequency)): \(device) tunes \(hz(range.lowerHz))–\(hz(range.upperHz))"
         case .notStreaming(let device):
-            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR); the \(device)'s own zero span "
-                + "is not yet wired"
+            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR) or a tinySA's own zero span; "
+                + "the \(device) has neither here"
         }
     }
 }
@@ -89,6 +89,16 @@ public struct ZeroSpanPlan: Sendable, Equatable {
         self.sampleRateHz = sampleRateHz
         self.points = points
         samplesPerPoint = max(1, Int((sweepSeconds * sampleRateHz / Double(points)).rounded()))
+    }
+
+    /// An analyzer that times its own points (a tinySA's zero span): one
+    /// measurement per point, `pointSeconds` apart, with its RBW filter.
+    public init(frequencyHz: Double, rbwHz: Double, points: Int, pointSeconds: Double) {
+        self.frequencyHz = frequencyHz
+        self.rbwHz = rbwHz
+        self.points = points
+        sampleRateHz = 1 / pointSeconds
+        samplesPerPoint = 1
     }
 
     /// one point's span [s]

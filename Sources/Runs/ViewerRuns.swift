@@ -74,6 +74,9 @@ public struct LiveViewerRun {
             onGap: recording.onGap,
             onGiveUp: { failure.record($0) })
         defer { source.stop() }
+        // the zero-span view: the same analyzer streaming one tuning, while the spectrum source rests
+        let zeroSpan = LiveZeroSpan(selection: selection, analyzer: analyzer)
+        defer { zeroSpan.stop() }
         counters.read = {
             let now = source.counters
             return (now.droppedBlocks, now.badBlocks)
@@ -94,6 +97,12 @@ public struct LiveViewerRun {
         var feed = SpectrumFeed(
             mailbox: mailbox,
             retune: { tuning in
+                if let settings = tuning.zeroSpan {
+                    source.stop()
+                    try zeroSpan.start(settings)
+                    return
+                }
+                zeroSpan.stop()
                 analyzer.tune(to: tuning.band)
                 try source.retune(to: tuning.band, binWidthHz: tuning.binWidthHz)
             },
@@ -112,13 +121,18 @@ public struct LiveViewerRun {
             toggleRecording: { recording.toggle(band: model.tuning.band, binWidthHz: model.tuning.binWidthHz) }
         )
         if let eventWatch { feed.takeEvents = { eventWatch.take() } }
+        feed.zeroSpan = zeroSpan.mailbox
+        feed.zeroSpanFailure = { zeroSpan.failure }
         feed.bell = bell
         let session = TerminalSession()
         let sidePane: SidePane? = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.powerUnit))
         // an active recording is finished properly on every way out; what was recorded is listed once the screen is back
         try InteractiveView.run(session, mouse: true, beforeRestore: { recording.finish() },
                                 afterRestore: { Self.list(recording.summaries) },
-                                beforeSignalExit: { source.stop() }) { colorMode in
+                                beforeSignalExit: {
+                                    zeroSpan.stop()
+                                    source.stop()
+                                }) { colorMode in
             let viewer = SpectrumViewer(session: session, model: model, feed: feed, colorMode: colorMode)
             viewer.sidePane = sidePane
             return try viewer.run()

@@ -59,13 +59,33 @@ public enum ZeroSpanRun {
         let selection = request.selection
         if selection.remote != nil { throw CommandError("zerospan drives the analyzer itself; --remote is not taken") }
         let analyzer = try selection.selectAnalyzer()
+        if analyzer.kind.id == AnalyzerKind.tinysa.id {
+            try runTinySA(request, analyzer: analyzer)
+            return
+        }
         guard let rate = sampleRate(kind: analyzer.kind, rbwHz: request.rbwHz) else {
             throw CommandError(ZeroSpanError.notStreaming(device: analyzer.kind.model).description)
         }
         let plan = try ZeroSpanPlan(frequencyHz: request.frequencyHz, rbwHz: request.rbwHz,
                                     sweepSeconds: request.sweepSeconds, sampleRateHz: rate,
                                     tunableRange: analyzer.tunableRange, device: "the \(analyzer.kind.model)")
-        // a calibration applies where it covers the filter's band: one offset at the frequency
+        let (unit, offsetDB) = levelScale(analyzer: analyzer, selection: selection, plan: plan)
+        let radio = try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan)
+        defer { radio.close() }
+        let output = ZeroSpanOutput(request: request, plan: plan, unit: unit, device: analyzer.name)
+        let pipeline = ZeroSpanPipeline(plan: plan, format: radio.format, offsetDB: offsetDB,
+                                        trigger: request.trigger, preTriggerPercent: request.preTriggerPercent,
+                                        count: request.count) { levels, number, firstSample, preTriggerPoints, dropped in
+            output.trace(Array(levels), number: number, firstSample: firstSample,
+                         preTriggerPoints: preTriggerPoints, droppedSamples: dropped)
+        }
+        try pipeline.run(radio: radio)
+    }
+
+    /// The unit of the levels and the offset that makes them so: a calibration applies where it covers
+    /// the filter's band, as one offset at the frequency.
+    static func levelScale(analyzer: SelectedAnalyzer, selection: DeviceSelection,
+                           plan: ZeroSpanPlan) -> (unit: PowerUnit, offsetDB: Double) {
         var offsetDB = 0.0
         var unit = analyzer.kind.powerUnit
         if let calibration = analyzer.calibration,
@@ -77,22 +97,16 @@ public enum ZeroSpanRun {
                     .offsetDB(atHz: plan.frequencyHz)
             }
         }
-        let radio = try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan)
-        defer { radio.close() }
-        let output = ZeroSpanOutput(request: request, plan: plan, unit: unit, device: analyzer.name)
-        let pipeline = ZeroSpanPipeline(plan: plan, format: radio.format, offsetDB: offsetDB,
-                                        trigger: request.trigger, preTriggerPercent: request.preTriggerPercent,
-                                        count: request.count, output: output)
-        try pipeline.run(radio: radio)
+        return (unit, offsetDB)
     }
 }
 
 /// A radio streaming I/Q at one tuning for zero span.
-struct ZeroSpanRadio {
+struct ZeroSpanRadio: Sendable {
     var format: RealtimeSpectrum.SampleFormat
-    var start: (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
-    var stop: () -> Void
-    var close: () -> Void
+    var start: @Sendable (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
+    var stop: @Sendable () -> Void
+    var close: @Sendable () -> Void
 
     static func open(analyzer: SelectedAnalyzer, selection: DeviceSelection, plan: ZeroSpanPlan) throws -> ZeroSpanRadio {
         let kind = analyzer.kind
@@ -157,17 +171,21 @@ final class ZeroSpanPipeline: Sendable {
     private let trigger: ZeroSpanTrigger?
     private let preTriggerPoints: Int
     private let count: Int?
-    private let output: ZeroSpanOutput
+    /// each finished trace: its levels, number (1 the first), first sample, points before the trigger and
+    /// the samples dropped so far (on the DSP thread; the levels are valid during the call only)
+    typealias TraceHandler = @Sendable (UnsafeBufferPointer<Float>, Int, Int, Int, Int) -> Void
+    private let onTrace: TraceHandler
+    private let thread = Guarded<WorkerThread?>(nil)
 
     init(plan: ZeroSpanPlan, format: RealtimeSpectrum.SampleFormat, offsetDB: Double, trigger: ZeroSpanTrigger?,
-         preTriggerPercent: Double, count: Int?, output: ZeroSpanOutput) {
+         preTriggerPercent: Double, count: Int?, onTrace: @escaping TraceHandler) {
         self.plan = plan
         self.format = format
         self.offsetDB = offsetDB
         self.trigger = trigger
         preTriggerPoints = Int((Double(plan.points) * preTriggerPercent / 100).rounded())
         self.count = count
-        self.output = output
+        self.onTrace = onTrace
         stride = format.bytesPerSample
         // about a second of transfers at 20 MS/s
         ring = DropOldestRing(capacity: 160, onClose: .discard) { Chunk(bytes: []) }
@@ -215,9 +233,10 @@ final class ZeroSpanPipeline: Sendable {
                     guard !finished else { return }
                     let level = Float(10 * log10(max(power, 1e-30)) + offset)
                     guard builder.add(level, firstSample: sample) else { return }
-                    output.trace(builder.levelsDB, number: builder.traces, firstSample: builder.firstSample,
-                                 preTriggerPoints: builder.preTriggerPoints,
-                                 droppedSamples: dropped.load(ordering: .relaxed))
+                    builder.levelsDB.withUnsafeBufferPointer { levels in
+                        onTrace(levels, builder.traces, builder.firstSample, builder.preTriggerPoints,
+                                dropped.load(ordering: .relaxed))
+                    }
                     if let count, builder.traces >= count {
                         finished = true
                         latch.complete(.done)
@@ -228,24 +247,45 @@ final class ZeroSpanPipeline: Sendable {
         }
     }
 
-    func run(radio: ZeroSpanRadio) throws {
-        guard let thread = WorkerThread({ [self] in process() }) else {
+    /// Starts the DSP thread and the radio's stream; returns at once (`stop` ends both).
+    func start(radio: ZeroSpanRadio) throws {
+        guard let worker = WorkerThread({ [self] in process() }) else {
             throw CommandError("zerospan: no DSP thread could be started")
         }
+        thread.withLock { $0 = worker }
         let latch = self.latch
         do {
             try radio.start({ [self] data in push(data) }, { error in
                 if let error { latch.complete(.failure("\(error)")) }
             })
         } catch {
-            ring.close()
-            thread.join()
+            stopDSP()
             throw error
         }
-        let end = latch.wait(onSignal: .signal, stall: .init(after: 5, .failure("the analyzer sent nothing for 5 s")))
+    }
+
+    /// Stops the radio's stream, then the DSP thread. Safe to call twice.
+    func stop(radio: ZeroSpanRadio) {
         radio.stop()
+        stopDSP()
+    }
+
+    private func stopDSP() {
         ring.close()
-        thread.join()
+        thread.withLock { $0.take() }?.join()
+    }
+
+    /// The headless run: until `count` traces, a signal, a failure or a 5 s stall.
+    func run(radio: ZeroSpanRadio) throws {
+        try start(radio: radio)
+        let end = latch.wait(onSignal: .signal, stall: .init(after: 5, .failure("the analyzer sent nothing for 5 s")))
+        stop(radio: radio)
         if case .failure(let message) = end { throw CommandError(message) }
+    }
+
+    /// a failure the stream reported (the live view's status line), nil while it runs
+    var failure: String? {
+        if case .failure(let message)? = latch.outcome { return message }
+        return nil
     }
 }

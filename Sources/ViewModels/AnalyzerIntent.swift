@@ -20,6 +20,12 @@ public enum AnalyzerIntent: Sendable, Equatable {
     case stepPeriod(Int)
     /// persistence: longer (+) or shorter (−) persistence time, in list steps
     case stepPersistence(Int)
+    /// zero span: longer (+) or shorter (−) sweep time, in list steps
+    case stepZeroSpanSweep(Int)
+    /// zero span: wider (+) or narrower (−) RBW, in list steps
+    case stepZeroSpanRBW(Int)
+    /// zero span: a trigger at the trace's mid level, or free run (t)
+    case toggleZeroSpanTrigger
     /// meter: forget min, max and peak
     case resetMeter
     case toggleDrawer

@@ -17,6 +17,8 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     case persistence = 4
     /// the share of sweeps each frequency was occupied (above the noise floor + 10 dB), since the band was tuned
     case occupancy = 5
+    /// power against time at the band's centre frequency (a bench analyzer's zero span), with pulse timing
+    case zerospan = 6
 
     /// The view's name: `--view`, the drawer's title, the `?` overlay.
     public var title: String {
@@ -26,6 +28,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .meter: return "meter"
         case .persistence: return "persistence"
         case .occupancy: return "occupancy"
+        case .zerospan: return "zerospan"
         }
     }
 
@@ -70,6 +73,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .plot, .persistence: return .level
         case .waterfall: return .time
         case .meter, .occupancy: return .none
+        case .zerospan: return .level
         }
     }
 
@@ -78,7 +82,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var hasFrequencyAxis: Bool {
         switch self {
         case .plot, .waterfall, .persistence, .occupancy: return true
-        case .meter: return false
+        case .meter, .zerospan: return false
         }
     }
 
@@ -87,17 +91,19 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     /// otherwise freeze the view.
     public var clickPauses: Bool {
         switch self {
-        case .plot, .meter, .persistence, .occupancy: return true
+        case .plot, .meter, .persistence, .occupancy, .zerospan: return true
         case .waterfall: return false
         }
     }
 
     /// What `[` and `]` step (by `steps` list entries) in the view: the
-    /// persistence view's depth is its persistence time, every other view's
-    /// the waterfall's history period (so `[ ]` set it before switching).
+    /// persistence view's depth is its persistence time, zero span's its
+    /// sweep time, every other view's the waterfall's history period (so
+    /// `[ ]` set it before switching).
     public func stepTimeDepth(_ steps: Int) -> AnalyzerIntent {
         switch self {
         case .persistence: return .stepPersistence(steps)
+        case .zerospan: return .stepZeroSpanSweep(steps)
         case .plot, .waterfall, .meter, .occupancy: return .stepPeriod(steps)
         }
     }
@@ -107,7 +113,25 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var rKey: AnalyzerIntent {
         switch self {
         case .meter: return .resetMeter
-        case .plot, .waterfall, .persistence, .occupancy: return .toggleRecording
+        case .plot, .waterfall, .persistence, .occupancy, .zerospan: return .toggleRecording
+        }
+    }
+
+    /// What `t` does in the view: the trace mode, except in zero span, where
+    /// it sets a trigger at the trace's mid level or frees the run again.
+    public var tKey: AnalyzerIntent {
+        switch self {
+        case .zerospan: return .toggleZeroSpanTrigger
+        case .plot, .waterfall, .meter, .persistence, .occupancy: return .cycleTrace
+        }
+    }
+
+    /// The view measures power against time at one frequency: the analyzer
+    /// is asked for zero span (`TuningRequest.zeroSpan`) rather than a spectrum.
+    public var measuresZeroSpan: Bool {
+        switch self {
+        case .zerospan: return true
+        case .plot, .waterfall, .meter, .persistence, .occupancy: return false
         }
     }
 
@@ -116,7 +140,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var hasMarkers: Bool {
         switch self {
         case .plot: return true
-        case .waterfall, .meter, .persistence, .occupancy: return false
+        case .waterfall, .meter, .persistence, .occupancy, .zerospan: return false
         }
     }
 
@@ -125,7 +149,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
     public var tunesToMeterBand: Bool {
         switch self {
         case .meter: return true
-        case .plot, .waterfall, .persistence, .occupancy: return false
+        case .plot, .waterfall, .persistence, .occupancy, .zerospan: return false
         }
     }
 
@@ -139,7 +163,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
         case .persistence: return [.rangeStart, .rangeStop, .displaySpan, .persistence, .autoLevels]
-        case .occupancy: return [.rangeStart, .rangeStop]
+        case .occupancy, .zerospan: return [.rangeStart, .rangeStop]
         }
     }
 
@@ -154,6 +178,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .meter: return "r reset min/max  t trace  space pause  d drawer  ? keys  q quit"
         case .persistence: return "←/→ pan  +/- zoom  ↑/↓ gain  a auto  [/] persistence  d drawer  ? keys  q quit"
         case .occupancy: return "←/→ pan  +/- zoom  space pause  d drawer  ? keys  q quit"
+        case .zerospan: return "[/] sweep time  w/W RBW  t trigger  ←/→ centre  ↑/↓ gain  a auto  space hold  ? keys  q quit"
         }
     }
 
@@ -168,6 +193,11 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
                     " [ / ]       waterfall period     ctrl+wheel"]
         case .meter, .occupancy: return []
         case .persistence: return [" [ / ]       persistence: shorter / longer persistence time"]
+        case .zerospan:
+            return [" [ / ]       zero span: shorter / longer sweep time",
+                    " w / W       zero span: narrower / wider RBW",
+                    " t           zero span: trigger at the trace's mid level / free run",
+                    " ←/→         zero span: centre frequency (of the band's span)"]
         }
     }
 
@@ -177,6 +207,7 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         switch self {
         case .persistence: return "how often the spectrum was at each level; [ ] its persistence time"
         case .occupancy: return "the share of sweeps each frequency was 10 dB above the noise floor, as `occupancy --threshold auto` counts"
+        case .zerospan: return "power against time at the band's centre frequency, with pulse width, period and duty; analyzers that stream I/Q"
         case .plot, .waterfall, .meter: return nil
         }
     }

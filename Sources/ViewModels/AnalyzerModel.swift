@@ -44,6 +44,8 @@ public final class AnalyzerModel {
     public let persistence: PersistenceModel
     /// the occupancy view's counts per device bin since the band was tuned
     public let occupancy = OccupancyTraceModel()
+    /// the zero-span view's settings and newest trace
+    public let zeroSpan = ZeroSpanModel()
     public private(set) var drawer = DrawerModel()
     public private(set) var showsHelp = false
     /// a one-line complaint about the last drawer entry, shown in the drawer
@@ -172,7 +174,12 @@ public final class AnalyzerModel {
     /// The band and bin width the device should deliver: the visible band,
     /// except in the meter with a band of its own, which is then what is swept.
     public var tuning: TuningRequest {
-        let visible = plot.tuning
+        var visible = plot.tuning
+        if mode.measuresZeroSpan {
+            // a bench analyzer's zero span: the centre frequency of the span on screen
+            visible.zeroSpan = zeroSpan.settings(frequencyHz: visible.band.centerHz)
+            return visible
+        }
         guard mode.tunesToMeterBand, let band = meter.band else { return visible }
         let clamped = FrequencyRange(lowerHz: max(band.lowerHz, plot.deviceLimits.lowerHz),
                                      upperHz: min(band.upperHz, plot.deviceLimits.upperHz)) ?? visible.band
@@ -245,7 +252,8 @@ public final class AnalyzerModel {
     public func apply(_ intent: AnalyzerIntent, now: Double) -> AnalyzerEffect {
         switch intent {
         case .plot(.quit): return .quit
-        case .plot(.autoscale): return .autoscale
+        case .plot(.autoscale) where mode.measuresZeroSpan:
+            autoscaleZeroSpan()
         case .plot(.togglePause) where replay != nil:
             // in a replay, pausing stops the playhead (the waterfall stops too);
             // resuming shows now, as live
@@ -271,6 +279,10 @@ public final class AnalyzerModel {
         case .scrollToNow: waterfall.scrollToNow()
         case .stepPeriod(let steps): waterfall.stepPeriod(by: steps)
         case .stepPersistence(let steps): persistence.stepPersistence(by: steps)
+        case .stepZeroSpanSweep(let steps): zeroSpan.stepSweep(by: steps)
+        case .stepZeroSpanRBW(let steps): if mode.measuresZeroSpan { zeroSpan.stepRBW(by: steps) }
+        case .toggleZeroSpanTrigger:
+            zeroSpan.toggleTrigger(bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB)
         case .resetMeter: meter.resetExtremes()
         case .toggleDrawer:
             drawer.toggle()
@@ -303,6 +315,24 @@ public final class AnalyzerModel {
             return .referenceDropped
         }
         return .none
+    }
+
+    /// Takes the zero-span trace the analyzer sent last, unless the view is
+    /// held (space); the first after entering the view fits the dB window.
+    /// Returns whether a trace came.
+    @discardableResult
+    public func takeZeroSpan(from mailbox: ZeroSpanMailbox) -> Bool {
+        guard !plot.isPaused, zeroSpan.take(from: mailbox) else { return false }
+        if zeroSpan.needsAutoscale { autoscaleZeroSpan() }
+        return true
+    }
+
+    /// `a` in zero span: the dB window around the trace's floor and peak.
+    private func autoscaleZeroSpan() {
+        guard let train = zeroSpan.train, train.floorDB.isFinite,
+              let peak = zeroSpan.levels.lazy.filter({ $0.isFinite }).max() else { return }
+        plot.autoscale(floorDB: train.floorDB, peakDB: Double(peak))
+        zeroSpan.needsAutoscale = false
     }
 
     /// The longest "go to" text accepted: h:mm:ss.ss and a little more.
@@ -338,6 +368,7 @@ public final class AnalyzerModel {
     }
 
     private func switchMode(to wanted: AnalyzerMode) {
+        if wanted.measuresZeroSpan != mode.measuresZeroSpan { zeroSpan.forgetTrace() }
         mode = wanted
         drawer.keepFocus(among: drawerFields)
     }

@@ -1,13 +1,17 @@
+import DSP
 import Foundation
 import Signals
 
 /// What the plot asks of the device: the band it shows and the bin width that
-/// gives about one bin per pixel column across it.
+/// gives about one bin per pixel column across it; in the zero-span view,
+/// power against time at one frequency instead (`zeroSpan`).
 public struct TuningRequest: Sendable, Equatable {
     /// visible band [Hz]
     public var band: FrequencyRange
     /// wanted bin width [Hz]
     public var binWidthHz: Double
+    /// zero span instead of a spectrum; nil: a spectrum of `band`
+    public var zeroSpan: ZeroSpanSettings? = nil
 }
 
 /// The instantaneous power-vs-frequency plot as a pure state machine: the

@@ -50,7 +50,10 @@ public enum AnalyzerKeyMap {
             case "]": return model.mode.stepTimeDepth(1)
             case "r": return model.mode.rKey
             case "R": return .toggleRecording
-            case "t", "T": return .cycleTrace
+            // t: the trace mode, or zero span's trigger (the view says, AnalyzerMode.tKey)
+            case "t", "T": return model.mode.tKey
+            case "w": return .stepZeroSpanRBW(-1)
+            case "W": return .stepZeroSpanRBW(1)
             case "m": return .marker(.highestPeak)
             case "n": return .marker(.nextPeak(right: true))
             case "N": return .marker(.nextPeak(right: false))

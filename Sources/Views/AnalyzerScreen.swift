@@ -21,6 +21,7 @@ public final class AnalyzerScreen {
     private let meterView = PowerMeterView()
     private let persistenceView = PersistenceView()
     private let occupancyView = OccupancyView()
+    private let zeroSpanView = ZeroSpanView()
     private let drawerView = DrawerView()
     private let statusLine = StatusLine()
     private let bandPlanRow = BandPlanRow()
@@ -60,6 +61,7 @@ public final class AnalyzerScreen {
             waterfallView.invalidate()
             persistenceView.invalidate()
             occupancyView.invalidate()
+            zeroSpanView.invalidate()
             statusLine.invalidate()
             bandPlanRow.invalidate()
             _ = buffer.put(Self.helpText(model.mode), x: layout.help.x + 1, y: layout.help.y, style: Self.helpStyle)
@@ -73,7 +75,8 @@ public final class AnalyzerScreen {
             _ = buffer.put(prompt, x: 1, y: y, style: style)
         }
         statusLine.draw(.init(status: status, band: model.plot.visibleBand, paused: model.isPaused,
-                              viewFacts: cachedViewFacts(model), row: layout.status), into: &buffer)
+                              viewFacts: cachedViewFacts(model), row: layout.status,
+                              factsReplaceSpan: model.mode.measuresZeroSpan), into: &buffer)
         let plot = model.plot
         let logFrequency = plot.frequencyScale.isLogarithmic
         var geometry = ScreenGeometry(mode: model.mode, band: plot.visibleBand, logFrequency: logFrequency,
@@ -121,6 +124,11 @@ public final class AnalyzerScreen {
                                  into: &buffer)
             geometry.data = OccupancyView.dataRect(in: main)
             drawBandPlan(model, data: geometry.data, row: planRow, into: &buffer)
+        case .zerospan:
+            zeroSpanView.render(zeroSpan: model.zeroSpan, plot: plot, unit: status.powerUnit, in: layout.main,
+                                into: &buffer)
+            geometry.data = ZeroSpanView.dataRect(in: layout.main)
+            geometry.decibelsPerCell = plot.displaySpanDB / Double(max(geometry.data.height, 1))
         }
         if !layout.drawer.isEmpty {
             let drawerLayout = DrawerLayout(rect: layout.drawer, fields: model.drawerFields)
@@ -167,7 +175,7 @@ public final class AnalyzerScreen {
                            persistenceIndex: model.persistence.timeIndex,
                            offset: model.waterfall.offsetSeconds, meterBand: model.meterBand, trace: model.traceMode,
                            reference: model.reference == nil ? 0 : (model.subtractsReference ? 2 : 1),
-                           events: model.events.summary)
+                           events: model.events.summary, zeroSpan: Self.zeroSpanKey(model))
         if let facts, facts.key == key { return facts.text }
         let text = viewFacts(model)
         facts = (key, text)
@@ -205,7 +213,31 @@ public final class AnalyzerScreen {
         case .occupancy:
             return "occupancy since tuned │ threshold noise floor + "
                 + "\(FrequencyFormat.trimmed(OccupancyTraceModel.marginDB, maxFractionDigits: 1)) dB"
+        case .zerospan:
+            return Self.zeroSpanFacts(model.zeroSpan, centreHz: model.plot.visibleBand.centerHz)
         }
+    }
+
+    /// "zero span at 1.03 GHz │ RBW 1 MHz │ sweep 10 ms │ trigger -40 dB ↑": what is measured, as the
+    /// trace was made (the RBW the analyzer could do) or, before one came, as asked.
+    static func zeroSpanFacts(_ zeroSpan: ZeroSpanModel, centreHz: Double) -> String {
+        let info = zeroSpan.info
+        let rbw = info?.rbwHz ?? zeroSpan.rbwHz
+        let sweep = info.map { $0.sweepSeconds(points: max(zeroSpan.levels.count, 1)) } ?? zeroSpan.sweepSeconds
+        let trigger = zeroSpan.trigger.map {
+            "trigger \(FrequencyFormat.trimmed($0.levelDB, maxFractionDigits: 1)) dB \($0.slope == .rising ? "↑" : "↓")"
+        } ?? "free run"
+        return "zero span at \(FrequencyFormat.label(info?.frequencyHz ?? centreHz, maxFractionDigits: 6)) │ "
+            + "RBW \(FrequencyFormat.label(rbw)) │ sweep \(TimeFormat.label(sweep)) │ \(trigger)"
+    }
+
+    /// what the zero-span facts depend on
+    static func zeroSpanKey(_ model: AnalyzerModel) -> ZeroSpanFactsKey {
+        let zeroSpan = model.zeroSpan
+        return ZeroSpanFactsKey(rbwHz: zeroSpan.rbwHz, sweepSeconds: zeroSpan.sweepSeconds, trigger: zeroSpan.trigger,
+                                rbwMeasuredHz: zeroSpan.info?.rbwHz, frequencyHz: zeroSpan.info?.frequencyHz,
+                                pointSeconds: zeroSpan.info?.pointSeconds, points: zeroSpan.levels.count,
+                                centreHz: model.plot.visibleBand.centerHz)
     }
 }
 
@@ -219,6 +251,19 @@ private struct FactsKey: Equatable {
     /// 0 none, 1 shown, 2 subtracted
     var reference: Int
     var events: String?
+    var zeroSpan: ZeroSpanFactsKey
+}
+
+struct ZeroSpanFactsKey: Equatable {
+    var rbwHz: Double
+    var sweepSeconds: Double
+    var trigger: ZeroSpanTrigger?
+    /// the trace's facts, less what changes every trace
+    var rbwMeasuredHz: Double?
+    var frequencyHz: Double?
+    var pointSeconds: Double?
+    var points: Int
+    var centreHz: Double
 }
 
 private struct LayoutKey: Equatable {

@@ -167,6 +167,7 @@ enum HelpOverlay {
         " r           plot, waterfall: record; meter: reset min/max",
         " R           record (any view)",
         " t           trace (plot, meter): live, max hold, min hold, average of 16",
+        "             (zero span: trigger at the trace's mid level, or free run)",
         " m n N M x   markers: highest peak, next peak →/←, next marker, delta/noise",
         " e           measure (plot): harmonics, TOI, ACPR, noise marker, off",
         " s / S       store the shown trace as the reference (dimmed) / drop it",

@@ -32,6 +32,11 @@ public struct SpectrumFeed {
     public var takeEvents: (() -> [SweepEventTracker.Output])?
     /// ring the terminal bell as each event starts
     public var bell = false
+    /// the zero-span view's traces, when the analyzer can measure zero span (its retune starts it); nil where
+    /// nothing can (a replay: the view says so)
+    public var zeroSpan: ZeroSpanMailbox?
+    /// why zero span can do no more (the stream failed), for the view
+    public var zeroSpanFailure: (() -> String?)?
 
     public init(mailbox: FrameMailbox, retune: ((TuningRequest) throws -> Void)?,
                 status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?,
@@ -168,6 +173,11 @@ public final class SpectrumViewer {
                 // that arrived since the last drawn frame.
                 feed.mailbox.measuredBand = model.meter.measuredBand(visible: model.plot.visibleBand)
                 if feed.mailbox.take(into: &incomingFrame) > 0 { accept(now: now) }
+                if let zeroSpan = feed.zeroSpan {
+                    // the status line's rate counts the traces drawn while zero span runs
+                    if model.takeZeroSpan(from: zeroSpan) { frameRate.record(at: now) }
+                    if let failure = feed.zeroSpanFailure?() { model.zeroSpan.notice = failure }
+                }
                 try draw(now: now)
             }
         }
@@ -334,12 +344,19 @@ public final class SpectrumViewer {
         guard force || now - (tuningChangedAt ?? now) >= Self.retuneDelay else { return }
         appliedTuning = wanted
         tuningChangedAt = nil
-        guard let retune = feed.retune else { return }
+        guard let retune = feed.retune, wanted.zeroSpan == nil || feed.zeroSpan != nil else {
+            if wanted.zeroSpan != nil {
+                model.zeroSpan.notice = "zero span needs a live analyzer that streams I/Q: a replayed capture holds spectra, not samples against time"
+            }
+            return
+        }
         do {
             try retune(wanted)
             retuneMessage = nil
+            if wanted.zeroSpan != nil { model.zeroSpan.notice = nil }
         } catch {
-            retuneMessage = "\(error)"
+            // zero span's refusal is the view's one line; a spectrum's goes on the status line
+            if wanted.zeroSpan != nil { model.zeroSpan.notice = "\(error)" } else { retuneMessage = "\(error)" }
         }
         feed.mailbox.clear()
     }

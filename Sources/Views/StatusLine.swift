@@ -24,6 +24,8 @@ final class StatusLine {
         /// the view's own facts, e.g. "30 s", "band 88–108 MHz"
         var viewFacts: String?
         var row: Rect
+        /// the view's facts stand where the span would (zero span: there is no span, and its facts come first)
+        var factsReplaceSpan = false
     }
 
     func invalidate() { drawn = nil }
@@ -43,7 +45,8 @@ final class StatusLine {
         if content.paused { x = buffer.put(" PAUSED ", x: x, y: row.y, style: Self.pausedStyle) }
         if let extra = status.extra { x = buffer.put(" \(extra) ", x: x, y: row.y, style: Self.extraStyle) }
         // The axis shows the band; the status line gives what it does not.
-        var facts = " │ span \(FrequencyFormat.label(content.band.spanHz))"
+        var facts = content.factsReplaceSpan ? content.viewFacts.map { " │ " + $0 } ?? ""
+            : " │ span \(FrequencyFormat.label(content.band.spanHz))"
         if status.binWidthHz > 0 { facts += " │ bin \(FrequencyFormat.label(status.binWidthHz, maxFractionDigits: 2))" }
         facts += " │ \(FrequencyFormat.trimmed(status.framesPerSecond, maxFractionDigits: 1)) fps"
         if status.dwell?.realtime != nil {
@@ -53,7 +56,7 @@ final class StatusLine {
             facts += " │ dropped \(status.droppedBlocks) │ bad \(status.badBlocks)"
             if status.droppedSamples > 0 { facts += " │ dropped \(status.droppedSamples) samples" }
         }
-        if let viewFacts = content.viewFacts { facts += " │ \(viewFacts)" }
+        if let viewFacts = content.viewFacts, !content.factsReplaceSpan { facts += " │ \(viewFacts)" }
         var text = " \(status.deviceName)" + facts
         if let message = status.message {
             text += " │ \(message)"

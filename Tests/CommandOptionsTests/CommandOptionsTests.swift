@@ -127,7 +127,7 @@ struct CommandOptionsTests {
     }
 
     @Test func everyViewIsAChoiceByItsTitle() {
-        #expect(ViewChoice.allValueStrings == ["plot", "waterfall", "meter", "persistence", "occupancy"])
+        #expect(ViewChoice.allValueStrings == ["plot", "waterfall", "meter", "persistence", "occupancy", "zerospan"])
         #expect(ViewChoice(argument: "persistence")?.mode == .persistence)
         #expect(ViewChoice(argument: "dpx") == nil)
         // --view offers the view list itself: every view, by its title, in Tab order

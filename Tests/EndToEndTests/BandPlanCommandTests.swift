@@ -129,7 +129,7 @@ import Testing
         let axis = try #require(lines.lastIndex { $0.contains("MHz") && $0.hasPrefix("dB") }, "\(screen)")
         #expect(lines[axis + 1].contains("FM broadcast (Japan)") && lines[axis + 1].contains("┤"), "\(screen)")
         #expect(lines[axis + 2].contains(" FM broadcast ") && lines[axis + 2].contains("├"), "\(screen)")
-        #expect(lines[axis + 3].contains("1/2/3/4/5 view"), "\(screen)")
+        #expect(lines[axis + 3].contains("1/2/3/4/5/6 view"), "\(screen)")
         // m: a marker on the highest peak (a station), named by the narrowest allocation holding it
         try tmux.keys("m")
         #expect(tmux.waitFor("in FM broadcast", timeoutSeconds: 5) != nil, "\(tmux.screen())")

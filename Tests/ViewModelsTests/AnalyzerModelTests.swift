@@ -21,6 +21,8 @@ import Testing
         analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .occupancy)
         analyzer.apply(.nextMode, now: 0)
+        #expect(analyzer.mode == .zerospan)
+        analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .plot)
         analyzer.apply(.nextMode, now: 0)
         #expect(analyzer.mode == .waterfall)
@@ -36,7 +38,7 @@ import Testing
         }
         #expect(mode == .plot)
         #expect(seen == AnalyzerMode.allCases)
-        #expect(AnalyzerMode.plot.previous == .occupancy)
+        #expect(AnalyzerMode.plot.previous == .zerospan)
         #expect(AnalyzerMode(title: "persistence") == .persistence)
         #expect(AnalyzerMode(title: "dpx") == nil)
     }

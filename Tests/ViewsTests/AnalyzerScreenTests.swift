@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 import Signals
 import Terminal
@@ -41,6 +42,16 @@ enum Scene {
         }
         analyzer.meter.record(-42.5, at: now - 1)
         analyzer.meter.record(-37.25, at: now)
+        // zero span: 1000 points over 10 ms, 50 µs at −20 dB every 2.5 ms from the trigger (point 100) over −80 dB
+        let trigger = ZeroSpanTrigger(levelDB: -50)
+        analyzer.zeroSpan.setTrigger(trigger)
+        let levels: [Float] = (0..<1000).map { k in
+            let t = Double(k - 100) * 10e-6
+            return t >= 0 && t.truncatingRemainder(dividingBy: 2.5e-3) < 50e-6 ? -20 : -80
+        }
+        analyzer.zeroSpan.show(levels: levels, info: ZeroSpanTraceInfo(
+            frequencyHz: 110e6, rbwHz: 1e6, pointSeconds: 10e-6, sampleSeconds: 1.25e-7, trigger: trigger,
+            preTriggerPoints: 100, unit: .dB, number: 1, droppedSamples: 0, source: "RBW filter on I/Q"))
         return analyzer
     }
 

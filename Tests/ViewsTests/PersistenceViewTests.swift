@@ -80,6 +80,7 @@ import ViewModels
         #expect(AnalyzerKeyMap.intent(for: .key(KeyEvent(.tab)), model: model) == .nextMode)
         #expect(AnalyzerKeyMap.intent(for: .key(KeyEvent(.backtab)), model: model) == .show(.meter))
         #expect(AnalyzerKeyMap.intent(for: key("5"), model: model) == .show(.occupancy))
-        #expect(AnalyzerKeyMap.intent(for: key("6"), model: model) == nil)
+        #expect(AnalyzerKeyMap.intent(for: key("6"), model: model) == .show(.zerospan))
+        #expect(AnalyzerKeyMap.intent(for: key("7"), model: model) == nil)
     }
 }

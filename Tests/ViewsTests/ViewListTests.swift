@@ -39,7 +39,7 @@ import ViewModels
         }
         #expect(AnalyzerMode.digitKeys == modes.map { String($0.digit) }.joined(separator: "/"))
         #expect(AnalyzerMode.keyedList.hasPrefix("1 plot, 2 waterfall, 3 meter, 4 persistence ("))
-        #expect(AnalyzerMode.titlesInWords == "plot, waterfall, meter, persistence and occupancy")
+        #expect(AnalyzerMode.titlesInWords == "plot, waterfall, meter, persistence, occupancy and zerospan")
     }
 
     @Test func theKeysFollowTheList() {

@@ -24,13 +24,18 @@ public final class TinySAEmulator: FirmwareEmulator {
         /// seeded faults on bulk IN packets (resilience tests)
         public var faults: EmulatorFaults?
         public var serialNumber: String
+        /// transmitters keyed on and off (their amplitude in the scene's int8 units, as `AnalyzerScene`
+        /// maps carriers to dBm), on the unit's own time: what its zero span shows
+        public var pulses: [DemoScene.PulsedCarrier]
 
         public init(model: TinySAModel = .basic, secondsPerPoint: Double = 0.000_25,
-                    faults: EmulatorFaults? = nil, serialNumber: String = "400") {
+                    faults: EmulatorFaults? = nil, serialNumber: String = "400",
+                    pulses: [DemoScene.PulsedCarrier] = []) {
             self.model = model
             self.secondsPerPoint = secondsPerPoint
             self.faults = faults
             self.serialNumber = serialNumber
+            self.pulses = pulses
         }
     }
 
@@ -56,6 +61,13 @@ public final class TinySAEmulator: FirmwareEmulator {
     public private(set) var rbwKHz: Double?
     /// `attenuate N` [dB]; the firmware corrects levels for it, so it raises only the noise floor
     public private(set) var attenuationDB = 0
+    /// `sweeptime S` [s]; nil: automatic (the points at `secondsPerPoint`)
+    public private(set) var sweepSeconds: Double?
+    /// `trigger LEVEL` [dBm] in normal or single mode; nil: auto (free run)
+    public private(set) var triggerLevelDBm: Double?
+    private var triggerLevelSet = -100.0
+    /// the unit's own time, advanced by each zero-span sweep and trigger wait [s]
+    public private(set) var zeroSpanClockSeconds = 0.0
     /// command lines executed, in order (tests check what the host sent)
     public private(set) var commandLog: [String] = []
     /// the display sweep: `scan` sets its band, `frequencies` lists it [Hz]
@@ -194,7 +206,32 @@ public final class TinySAEmulator: FirmwareEmulator {
                 }
             case nil: replies.append(Array("usage: attenuate 0..31|auto\r\n".utf8))
             }
+        case "sweeptime":
+            // sa_cmd.c cmd_sweeptime: sweeptime 0.003..60, silent when taken
+            if words.count == 2, let seconds = Double(words[1]), seconds > 0 {
+                sweepSeconds = min(max(seconds, 0.003), 60)
+            } else {
+                let shown = sweepSeconds ?? Double(sweep.points) * options.secondsPerPoint
+                replies.append(Array(("usage: sweeptime 0.003..60\r\n" + String(format: "%5.3fs", shown) + "\r\n").utf8))
+            }
+        case "trigger":
+            // sa_cmd.c cmd_trigger: a level (normal mode if in auto) or auto|normal|single
+            switch words.dropFirst().first {
+            case let text? where text.first.map({ $0.isNumber || $0 == "-" }) == true && Double(text) != nil:
+                triggerLevelSet = Double(text) ?? triggerLevelSet
+                triggerLevelDBm = triggerLevelSet
+            case "auto": triggerLevelDBm = nil
+            case "normal", "single": triggerLevelDBm = triggerLevelSet
+            default: replies.append(Array("trigger {value}\r\ntrigger {auto|normal|single}\r\n".utf8))
+            }
         case "scanraw":
+            if let zeroSpan = zeroSpanScan(Array(words.dropFirst())) {
+                // a trigger that never comes: the unit waits, no reply, no prompt
+                guard let zeroSpan else { return }
+                sweepsAnswered += 1
+                replies.append(zeroSpan.bytes + TinySAProtocol.prompt, readyAt: clock.now + zeroSpan.seconds, counted: true)
+                return
+            }
             switch scanRaw(Array(words.dropFirst())) {
             case .success(let sweep):
                 // the sweep and its prompt travel as one message: a fault in
@@ -265,6 +302,75 @@ public final class TinySAEmulator: FirmwareEmulator {
             text += "\r\n"
         }
         return .success(text)
+    }
+
+    /// `scanraw F F [points]`, start = stop: zero span (sa_core.c `perform`
+    /// with a frequency step of 0). Point k is measured k · sweep time /
+    /// points after the first, on the unit's own clock; each keyed
+    /// transmitter at F adds its power through the RBW filter's envelope (a
+    /// linear voltage ramp whose 10–90 % lasts 0.68/RBW, so a pulse's −3 dB
+    /// width stays within a rise time of its keyed width). With a trigger,
+    /// the first point waits until the level crosses it upward (checked at
+    /// the point spacing for up to 60 s of the unit's time); none: nil
+    /// inside (the unit waits for ever). Not zero span: nil.
+    private func zeroSpanScan(_ arguments: [String]) -> (bytes: [UInt8], seconds: Double)?? {
+        guard (2...4).contains(arguments.count), let start = UInt64(arguments[0]), let stop = UInt64(arguments[1]),
+              start == stop else { return nil }
+        let points = arguments.count >= 3 ? Int(arguments[2]) ?? 0 : options.model.maxPoints
+        guard (1...options.model.maxPoints).contains(points) else { return nil }
+        let frequency = Double(start)
+        let sweepTime = sweepSeconds ?? Double(points) * options.secondsPerPoint
+        let step = sweepTime / Double(points)
+        let receiving = generating ? 0...0 : options.model.range(of: input)
+        let rbw = rbwKHz.map { options.model.rbwFilterHz(requestedHz: $0 * 1000) } ?? options.model.autoRBWHz(stepHz: 0)
+        let ramp = 0.6834 / rbw / 0.8
+        let keyed = options.pulses.filter { abs($0.frequencyHz - frequency) < rbw && receiving.contains($0.frequencyHz) }
+        func level(at t: Double) -> Double {
+            var power = Units.power(decibels: scene.levelDBm(at: frequency, rbwHz: rbw, receiving: receiving))
+            for pulse in keyed where pulse.periodSeconds > 0 {
+                let peak = Units.power(decibels: 20 * log10(max(pulse.amplitude, 1e-3) / 127) - 10)
+                var k = max(0, ((t - pulse.phaseSeconds - pulse.widthSeconds - ramp) / pulse.periodSeconds).rounded(.down))
+                while pulse.count.map({ k < Double($0) }) ?? true {
+                    let on = pulse.phaseSeconds + k * pulse.periodSeconds
+                    if on > t { break }
+                    let v = min(max((t - on) / ramp, 0), 1) - min(max((t - on - pulse.widthSeconds) / ramp, 0), 1)
+                    power += peak * v * v
+                    k += 1
+                }
+            }
+            return Units.decibels(power: power)
+        }
+        var t = zeroSpanClockSeconds
+        let began = t
+        if let trigger = triggerLevelDBm {
+            var previous = level(at: t)
+            var found = false
+            while t - began < 60 {
+                t += step
+                let current = level(at: t)
+                if previous < trigger && current >= trigger {
+                    found = true
+                    break
+                }
+                previous = current
+            }
+            guard found else {
+                zeroSpanClockSeconds = t
+                return .some(nil)
+            }
+        }
+        var reply: [UInt8] = [TinySAProtocol.scanOpen]
+        reply.reserveCapacity(2 + 3 * points)
+        let zero = Double(options.model.zeroLevelDB)
+        for k in 0..<points {
+            let dBm = level(at: t + Double(k) * step)
+            let bits = UInt16(bitPattern: Int16(clamping: Int(((dBm + zero) * Double(TinySAProtocol.rawUnitsPerDB)).rounded())))
+            reply += [TinySAProtocol.scanPointMarker, UInt8(bits & 0xff), UInt8(bits >> 8)]
+        }
+        reply.append(TinySAProtocol.scanClose)
+        zeroSpanClockSeconds = t + sweepTime
+        // the host's wait: the sweep, and the trigger's wait at the point pace (capped so tests stay quick)
+        return .some((reply, min(zeroSpanClockSeconds - began, sweepTime + 0.05)))
     }
 
     /// `scanraw start stop [points]`: the firmware measures point i at

@@ -45,7 +45,11 @@ extension AnalyzerKind {
                 }
                 return fields
             }),
-        emulator: { seed, _ in TinySAEmulator(seed: seed, options: .init(model: .ultra)) },
+        // the demo scene's keyed transmitters (1030 MHz) and any a test adds, for the unit's zero span
+        emulator: { seed, input in
+            TinySAEmulator(seed: seed, options: .init(model: .ultra,
+                                                      pulses: input.pulses + DemoScene.standard(seed: seed).pulsedCarriers))
+        },
         makeSource: { request in
             try TinySASpectrumSource(transport: request.transport, settings: request.settings.tinySA,
                                      onFrame: request.onFrame, onEnd: request.onUSBEnd)

@@ -1,0 +1,106 @@
+import DSP
+import Signals
+import Testing
+@testable import ViewModels
+
+/// The zero-span view's state (issue 45 item 1): what it asks of the
+/// analyzer, its keys, and the traces it takes.
+@Suite struct ZeroSpanModelTests {
+    func model(mode: AnalyzerMode = .zerospan) -> AnalyzerModel {
+        AnalyzerModel(plot: SpectrumPlotModel(deviceLimits: FrequencyRange(lowerHz: 0, upperHz: 6e9)!,
+                                              visibleBand: FrequencyRange(lowerHz: 1020e6, upperHz: 1040e6)!,
+                                              pixelColumns: 200, pixelRows: 80), mode: mode)
+    }
+
+    /// 1000 points over 10 ms: −80 dB, with 50 µs at −20 dB every 2.5 ms from point 100
+    func pulses() -> [Float] {
+        (0..<1000).map { k in
+            let t = Double(k - 100) * 10e-6
+            return t >= 0 && t.truncatingRemainder(dividingBy: 2.5e-3) < 50e-6 ? -20 : -80
+        }
+    }
+
+    func info(_ number: Int) -> ZeroSpanTraceInfo {
+        ZeroSpanTraceInfo(frequencyHz: 1030e6, rbwHz: 1e6, pointSeconds: 10e-6, sampleSeconds: 1.25e-7, trigger: nil,
+                          preTriggerPoints: 0, unit: .dB, number: number, droppedSamples: 0, source: "test")
+    }
+
+    @Test func theViewAsksForZeroSpanAtTheBandsCentreAndTheOthersForASpectrum() {
+        let analyzer = model()
+        let asked = try? #require(analyzer.tuning.zeroSpan)
+        #expect(asked?.frequencyHz == 1030e6)
+        #expect(asked?.rbwHz == 1e6 && asked?.sweepSeconds == 10e-3 && asked?.trigger == nil)
+        for mode in AnalyzerMode.allCases where !mode.measuresZeroSpan {
+            analyzer.apply(.show(mode), now: 0)
+            #expect(analyzer.tuning.zeroSpan == nil, "\(mode)")
+        }
+        // ←/→ move the band, and zero span's frequency with it
+        analyzer.apply(.show(.zerospan), now: 0)
+        analyzer.apply(.plot(.pan(fractionOfSpan: 0.1)), now: 0)
+        #expect((analyzer.tuning.zeroSpan?.frequencyHz ?? 0) > 1030e6)
+    }
+
+    @Test func bracketsStepTheSweepTimeAndWStepsTheRBWWithinTheirLists() {
+        let analyzer = model()
+        analyzer.apply(.stepZeroSpanSweep(1), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.sweepSeconds == 20e-3)
+        analyzer.apply(.stepZeroSpanSweep(-100), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.sweepSeconds == ZeroSpanModel.sweepSteps[0])
+        analyzer.apply(.stepZeroSpanRBW(-1), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.rbwHz == 300e3)
+        analyzer.apply(.stepZeroSpanRBW(100), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.rbwHz == ZeroSpanModel.rbwSteps.last)
+        // w in another view changes nothing
+        analyzer.apply(.show(.plot), now: 0)
+        analyzer.apply(.stepZeroSpanRBW(-3), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == ZeroSpanModel.rbwSteps.last)
+    }
+
+    @Test func tSetsATriggerHalfwayBetweenTheTracesFloorAndPeakAndTAgainFreesIt() {
+        let analyzer = model()
+        #expect(analyzer.mode.tKey == .toggleZeroSpanTrigger)
+        analyzer.zeroSpan.show(levels: pulses(), info: info(1))
+        analyzer.apply(.toggleZeroSpanTrigger, now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -50, slope: .rising))
+        analyzer.apply(.toggleZeroSpanTrigger, now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == nil)
+        // in the plot t is still the trace mode
+        #expect(AnalyzerMode.plot.tKey == .cycleTrace)
+    }
+
+    @Test func tracesComeFromTheMailboxFitTheWindowOnceAndHoldWhilePaused() throws {
+        let analyzer = model()
+        let mailbox = ZeroSpanMailbox()
+        pulses().withUnsafeBufferPointer { mailbox.post($0, info: info(1)) }
+        analyzer.takeZeroSpan(from: mailbox)
+        #expect(analyzer.zeroSpan.info?.number == 1)
+        let train = try #require(analyzer.zeroSpan.train)
+        // 4 pulses; their width and spacing from the points (each a positive peak of 80 samples)
+        #expect(train.pulses.count == 4)
+        #expect(abs((train.periodSeconds ?? 0) - 2.5e-3) < 10e-6)
+        // the first trace fitted the dB window around −80…−20
+        #expect(analyzer.plot.referenceLevelDB > -20 && analyzer.plot.bottomLevelDB < -80)
+        // held (space): the next trace waits in the mailbox
+        analyzer.apply(.plot(.togglePause), now: 0)
+        pulses().withUnsafeBufferPointer { mailbox.post($0, info: info(2)) }
+        analyzer.takeZeroSpan(from: mailbox)
+        #expect(analyzer.zeroSpan.info?.number == 1)
+        analyzer.apply(.plot(.togglePause), now: 0)
+        analyzer.takeZeroSpan(from: mailbox)
+        #expect(analyzer.zeroSpan.info?.number == 2)
+        // leaving the view forgets the trace; coming back waits for a new one
+        analyzer.apply(.show(.plot), now: 0)
+        #expect(analyzer.zeroSpan.info == nil && analyzer.zeroSpan.levels.isEmpty)
+    }
+
+    @Test func theMailboxKeepsOnlyTheNewestTraceAndReusesItsStorage() {
+        let mailbox = ZeroSpanMailbox()
+        var levels: [Float] = []
+        #expect(mailbox.take(into: &levels) == nil)
+        [Float](repeating: -1, count: 10).withUnsafeBufferPointer { mailbox.post($0, info: info(1)) }
+        [Float](repeating: -2, count: 10).withUnsafeBufferPointer { mailbox.post($0, info: info(2)) }
+        #expect(mailbox.take(into: &levels)?.number == 2)
+        #expect(levels == [Float](repeating: -2, count: 10))
+        #expect(mailbox.take(into: &levels) == nil)
+    }
+}
