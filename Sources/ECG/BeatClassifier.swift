@@ -149,7 +149,7 @@ public final class BeatClassifier {
         measured.correlation = bestCorrelation()
         if measured.correlation >= Self.sameShape && !measured.noisy { followTemplate(measured) }
         if noteShapeChange(measured) { measured.correlation = bestCorrelation() }
-        compareWithTemplate(&measured)
+        if measuresFeatures { compareWithTemplate(&measured) }
         pending.append(measured)
         while pending.count >= 2 {
             let next = pending[1].beat
@@ -222,7 +222,9 @@ public final class BeatClassifier {
             + BeatShape.slopeEnergy(scratch, from: max(1, scratch.count - edge), to: scratch.count)
         let noisy = missing > window.count / 4 || Double(high - low) < 0.05 || outside > 0.5 * total
         // the level after the QRS: +100 ms to the window's end (+250 ms)
-        for index in 0..<scratch.count { beatWindow[index] = scratch[index] - baseline }
+        if measuresFeatures {
+            for index in 0..<scratch.count { beatWindow[index] = scratch[index] - baseline }
+        }
         var afterSum = 0.0
         let afterStart = min(scratch.count, peak + segmentHalf + 1)
         for index in afterStart..<scratch.count { afterSum += Double(scratch[index] - baseline) }
@@ -320,7 +322,7 @@ public final class BeatClassifier {
             var measured = beat.measured
             measured.correlation = bestCorrelation()
             measured.previousInterval = position > 0 ? beat.beat - held[position - 1].beat : nil
-            compareWithTemplate(&measured)
+            if measuresFeatures { compareWithTemplate(&measured) }
             pending.append(measured)
         }
         while pending.count >= 2 {
@@ -399,7 +401,9 @@ public final class BeatClassifier {
         }
         templateWidth = 0.95 * templateWidth + 0.05 * beat.width
         templateAmplitude = 0.95 * templateAmplitude + 0.05 * beat.amplitude
-        for index in windowTemplate.indices { windowTemplate[index] = 0.95 * windowTemplate[index] + 0.05 * beatWindow[index] }
+        if measuresFeatures {
+            for index in windowTemplate.indices { windowTemplate[index] = 0.95 * windowTemplate[index] + 0.05 * beatWindow[index] }
+        }
         normalAfterMean = 0.95 * normalAfterMean + 0.05 * beat.afterMean
         normalOutsideEnergy = 0.95 * normalOutsideEnergy + 0.05 * beat.outsideEnergy
     }
@@ -440,6 +444,9 @@ public final class BeatClassifier {
     /// Called with each beat's sample and feature row (`featureNames`) as it is decided, when set
     /// (Tools: the rows a beat model is trained on). The row is reused: copy it to keep it.
     public var onFeatures: ((Int, [Double]) -> Void)?
+    /// the shape measures only the feature rows read (the rules do not) are made only for them:
+    /// they cost about 3 % of `ecg classify`
+    private var measuresFeatures: Bool { onFeatures != nil }
     private var featureRow = [Double](repeating: .nan, count: BeatClassifier.featureNames.count)
 
     private func fillFeatures(_ beat: Measured, prematurity: Double?, pauseAfter: Double?, nextInterval: Int?,
