@@ -84,7 +84,8 @@ public struct FrequencyScale: Sendable, Equatable, Hashable {
     /// logarithmic one the 1, 2, 5 × 10ⁿ values in the band (30M 50M 100M
     /// 200M 500M 1G), thinned to each decade (or every second, third…) when the
     /// band spans too many for `targetCount`, and filled with 1…9 × 10ⁿ when
-    /// it spans few enough.
+    /// it spans few enough; within a decade, where even those leave fewer
+    /// than half of `targetCount`, the linear axis's 1-2-5 steps in hertz.
     public func logTicks(targetCount: Int) -> [Double] {
         guard isLogarithmic else { return [] }
         let lower = band.lowerHz, upper = band.upperHz
@@ -105,6 +106,20 @@ public struct FrequencyScale: Sendable, Equatable, Hashable {
             return result
         }
         let target = max(2, targetCount)
+        // within about a decade the axis is nearly linear, and 1…9 × 10ⁿ leaves it bare
+        // (82–110 MHz: only 90M and 100M): 1-2-5 steps in hertz instead, as a linear axis has
+        if upper / lower < 10, values([1, 2, 3, 4, 5, 6, 7, 8, 9]).count < target / 2 {
+            let rough = (upper - lower) / Double(target)
+            let magnitude = Foundation.pow(10, Foundation.floor(Foundation.log10(rough)))
+            let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
+            var ticks: [Double] = []
+            var tick = Foundation.ceil(lower / step * 0.999999) * step
+            while tick <= upper * 1.000001 {
+                ticks.append(tick)
+                tick += step
+            }
+            return ticks
+        }
         for mantissas: [Double] in [[1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 5], [1]] {
             let ticks = values(mantissas)
             if ticks.count <= target { return ticks }

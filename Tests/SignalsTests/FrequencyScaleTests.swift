@@ -45,4 +45,16 @@ import Testing
         #expect(FrequencyScale(band: range(1e3, 1e9), logarithmic: true).logTicks(targetCount: 4) == [1e3, 1e5, 1e7, 1e9])
         #expect(FrequencyScale.linear(range(30e6, 1e9)).logTicks(targetCount: 8).isEmpty)
     }
+
+    /// Under a decade (the FM band of a real rtl_power capture, 82.62–110.55 MHz) 1…9 × 10ⁿ
+    /// gives only 90M and 100M: the axis takes a linear axis's 1-2-5 steps instead.
+    @Test func aBandUnderADecadeGetsLinearSteps() {
+        let ticks = FrequencyScale(band: range(82.62e6, 110.55e6), logarithmic: true).logTicks(targetCount: 24)
+        // 27.93 MHz / 24 = 1.16 MHz: the next 1-2-5 step is 2 MHz, from 84 to 110 MHz
+        let expected = stride(from: 84.0, through: 110.0, by: 2.0).map { $0 * 1e6 }
+        #expect(ticks.count == expected.count)
+        for (tick, value) in zip(ticks, expected) { #expect(abs(tick - value) < 1) }
+        // a wider view of the same band still gets the decades' own values
+        #expect(FrequencyScale(band: range(82.62e6, 110.55e6), logarithmic: true).logTicks(targetCount: 4) == [90e6, 100e6])
+    }
 }
