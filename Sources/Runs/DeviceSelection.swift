@@ -4,6 +4,7 @@ import Devices
 import Remote
 import Signals
 import ThreadKit
+import USBDriver
 
 /// The analyzer a command asked for (`--device`, `--serial`,
 /// `--reconnect-timeout`), and the ways a run opens it: as a reconnecting
@@ -153,5 +154,16 @@ public struct DeviceSelection: Sendable {
         guard let remote else { return }
         throw CommandError("this command \(what); --remote \(remote.endpoint) works with `tscope watch`, `meter` "
             + "and `record`")
+    }
+}
+
+extension DeviceSelection {
+    /// The chosen analyzer's USB transport: its firmware emulator with the demo's seed and
+    /// input when it is the demo, else the hardware (by its serial, or the one asked for).
+    func transport(for analyzer: SelectedAnalyzer) throws -> USBTransport {
+        if analyzer.isDemo, let emulator = analyzer.kind.emulator {
+            return EmulatedTransport(emulator: emulator(demoSeed, demoInput))
+        }
+        return try analyzer.kind.openTransport(serial: analyzer.serial ?? serial)
     }
 }

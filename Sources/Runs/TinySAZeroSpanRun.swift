@@ -26,13 +26,7 @@ final class TinySAZeroSpanSession: Sendable {
     /// Opens the unit and sets it up for `settings`; throws one line a user acts on.
     /// - Parameter fitting: bring the RBW and sweep time into the unit's ranges (the view's steps) rather than refuse
     init(analyzer: SelectedAnalyzer, selection: DeviceSelection, settings: ZeroSpanSettings, fitting: Bool = false) throws {
-        let kind = analyzer.kind
-        let transport: USBTransport
-        if analyzer.isDemo, let emulator = kind.emulator {
-            transport = EmulatedTransport(emulator: emulator(selection.demoSeed, selection.demoInput))
-        } else {
-            transport = try kind.openTransport(serial: analyzer.serial ?? selection.serial)
-        }
+        let transport = try selection.transport(for: analyzer)
         do {
             let driver = try TinySADriver(transport: transport)
             try driver.open()

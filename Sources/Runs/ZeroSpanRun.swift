@@ -110,12 +110,7 @@ struct ZeroSpanRadio: Sendable {
 
     static func open(analyzer: SelectedAnalyzer, selection: DeviceSelection, plan: ZeroSpanPlan) throws -> ZeroSpanRadio {
         let kind = analyzer.kind
-        let transport: USBTransport
-        if analyzer.isDemo, let emulator = kind.emulator {
-            transport = EmulatedTransport(emulator: emulator(selection.demoSeed, selection.demoInput))
-        } else {
-            transport = try kind.openTransport(serial: analyzer.serial ?? selection.serial)
-        }
+        let transport = try selection.transport(for: analyzer)
         let settings = selection.settings
         let tuned = plan.tunedHz.rounded()
         do {
