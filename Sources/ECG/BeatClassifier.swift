@@ -17,7 +17,9 @@ import Foundation
 /// of the MIT-BIH Arrhythmia Database (de Chazal's DS1; Docs/ecg.md).
 ///
 /// A beat is decided once the next one is known (the pause after it is part of
-/// its timing): labels come one beat late. The template is learnt from the
+/// its timing). Then, unless made with `learnt: false`, the learnt decision
+/// (`VentricularBeatModel`: trees over these measures and the neighbouring
+/// beats', trained on DS1) says V or not, so labels come two beats late. The template is learnt from the
 /// first eight beats (the one most like the others, averaged with those like
 /// it), so the first labels come with the ninth beat; six beats in a row of
 /// one other shape at a steady rate under 100 beats/min make it anew (a
@@ -109,8 +111,14 @@ public final class BeatClassifier {
         var windowCorrelation = 1.0
     }
 
-    public init(sampleRate: Double) {
+    /// the learnt V decision after the rules (nil: the rules' classes stand)
+    private let learnt: VentricularBeatModel?
+
+    /// - Parameter learnt: follow the rules with the learnt V decision (false: the rules alone,
+    ///   as the trees' training rows are made)
+    public init(sampleRate: Double, learnt: Bool = true) {
         self.sampleRate = sampleRate
+        self.learnt = learnt ? VentricularBeatModel() : nil
         windowHalf = Int((0.25 * sampleRate).rounded())
         segmentHalf = max(2, Int((0.10 * sampleRate).rounded()))
         alignSearch = max(1, Int((0.06 * sampleRate).rounded()))
@@ -163,12 +171,13 @@ public final class BeatClassifier {
             learnTemplate(decided: &decided)
         }
         while !pending.isEmpty { decide(pending.removeFirst(), nextBeat: nil, decided: &decided) }
+        learnt?.finish(decided: &decided)
     }
 
     /// Classes of every beat of a whole filtered lead (off-line use).
-    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double,
-                                onFeatures: ((Int, [Double]) -> Void)? = nil) -> [ClassifiedBeat] {
-        let classifier = BeatClassifier(sampleRate: sampleRate)
+    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double, learnt: Bool = true,
+                                onFeatures: ((Int, BeatClass, [Double]) -> Void)? = nil) -> [ClassifiedBeat] {
+        let classifier = BeatClassifier(sampleRate: sampleRate, learnt: learnt)
         classifier.onFeatures = onFeatures
         var decided: [ClassifiedBeat] = []
         decided.reserveCapacity(beats.count)
@@ -334,7 +343,9 @@ public final class BeatClassifier {
     // MARK: deciding
 
     private func decide(_ beat: Measured, nextBeat: Int?, decided: inout [ClassifiedBeat]) {
-        let beatClass = classOf(beat, nextInterval: nextBeat.map { $0 - beat.beat })
+        // the rules' class drives the template, the reference intervals and so every later beat's
+        // measures (as in the rows the trees learnt from); the learnt decision only relabels
+        let (beatClass, hasRow) = classOf(beat, nextInterval: nextBeat.map { $0 - beat.beat })
         if beatClass == .normal, lastDecided?.beatClass == .normal, let interval = beat.previousInterval {
             normalIntervals.append(interval)
             if normalIntervals.count > 8 { normalIntervals.removeFirst() }
@@ -344,7 +355,12 @@ public final class BeatClassifier {
             if recentIntervals.count > 8 { recentIntervals.removeFirst() }
         }
         lastDecided = (beat.beat, beatClass)
-        decided.append(ClassifiedBeat(sample: beat.beat, beatClass: beatClass))
+        let ruled = ClassifiedBeat(sample: beat.beat, beatClass: beatClass)
+        if let learnt {
+            learnt.add(ruled, row: hasRow ? featureRow : nil, decided: &decided)
+        } else {
+            decided.append(ruled)
+        }
     }
 
     /// Counts beats in a row whose shape differs from the template; after
@@ -408,17 +424,22 @@ public final class BeatClassifier {
         normalOutsideEnergy = 0.95 * normalOutsideEnergy + 0.05 * beat.outsideEnergy
     }
 
-    private func classOf(_ beat: Measured, nextInterval: Int?) -> BeatClass {
-        if beat.noisy { return .unclassifiable }
+    /// The rules' class, and whether `featureRow` now holds the beat's measures (not for a Q beat).
+    private func classOf(_ beat: Measured, nextInterval: Int?) -> (BeatClass, Bool) {
+        if beat.noisy { return (.unclassifiable, false) }
         let reference = referenceInterval()
         var prematurity: Double?, pauseAfter: Double?
         if let reference, let previous = beat.previousInterval { prematurity = Double(previous) / reference }
         if let reference, let nextInterval { pauseAfter = Double(nextInterval) / reference }
-        if let onFeatures {
-            fillFeatures(beat, prematurity: prematurity, pauseAfter: pauseAfter, nextInterval: nextInterval,
-                         reference: reference)
-            onFeatures(beat.beat, featureRow)
-        }
+        let beatClass = ruledClass(beat, prematurity: prematurity, pauseAfter: pauseAfter)
+        guard measuresFeatures else { return (beatClass, false) }
+        fillFeatures(beat, prematurity: prematurity, pauseAfter: pauseAfter, nextInterval: nextInterval,
+                     reference: reference)
+        onFeatures?(beat.beat, beatClass, featureRow)
+        return (beatClass, true)
+    }
+
+    private func ruledClass(_ beat: Measured, prematurity: Double?, pauseAfter: Double?) -> BeatClass {
         let isPremature = prematurity.map { $0 < Self.premature } ?? false
         let wide = beat.width > Self.wideRatio * templateWidth && beat.width >= Self.wideMinimum
         let sizeRatio = beat.amplitude / templateAmplitude
@@ -441,12 +462,13 @@ public final class BeatClassifier {
         "interval_ratio", "recent_prematurity", "reference_interval_s", "window_correlation",
     ]
 
-    /// Called with each beat's sample and feature row (`featureNames`) as it is decided, when set
-    /// (Tools: the rows a beat model is trained on). The row is reused: copy it to keep it.
-    public var onFeatures: ((Int, [Double]) -> Void)?
-    /// the shape measures only the feature rows read (the rules do not) are made only for them:
-    /// they cost about 3 % of `ecg classify`
-    private var measuresFeatures: Bool { onFeatures != nil }
+    /// Called with each classifiable beat's sample, the rules' class and its feature row
+    /// (`featureNames`) as it is decided, when set (Tools/train-beat-model: the rows the learnt
+    /// decision is trained on). The row is reused: copy it to keep it.
+    public var onFeatures: ((Int, BeatClass, [Double]) -> Void)?
+    /// the shape measures only the feature rows read (the rules do not) are made only for the
+    /// learnt decision or `onFeatures`
+    private var measuresFeatures: Bool { learnt != nil || onFeatures != nil }
     private var featureRow = [Double](repeating: .nan, count: BeatClassifier.featureNames.count)
 
     private func fillFeatures(_ beat: Measured, prematurity: Double?, pauseAfter: Double?, nextInterval: Int?,

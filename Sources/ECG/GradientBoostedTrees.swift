@@ -15,8 +15,10 @@ public enum GradientBoostedTreesError: Error, Equatable, CustomStringConvertible
     }
 }
 
-/// A multiclass gradient-boosted-trees classifier trained by LightGBM (Tools/train-ecg-verdict) and
-/// evaluated here in pure Swift: per class the sum of its trees' leaf values, then softmax.
+/// A gradient-boosted-trees classifier trained by LightGBM (Tools/train-ecg-verdict,
+/// Tools/train-beat-model) and evaluated here in pure Swift: per class the sum of its trees' leaf
+/// values, then softmax; a binary model (one class name) is its one sum through the logistic
+/// function, the probability of that class (LightGBM's `binary` objective, sigmoid 1).
 ///
 /// The JSON (format `tscope-gradient-boosted-trees/1`, written by the trainer from LightGBM's
 /// `dump_model()`):
@@ -119,6 +121,10 @@ public struct GradientBoostedTrees: Sendable {
     /// when it is, nothing is allocated).
     public func probabilities(_ features: [Double], into output: inout [Double]) {
         rawScores(features, into: &output)
+        if classCount == 1 {
+            output[0] = 1 / (1 + exp(-output[0]))
+            return
+        }
         // softmax, shifted by the largest score so exp cannot overflow (as LightGBM does)
         var largest = -Double.infinity
         for score in output { largest = max(largest, score) }
@@ -203,8 +209,8 @@ public struct GradientBoostedTrees: Sendable {
             throw .invalidModel("format \"\(file.format)\", expected \"\(Self.formatName)\"")
         }
         guard !file.featureNames.isEmpty else { throw .invalidModel("no feature names") }
-        guard file.classNames.count >= 2 else {
-            throw .invalidModel("\(file.classNames.count) class names; a classifier needs at least 2")
+        guard !file.classNames.isEmpty else {
+            throw .invalidModel("no class names; a binary model names its one class, a multiclass one each")
         }
         guard !file.trees.isEmpty, file.trees.count % file.classNames.count == 0 else {
             throw .invalidModel("\(file.trees.count) trees is not a positive multiple of the \(file.classNames.count) classes")

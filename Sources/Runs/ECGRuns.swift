@@ -166,8 +166,9 @@ public struct ECGDetectRun {
     public var output: String
     public var from: Double?
     public var to: Double?
-    /// where each beat's classifier features go as a CSV (`sample,` then `BeatClassifier.featureNames`):
-    /// the rows Tools/train-beat-classes learns from
+    /// where each classifiable beat's features go as a CSV (`sample,rule,` then
+    /// `BeatClassifier.featureNames`; `rule` is the rules' class before the learnt decision):
+    /// the rows Tools/train-beat-model learns from
     public var beatFeaturesOutput: String?
 
     public init(source: ECGSourceRequest, sourcePath: String?, output: String) {
@@ -186,9 +187,10 @@ public struct ECGDetectRun {
             .map { $0 + excerpt.samples.lowerBound }
         let filtered = ECGScoreRun.filtered(Array(record.samples[lead][excerpt.samples]), sampleRate: record.sampleRate,
                                             mains: source.mains)
-        var featureLines = "sample," + BeatClassifier.featureNames.joined(separator: ",") + "\n"
-        let keepFeatures: ((Int, [Double]) -> Void)? = beatFeaturesOutput == nil ? nil : { beat, row in
-            featureLines += "\(beat + excerpt.samples.lowerBound)," + row.map { $0.isFinite ? "\($0)" : "" }.joined(separator: ",") + "\n"
+        var featureLines = "sample,rule," + BeatClassifier.featureNames.joined(separator: ",") + "\n"
+        let keepFeatures: ((Int, BeatClass, [Double]) -> Void)? = beatFeaturesOutput == nil ? nil : { beat, rule, row in
+            featureLines += "\(beat + excerpt.samples.lowerBound),\(rule.rawValue),"
+                + row.map { $0.isFinite ? "\($0)" : "" }.joined(separator: ",") + "\n"
         }
         let classified = BeatClassifier.classify(filtered, beats: beats.map { $0 - excerpt.samples.lowerBound },
                                                  sampleRate: record.sampleRate, onFeatures: keepFeatures)

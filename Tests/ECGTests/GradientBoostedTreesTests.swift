@@ -23,6 +23,39 @@ import Testing
         }
     }
 
+    @Test func ventricularBeatModelReproducesLightGBMProbabilities() throws {
+        let model = try GradientBoostedTrees(json: VentricularBeatModelData.json)
+        #expect(model.classNames == ["ventricular"])
+        #expect(model.featureNames == VentricularBeatModel.modelFeatureNames)
+        #expect(VentricularBeatModel.committed != nil)
+        #expect(model.testVectors.count >= 15)
+        #expect(model.testVectors.contains { $0.features.allSatisfy(\.isNaN) })
+        var probability: [Double] = []
+        for vector in model.testVectors {
+            model.probabilities(vector.features, into: &probability)
+            #expect(probability.count == 1)
+            #expect(abs(probability[0] - vector.probabilities[0]) <= 1e-9,
+                    "\(vector.source): \(probability[0]) vs LightGBM \(vector.probabilities[0])")
+        }
+        // the threshold it was cross-validated at separates some test rows (not all on one side)
+        let above = model.testVectors.filter { model.probabilities($0.features)[0] > VentricularBeatModelData.threshold }
+        #expect(!above.isEmpty && above.count < model.testVectors.count)
+    }
+
+    /// One class name: a binary model, its one sum through the logistic function (LightGBM's
+    /// `binary` objective with sigmoid 1): leaves 0.5 and -2.0 give 1/(1+e^-0.5) and 1/(1+e^2).
+    @Test func binaryModelIsTheLogisticOfItsScore() throws {
+        let json = """
+            {"format":"tscope-gradient-boosted-trees/1","featureNames":["x"],"classNames":["yes"],"trees":[
+             {"feature":[0],"threshold":[1.0],"defaultLeft":[0],"missingType":[2],"left":[-1],"right":[-2],"leaf":[0.5,-2.0]}]}
+            """
+        let model = try GradientBoostedTrees(json: json)
+        #expect(abs(model.probabilities([0.3])[0] - 1 / (1 + exp(-0.5))) < 1e-15)
+        #expect(abs(model.probabilities([4])[0] - 1 / (1 + exp(2.0))) < 1e-15)
+        // NaN at a NaN split with default right
+        #expect(abs(model.probabilities([.nan])[0] - 1 / (1 + exp(2.0))) < 1e-15)
+    }
+
     // MARK: (b) a hand-built two-tree model
 
     /// Two classes, one tree each, features x0 and x1. The expected raw scores below were confirmed
@@ -136,6 +169,8 @@ import Testing
         (model(trees: [validTree]), "multiple"),
         (model(trees: []), "multiple"),
         (model(trees: [validTree, validTree], features: "[]"), "no feature names"),
+        (model(trees: [validTree]).replacingOccurrences(of: #""classNames":["a","b"]"#, with: #""classNames":[]"#),
+         "no class names"),
         (model(trees: [validTree, validTree.replacingOccurrences(of: #""feature":[0]"#, with: #""feature":[3]"#)]),
          "feature 3"),
         (model(trees: [validTree, validTree.replacingOccurrences(of: #""feature":[0]"#, with: #""feature":[-1]"#)]),
