@@ -231,6 +231,15 @@ public final class AnalyzerModel {
         case .persistence: return persistence.persistenceSeconds
         case .channelWidth: return measurement.channelWidthHz(span: plot.visibleBand) / 1e3
         case .channelSpacing: return measurement.channelSpacingHz(span: plot.visibleBand) / 1e3
+        case .zeroSpanRBW: return zeroSpan.rbwHz / 1e3
+        case .zeroSpanSweep: return zeroSpan.sweepSeconds * 1e3
+        case .triggerLevel: return zeroSpan.trigger?.levelDB ?? .nan
+        case .triggerEdge:
+            switch zeroSpan.trigger?.slope {
+            case .rising?: return 1
+            case .falling?: return -1
+            case nil: return 0
+            }
         case .bandStart: return meterBand.lowerHz / 1e6
         case .bandStop: return meterBand.upperHz / 1e6
         case .autoLevels: return autoLevels ? 1 : 0
@@ -412,6 +421,10 @@ public final class AnalyzerModel {
         case .persistence: persistence.setPersistence(seconds: value)
         case .bandStart, .bandStop: setMeterEdge(field, hz: value * 1e6)
         case .channelWidth, .channelSpacing: return setChannel(field, hz: value * 1e3)
+        case .zeroSpanRBW: notice = zeroSpan.setRBW(value * 1e3)
+        case .zeroSpanSweep: notice = zeroSpan.setSweep(value * 1e-3)
+        case .triggerLevel: notice = zeroSpan.setTriggerLevel(value)
+        case .triggerEdge: break
         }
         return .none
     }
@@ -449,6 +462,14 @@ public final class AnalyzerModel {
             var hz = value(of: field) * 1e3
             for _ in 0..<abs(steps) { hz = BenchMeasurementModel.oneTwoFive(hz, up: steps > 0) }
             return setChannel(field, hz: hz)
+        case .zeroSpanRBW: zeroSpan.stepRBW(by: steps)
+        case .zeroSpanSweep: zeroSpan.stepSweep(by: steps)
+        case .triggerLevel:
+            // 1 dB a step from the level set, or from the middle of the dB window when free running
+            let level = zeroSpan.trigger?.levelDB ?? ((plot.bottomLevelDB + plot.referenceLevelDB) / 2).rounded()
+            notice = zeroSpan.setTriggerLevel(zeroSpan.trigger == nil ? level : level + Double(steps))
+        case .triggerEdge:
+            zeroSpan.cycleTriggerEdge(backward: steps < 0, bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB)
         }
         return .none
     }
