@@ -275,12 +275,16 @@ public final class AnalyzerModel {
             waterfall.scrollToNow()
             return .resumed
         case .plot(let other):
-            // a level set by hand ends auto mode
-            if other == .increaseDisplayGain || other == .decreaseDisplayGain { autoLevels = false }
+            // a level set by hand ends auto mode, and zero span's fitting of its first traces
+            if other == .increaseDisplayGain || other == .decreaseDisplayGain {
+                autoLevels = false
+                zeroSpan.tracesToFit = 0
+            }
             plot.apply(other)
         case .zoom(let factor, let anchor): plot.zoom(by: factor, around: anchor)
         case .shiftLevels(let decibels):
             autoLevels = false
+            zeroSpan.tracesToFit = 0
             plot.shiftLevels(byDB: decibels)
         case .show(let wanted): switchMode(to: wanted)
         case .nextMode: switchMode(to: mode.next)
@@ -332,16 +336,21 @@ public final class AnalyzerModel {
     @discardableResult
     public func takeZeroSpan(from mailbox: ZeroSpanMailbox) -> Bool {
         guard !plot.isPaused, zeroSpan.take(from: mailbox) else { return false }
-        if zeroSpan.needsAutoscale { autoscaleZeroSpan() }
+        if zeroSpan.tracesToFit > 0 {
+            let first = zeroSpan.tracesToFit == ZeroSpanModel.fittedTraces
+            if autoscaleZeroSpan(tolerance: !first) || !first { zeroSpan.tracesToFit -= 1 }
+        }
         return true
     }
 
-    /// `a` in zero span: the dB window around the trace's floor and peak.
-    private func autoscaleZeroSpan() {
-        guard let train = zeroSpan.train, train.floorDB.isFinite,
-              let peak = zeroSpan.levels.lazy.filter({ $0.isFinite }).max() else { return }
-        plot.autoscale(floorDB: train.floorDB, peakDB: Double(peak))
-        zeroSpan.needsAutoscale = false
+    /// `a` in zero span, and the first traces after entering it: the dB window around the trace
+    /// (`SpectrumPlotModel.zeroSpanWindow`: a flat trace in the middle). False without a trace to fit.
+    @discardableResult
+    private func autoscaleZeroSpan(tolerance: Bool = false) -> Bool {
+        guard let train = zeroSpan.train, let peak = zeroSpan.levels.lazy.filter({ $0.isFinite }).max(),
+              let window = SpectrumPlotModel.zeroSpanWindow(floorDB: train.floorDB, peakDB: Double(peak)) else { return false }
+        plot.show(window: window, tolerance: tolerance)
+        return true
     }
 
     /// The longest "go to" text accepted: h:mm:ss.ss and a little more.

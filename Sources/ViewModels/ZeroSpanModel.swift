@@ -42,8 +42,11 @@ public final class ZeroSpanModel {
     public private(set) var train: PulseTrain?
     /// why zero span is not running (no I/Q from this analyzer, a replay); nil when it runs
     public var notice: String?
-    /// the dB window is fitted to the next trace (set when the view is entered)
-    public var needsAutoscale = true
+    /// traces the view fits its dB window to (`fittedTraces` when the view is entered: the first
+    /// fits it, the next move it where they differ by more than the tolerance, so a first trace taken
+    /// while the analyzer settles does not leave the axis wrong); 0 once the user sets the levels
+    public var tracesToFit = ZeroSpanModel.fittedTraces
+    public static let fittedTraces = 5
 
     public init() {}
 
@@ -174,7 +177,7 @@ public final class ZeroSpanModel {
         info = nil
         train = nil
         levels.removeAll(keepingCapacity: true)
-        needsAutoscale = true
+        tracesToFit = Self.fittedTraces
     }
 
     /// the trace's time of point `k`, from the trigger (negative before it) or the trace's start [s]

@@ -170,6 +170,43 @@ import Testing
         #expect(analyzer.zeroSpan.info == nil && analyzer.zeroSpan.levels.isEmpty)
     }
 
+    /// A flat trace (a tinySA's −39 dBm carrier, every point alike) fits with the trace in the middle of the
+    /// window, not at its bottom; the first traces after entering the view all fit it (the first one may be
+    /// taken while the analyzer settles), until the user sets the levels; `a` fits it again at any time.
+    @Test func aFlatTraceSitsInTheMiddleAndTheFirstTracesFitTheWindow() {
+        let analyzer = model()
+        let mailbox = ZeroSpanMailbox()
+        func post(_ level: Float, _ number: Int) {
+            [Float](repeating: level, count: 450).withUnsafeBufferPointer { mailbox.post($0, info: info(number)) }
+            analyzer.takeZeroSpan(from: mailbox)
+        }
+        func middle() -> Double { (analyzer.plot.bottomLevelDB + analyzer.plot.referenceLevelDB) / 2 }
+        // a first trace from before the unit settled, then the carrier
+        post(-100, 1)
+        #expect(abs(middle() - -100) <= 1, "\(analyzer.plot.bottomLevelDB)…\(analyzer.plot.referenceLevelDB)")
+        post(-39.219, 2)
+        let window = (analyzer.plot.bottomLevelDB, analyzer.plot.referenceLevelDB)
+        #expect(abs(middle() - -39.219) <= 1, "\(window)")
+        #expect(window.1 - window.0 == SpectrumPlotModel.autoMinimumSpanDB)
+        // a trace within the tolerance leaves the window be (no shimmer)
+        post(-38, 3)
+        #expect(analyzer.plot.bottomLevelDB == window.0 && analyzer.plot.referenceLevelDB == window.1)
+        // the levels set by hand: no more fitting
+        analyzer.apply(.shiftLevels(decibels: 10), now: 0)
+        post(-80, 4)
+        #expect(abs(middle() - -29.219) <= 1, "\(analyzer.plot.bottomLevelDB)…\(analyzer.plot.referenceLevelDB)")
+        // a fits the newest trace again
+        analyzer.apply(.plot(.autoscale), now: 0)
+        #expect(abs(middle() - -80) <= 1)
+        // after the fitted traces the window stays where it is
+        analyzer.apply(.show(.plot), now: 0)
+        analyzer.apply(.show(.zerospan), now: 0)
+        for number in 1...ZeroSpanModel.fittedTraces { post(-60, number) }
+        #expect(abs(middle() - -60) <= 1)
+        post(-20, 9)
+        #expect(abs(middle() - -60) <= 1)
+    }
+
     @Test func theMailboxKeepsOnlyTheNewestTraceAndReusesItsStorage() {
         let mailbox = ZeroSpanMailbox()
         var levels: [Float] = []
