@@ -102,6 +102,33 @@ import Testing
         }
     }
 
+    /// `watch --view zerospan` through SoapySDR under tmux: the demo scene's transmitter (50 µs every 2.5 ms
+    /// at 1030 MHz) on the emulated HackRF reads its width and period within a point (10 µs) and the RBW's
+    /// rise time; the status line names the device and path; the spectrum comes back on 1.
+    @Test func theWatchViewReadsBurstsThroughSoapySDR() throws {
+        try SoapySDRCommandTests.requireModules()
+        let served = try SoapySDRCommandTests.Served("hackrf", scene: DemoScene.standard(seed: 1))
+        let tmux = try #require(try TmuxSession(width: 160, height: 48, shellEnvironment: try served.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device soapy:driver=hackrf --view zerospan --band 1020:1040; "
+            + "echo \"STAT\"\"US=$?\"")
+        let screen = try #require(tmux.waitFor("period", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(screen.contains("HackRF One via SoapySDR") && screen.contains("zero span at 1.03 GHz")
+                && screen.contains("RBW filter on I/Q"), "\(screen)")
+        let width = try #require(ZeroSpanViewCommandTests.seconds(after: "width", in: screen), "\(screen)")
+        #expect(abs(width - 50e-6) < 11e-6, "width \(width) s: \(screen)")
+        let period = try #require(ZeroSpanViewCommandTests.seconds(after: "period", in: screen), "\(screen)")
+        #expect(abs(period - 2.5e-3) < 11e-6, "period \(period) s: \(screen)")
+        // nothing a library printed landed on the screen
+        #expect(!screen.contains("Allocating") && !screen.contains("zero-copy"), "\(screen)")
+        try tmux.keys("1")
+        #expect(tmux.waitForAbsence(of: "zero span at", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(tmux.waitFor("fps", timeoutSeconds: 20) != nil, "\(tmux.screen())")
+        try tmux.keys("q")
+        let done = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 15), "\(tmux.screen())")
+        #expect(done.contains("STATUS=0"), "\(done)")
+    }
+
     /// Bad input through SoapySDR is one line and a non-zero exit: an RBW wider than an eighth of the
     /// highest rate tscope streams the device at, a frequency it does not tune.
     @Test func limitsAreOneLine() throws {
