@@ -24,7 +24,8 @@ public struct ZeroSpanOptions: ParsableArguments {
         never the wall clock. Levels are dB full scale, or dBm where a calibration covers the frequency. \
         Each trace is measured: pulses (start, −3 dB width, peak), period, duty, rise and fall (10–90 % of the \
         envelope). Works on a HackRF (8 MS/s for an RBW up to 1 MHz, 20 MS/s up to 2.5 MHz) and an RTL-SDR \
-        (2.4 MS/s, RBW up to 300 kHz); on a tinySA the unit's own zero span is used (its rbw, sweeptime 3 ms–60 s \
+        (2.4 MS/s, RBW up to 300 kHz), and a SoapySDR device (--device soapy:ARGS: the lowest rate it offers of \
+        at least 8 × the RBW; --gain as for watch); on a tinySA the unit's own zero span is used (its rbw, sweeptime 3 ms–60 s \
         and trigger; the trace starts at its trigger, in dBm). The same measurement is view 6 of `tscope watch`. \
         Docs/measurements-and-events.md has a worked reading.
         """

@@ -26,7 +26,7 @@ public enum ZeroSpanError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .frequencyOutside(frequency, range, device):
             return "--frequency \(hz(frequency)): \(device) tunes \(hz(range.lowerHz))–\(hz(range.upperHz))"
         case .notStreaming(let device):
-            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR) or a tinySA's own zero span; "
+            return "zero span needs an analyzer that streams I/Q (HackRF, RTL-SDR, a SoapySDR device) or a tinySA's own zero span; "
                 + "the \(device) has neither here"
         }
     }

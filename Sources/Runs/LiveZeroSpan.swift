@@ -4,14 +4,16 @@ import Foundation
 import Signals
 import ThreadKit
 
-/// `watch`'s zero-span view on the analyzer: the same radio, filter,
+/// `watch`'s zero-span view on the analyzer (a HackRF, an RTL-SDR, a
+/// SoapySDR device, a tinySA's own): the same radio, filter,
 /// detector and trace assembly as `tscope zerospan` (`ZeroSpanRadio`,
 /// `ZeroSpanPipeline`), started when the view asks for zero span and stopped
 /// when it leaves, each trace posted to a `ZeroSpanMailbox` the UI takes
 /// from. The spectrum source is stopped meanwhile (the radio streams one
 /// tuning), and restarted by the viewer's next retune.
 ///
-/// An RBW wider than the radio takes is narrowed to its widest (the trace's
+/// An RBW wider than the radio takes is narrowed to its widest, and a sweep
+/// too short for the trace's points lengthened to the shortest (the trace's
 /// info says what was measured with); what cannot be done at all (an
 /// analyzer with no I/Q, a remote sensor) is one line thrown by `start`.
 public final class LiveZeroSpan: Sendable {
@@ -29,30 +31,20 @@ public final class LiveZeroSpan: Sendable {
         self.analyzer = analyzer
     }
 
-    /// the RBW the analyzer measures with for a wanted one: the widest it takes, at most [Hz]
-    static func rbw(_ wanted: Double, sampleRateHz: Double) -> Double {
-        min(wanted, sampleRateHz * ZeroSpanPlan.widestRBWShare)
-    }
-
     /// Starts (or restarts) zero span with `settings`.
     public func start(_ settings: ZeroSpanSettings) throws {
         stop()
         if selection.remote != nil {
             throw CommandError("zero span drives the analyzer itself: not over --remote (run `tscope zerospan` on the sensor's host)")
         }
-        let kind = analyzer.kind
-        if kind.id == AnalyzerKind.tinysa.id {
+        if analyzer.kind.id == AnalyzerKind.tinysa.id {
             try startTinySA(settings)
             return
         }
-        guard let rate = ZeroSpanRun.sampleRate(kind: kind, rbwHz: settings.rbwHz) else {
-            throw CommandError(ZeroSpanError.notStreaming(device: kind.model).description)
-        }
-        let rbw = Self.rbw(settings.rbwHz, sampleRateHz: rate)
-        let plan = try ZeroSpanPlan(frequencyHz: settings.frequencyHz, rbwHz: rbw, sweepSeconds: settings.sweepSeconds,
-                                    sampleRateHz: rate, tunableRange: analyzer.tunableRange, device: "the \(kind.model)")
+        let (radio, plan) = try ZeroSpanRun.openRadio(analyzer: analyzer, selection: selection,
+                                                      frequencyHz: settings.frequencyHz, rbwHz: settings.rbwHz,
+                                                      sweepSeconds: settings.sweepSeconds, fitting: true)
         let (unit, offsetDB) = ZeroSpanRun.levelScale(analyzer: analyzer, selection: selection, plan: plan)
-        let radio = try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan)
         let mailbox = self.mailbox
         let trigger = settings.trigger
         let pipeline = ZeroSpanPipeline(plan: plan, format: radio.format, offsetDB: offsetDB, trigger: trigger,

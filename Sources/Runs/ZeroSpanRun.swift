@@ -63,15 +63,10 @@ public enum ZeroSpanRun {
             try runTinySA(request, analyzer: analyzer)
             return
         }
-        guard let rate = sampleRate(kind: analyzer.kind, rbwHz: request.rbwHz) else {
-            throw CommandError(ZeroSpanError.notStreaming(device: analyzer.kind.model).description)
-        }
-        let plan = try ZeroSpanPlan(frequencyHz: request.frequencyHz, rbwHz: request.rbwHz,
-                                    sweepSeconds: request.sweepSeconds, sampleRateHz: rate,
-                                    tunableRange: analyzer.tunableRange, device: "the \(analyzer.kind.model)")
-        let (unit, offsetDB) = levelScale(analyzer: analyzer, selection: selection, plan: plan)
-        let radio = try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan)
+        let (radio, plan) = try openRadio(analyzer: analyzer, selection: selection, frequencyHz: request.frequencyHz,
+                                          rbwHz: request.rbwHz, sweepSeconds: request.sweepSeconds, fitting: false)
         defer { radio.close() }
+        let (unit, offsetDB) = levelScale(analyzer: analyzer, selection: selection, plan: plan)
         let output = ZeroSpanOutput(request: request, plan: plan, unit: unit, device: analyzer.name)
         let pipeline = ZeroSpanPipeline(plan: plan, format: radio.format, offsetDB: offsetDB,
                                         trigger: request.trigger, preTriggerPercent: request.preTriggerPercent,
@@ -80,6 +75,43 @@ public enum ZeroSpanRun {
                          preTriggerPoints: preTriggerPoints, droppedSamples: dropped)
         }
         try pipeline.run(radio: radio)
+    }
+
+    /// The radio streaming I/Q for a zero span, and the plan it measures by: a HackRF or an RTL-SDR
+    /// driven natively, or a SoapySDR device at the rate its RBW wants (`zeroSpanRate`; the plan is made
+    /// at the rate the device then reports). `fitting` (the view's steps) narrows an RBW wider than the
+    /// rate takes to the widest, and lengthens a sweep too short for the trace's points to the shortest,
+    /// rather than refuse them.
+    static func openRadio(analyzer: SelectedAnalyzer, selection: DeviceSelection, frequencyHz: Double, rbwHz: Double,
+                          sweepSeconds: Double, fitting: Bool) throws -> (ZeroSpanRadio, ZeroSpanPlan) {
+        let device = "the \(analyzer.kind.model)"
+        func plan(rate: Double) throws -> ZeroSpanPlan {
+            var rbw = rbwHz, sweep = sweepSeconds
+            if fitting {
+                rbw = min(rbw, rate * ZeroSpanPlan.widestRBWShare)
+                sweep = max(sweep, Double(ZeroSpanPlan.defaultPoints) / rate)
+            }
+            return try ZeroSpanPlan(frequencyHz: frequencyHz, rbwHz: rbw, sweepSeconds: sweep, sampleRateHz: rate,
+                                    tunableRange: analyzer.tunableRange, device: device)
+        }
+        if let soapy = analyzer.soapyDevice {
+            let rate = soapy.zeroSpanRate(rbwHz: rbwHz, sweepSeconds: sweepSeconds, points: ZeroSpanPlan.defaultPoints,
+                                          requested: selection.settings.sampleRateHz)
+            let receiver = try SoapyIQReceiver(description: soapy, settings: selection.settings, sampleRateHz: rate)
+            do {
+                let plan = try plan(rate: receiver.sampleRateHz)
+                try receiver.tune(to: plan.tunedHz)
+                return (ZeroSpanRadio.soapy(receiver), plan)
+            } catch {
+                receiver.close()
+                throw error
+            }
+        }
+        guard let rate = sampleRate(kind: analyzer.kind, rbwHz: rbwHz) else {
+            throw CommandError(ZeroSpanError.notStreaming(device: analyzer.kind.model).description)
+        }
+        let plan = try plan(rate: rate)
+        return (try ZeroSpanRadio.open(analyzer: analyzer, selection: selection, plan: plan), plan)
     }
 
     /// The unit of the levels and the offset that makes them so: a calibration applies where it covers
@@ -103,10 +135,24 @@ public enum ZeroSpanRun {
 
 /// A radio streaming I/Q at one tuning for zero span.
 struct ZeroSpanRadio: Sendable {
+    /// samples the radio lost (a SoapySDR overflow), handed on so the trace in progress starts again
+    typealias LossHandler = @Sendable (Int) -> Void
+    /// the stream ended: nil when stopped, else what failed
+    typealias EndHandler = @Sendable (String?) -> Void
+
     var format: RealtimeSpectrum.SampleFormat
-    var start: @Sendable (@escaping BulkDataHandler, @escaping BulkEndHandler) throws -> Void
+    var start: @Sendable (@escaping BulkDataHandler, @escaping LossHandler, @escaping EndHandler) throws -> Void
     var stop: @Sendable () -> Void
     var close: @Sendable () -> Void
+
+    /// A SoapySDR device's receiver, already set to its rate and tuning.
+    static func soapy(_ receiver: SoapyIQReceiver) -> ZeroSpanRadio {
+        ZeroSpanRadio(format: receiver.format,
+                      start: { onData, onLoss, onEnd in
+                          try receiver.start(onData: onData, onLoss: onLoss, onEnd: { onEnd($0.description) })
+                      },
+                      stop: { receiver.stop() }, close: { receiver.close() })
+    }
 
     static func open(analyzer: SelectedAnalyzer, selection: DeviceSelection, plan: ZeroSpanPlan) throws -> ZeroSpanRadio {
         let kind = analyzer.kind
@@ -123,7 +169,9 @@ struct ZeroSpanRadio: Sendable {
                 try device.setCenterFrequency(UInt32(tuned))
                 try device.resetBuffer()
                 return ZeroSpanRadio(format: .uint8,
-                                     start: { onData, onEnd in try device.startStreaming(onData: onData, onEnd: onEnd) },
+                                     start: { onData, _, onEnd in
+                                         try device.startStreaming(onData: onData, onEnd: { onEnd($0.map { "\($0)" }) })
+                                     },
                                      stop: { device.stopStreaming() }, close: { device.powerDown() })
             }
             let driver = try HackRFSweepDriver(transport: transport)
@@ -135,7 +183,9 @@ struct ZeroSpanRadio: Sendable {
                                         gains: settings.hackRFGains, ampEnabled: settings.amplifier ?? false,
                                         antennaPower: settings.antennaPower ?? false)
             return ZeroSpanRadio(format: .int8,
-                                 start: { onData, onEnd in try driver.startReceive(onData: onData, onEnd: onEnd) },
+                                 start: { onData, _, onEnd in
+                                     try driver.startReceive(onData: onData, onEnd: { onEnd($0.map { "\($0)" }) })
+                                 },
                                  stop: { driver.stop() }, close: { transport.close() })
         } catch {
             transport.close()
@@ -250,8 +300,11 @@ final class ZeroSpanPipeline: Sendable {
         thread.withLock { $0 = worker }
         let latch = self.latch
         do {
-            try radio.start({ [self] data in push(data) }, { error in
-                if let error { latch.complete(.failure("\(error)")) }
+            try radio.start({ [self] data in push(data) }, { [self] lost in
+                // the next block's first sample lies past the lost ones: the DSP thread counts them and starts again
+                pushed.add(lost, ordering: .relaxed)
+            }, { error in
+                if let error { latch.complete(.failure(error)) }
             })
         } catch {
             stopDSP()

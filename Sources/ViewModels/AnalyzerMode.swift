@@ -163,7 +163,8 @@ public enum AnalyzerMode: Int, Sendable, CaseIterable, Equatable {
         case .waterfall: return [.rangeStart, .rangeStop, .period, .autoLevels, .detector]
         case .meter: return [.rangeStart, .rangeStop, .bandStart, .bandStop, .trace]
         case .persistence: return [.rangeStart, .rangeStop, .displaySpan, .persistence, .autoLevels]
-        case .occupancy, .zerospan: return [.rangeStart, .rangeStop]
+        case .occupancy: return [.rangeStart, .rangeStop]
+        case .zerospan: return [.rangeStart, .rangeStop, .zeroSpanRBW, .zeroSpanSweep, .triggerLevel, .triggerEdge]
         }
     }
 

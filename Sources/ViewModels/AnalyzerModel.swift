@@ -231,6 +231,15 @@ public final class AnalyzerModel {
         case .persistence: return persistence.persistenceSeconds
         case .channelWidth: return measurement.channelWidthHz(span: plot.visibleBand) / 1e3
         case .channelSpacing: return measurement.channelSpacingHz(span: plot.visibleBand) / 1e3
+        case .zeroSpanRBW: return zeroSpan.rbwHz / 1e3
+        case .zeroSpanSweep: return zeroSpan.sweepSeconds * 1e3
+        case .triggerLevel: return zeroSpan.trigger?.levelDB ?? .nan
+        case .triggerEdge:
+            switch zeroSpan.trigger?.slope {
+            case .rising?: return 1
+            case .falling?: return -1
+            case nil: return 0
+            }
         case .bandStart: return meterBand.lowerHz / 1e6
         case .bandStop: return meterBand.upperHz / 1e6
         case .autoLevels: return autoLevels ? 1 : 0
@@ -266,12 +275,16 @@ public final class AnalyzerModel {
             waterfall.scrollToNow()
             return .resumed
         case .plot(let other):
-            // a level set by hand ends auto mode
-            if other == .increaseDisplayGain || other == .decreaseDisplayGain { autoLevels = false }
+            // a level set by hand ends auto mode, and zero span's fitting of its first traces
+            if other == .increaseDisplayGain || other == .decreaseDisplayGain {
+                autoLevels = false
+                zeroSpan.tracesToFit = 0
+            }
             plot.apply(other)
         case .zoom(let factor, let anchor): plot.zoom(by: factor, around: anchor)
         case .shiftLevels(let decibels):
             autoLevels = false
+            zeroSpan.tracesToFit = 0
             plot.shiftLevels(byDB: decibels)
         case .show(let wanted): switchMode(to: wanted)
         case .nextMode: switchMode(to: mode.next)
@@ -323,16 +336,21 @@ public final class AnalyzerModel {
     @discardableResult
     public func takeZeroSpan(from mailbox: ZeroSpanMailbox) -> Bool {
         guard !plot.isPaused, zeroSpan.take(from: mailbox) else { return false }
-        if zeroSpan.needsAutoscale { autoscaleZeroSpan() }
+        if zeroSpan.tracesToFit > 0 {
+            let first = zeroSpan.tracesToFit == ZeroSpanModel.fittedTraces
+            if autoscaleZeroSpan(tolerance: !first) || !first { zeroSpan.tracesToFit -= 1 }
+        }
         return true
     }
 
-    /// `a` in zero span: the dB window around the trace's floor and peak.
-    private func autoscaleZeroSpan() {
-        guard let train = zeroSpan.train, train.floorDB.isFinite,
-              let peak = zeroSpan.levels.lazy.filter({ $0.isFinite }).max() else { return }
-        plot.autoscale(floorDB: train.floorDB, peakDB: Double(peak))
-        zeroSpan.needsAutoscale = false
+    /// `a` in zero span, and the first traces after entering it: the dB window around the trace
+    /// (`SpectrumPlotModel.zeroSpanWindow`: a flat trace in the middle). False without a trace to fit.
+    @discardableResult
+    private func autoscaleZeroSpan(tolerance: Bool = false) -> Bool {
+        guard let train = zeroSpan.train, let peak = zeroSpan.levels.lazy.filter({ $0.isFinite }).max(),
+              let window = SpectrumPlotModel.zeroSpanWindow(floorDB: train.floorDB, peakDB: Double(peak)) else { return false }
+        plot.show(window: window, tolerance: tolerance)
+        return true
     }
 
     /// The longest "go to" text accepted: h:mm:ss.ss and a little more.
@@ -412,6 +430,10 @@ public final class AnalyzerModel {
         case .persistence: persistence.setPersistence(seconds: value)
         case .bandStart, .bandStop: setMeterEdge(field, hz: value * 1e6)
         case .channelWidth, .channelSpacing: return setChannel(field, hz: value * 1e3)
+        case .zeroSpanRBW: notice = zeroSpan.setRBW(value * 1e3)
+        case .zeroSpanSweep: notice = zeroSpan.setSweep(value * 1e-3)
+        case .triggerLevel: notice = zeroSpan.setTriggerLevel(value)
+        case .triggerEdge: break
         }
         return .none
     }
@@ -449,6 +471,14 @@ public final class AnalyzerModel {
             var hz = value(of: field) * 1e3
             for _ in 0..<abs(steps) { hz = BenchMeasurementModel.oneTwoFive(hz, up: steps > 0) }
             return setChannel(field, hz: hz)
+        case .zeroSpanRBW: zeroSpan.stepRBW(by: steps)
+        case .zeroSpanSweep: zeroSpan.stepSweep(by: steps)
+        case .triggerLevel:
+            // 1 dB a step from the level set, or from the middle of the dB window when free running
+            let level = zeroSpan.trigger?.levelDB ?? ((plot.bottomLevelDB + plot.referenceLevelDB) / 2).rounded()
+            notice = zeroSpan.setTriggerLevel(zeroSpan.trigger == nil ? level : level + Double(steps))
+        case .triggerEdge:
+            zeroSpan.cycleTriggerEdge(backward: steps < 0, bottomDB: plot.bottomLevelDB, topDB: plot.referenceLevelDB)
         }
         return .none
     }

@@ -24,6 +24,14 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
     case channelWidth
     /// plot, while ACPR is measured: the adjacent channels' spacing from the main one [kHz]
     case channelSpacing
+    /// zero span: the RBW filter's −3 dB width [kHz]
+    case zeroSpanRBW
+    /// zero span: the time one trace spans [ms]
+    case zeroSpanSweep
+    /// zero span: the trigger's level [dB, or dBm calibrated]; typing one sets the trigger
+    case triggerLevel
+    /// zero span: the trigger's edge, rising or falling, or free run
+    case triggerEdge
 
     public var label: String {
         switch self {
@@ -39,6 +47,10 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
         case .persistence: return "persistence"
         case .channelWidth: return "ACPR ch kHz"
         case .channelSpacing: return "ACPR spacing kHz"
+        case .zeroSpanRBW: return "RBW kHz"
+        case .zeroSpanSweep: return "sweep ms"
+        case .triggerLevel: return "trigger dB"
+        case .triggerEdge: return "trigger edge"
         }
     }
 
@@ -50,7 +62,7 @@ public enum DrawerField: Sendable, Equatable, CaseIterable {
 
     /// true for the fields that are a choice (←/→, Enter or space switch
     /// them), not a typed number
-    public var isChoice: Bool { self == .autoLevels || self == .detector || self == .trace }
+    public var isChoice: Bool { self == .autoLevels || self == .detector || self == .trace || self == .triggerEdge }
 }
 
 /// The control drawer's own state: open or not, which field has the focus,

@@ -182,6 +182,32 @@ public struct SpectrumPlotModel: Sendable, Equatable {
         return (bottom, top)
     }
 
+    /// a zero-span trace whose highest point stands less than this over its floor is flat (a carrier,
+    /// noise: `PulseMeasurement` finds no pulse in it either) [dB]
+    public static let flatTraceSpreadDB = 10.0
+
+    /// The window for a zero-span trace whose 10th-percentile point and highest point are `floorDB` and
+    /// `peakDB`: with pulses, as `autoWindow` places a spectrum (floor near the bottom, peak near the
+    /// top); a flat trace in the middle of the narrowest window, as there is no peak to make room for
+    /// (a −39 dBm carrier reads in −50…−30 dBm, not at the bottom of −42…−22).
+    public static func zeroSpanWindow(floorDB: Double, peakDB: Double) -> (bottomDB: Double, topDB: Double)? {
+        guard floorDB.isFinite, peakDB.isFinite else { return nil }
+        guard peakDB - floorDB < flatTraceSpreadDB else { return autoWindow(floorDB: floorDB, peakDB: peakDB) }
+        let bottom = ((floorDB + max(peakDB, floorDB)) / 2 - autoMinimumSpanDB / 2).rounded(.down)
+        return (bottom, bottom + autoMinimumSpanDB)
+    }
+
+    /// Shows `window` [dB]; with `tolerance`, only when an edge would move by more than `autoToleranceDB`.
+    /// Returns true when the window moved.
+    @discardableResult
+    public mutating func show(window: (bottomDB: Double, topDB: Double), tolerance: Bool = false) -> Bool {
+        guard !tolerance || abs(window.topDB - referenceLevelDB) > Self.autoToleranceDB
+                || abs(window.bottomDB - bottomLevelDB) > Self.autoToleranceDB else { return false }
+        referenceLevelDB = window.topDB
+        displaySpanDB = window.topDB - window.bottomDB
+        return true
+    }
+
     /// Places the dB window around observed levels (`autoWindow`).
     public mutating func autoscale(floorDB: Double, peakDB: Double) {
         guard let window = Self.autoWindow(floorDB: floorDB, peakDB: peakDB) else { return }

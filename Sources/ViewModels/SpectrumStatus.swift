@@ -1,5 +1,6 @@
-import Signals
 import DSP
+import Foundation
+import Signals
 
 /// Facts the status line shows about the running device and pipeline.
 public struct SpectrumStatus: Sendable, Equatable {
@@ -47,5 +48,25 @@ public struct SpectrumStatus: Sendable, Equatable {
         self.extra = extra
         self.powerUnit = powerUnit
         self.dwell = dwell
+    }
+}
+
+extension SpectrumStatus {
+    /// The warning for a frame whose points were each measured through a filter narrower than the step
+    /// between them (a tinySA over a wide span: its auto RBW tops out at 850 kHz, 600 kHz on the basic,
+    /// while 30 MHz–1 GHz over 450 points is 2.16 MHz a point): a tone between two points falls on the
+    /// skirts of both filters and reads low, by up to 3 dB × (step ÷ RBW)² for a Gaussian filter; past
+    /// 20 dB a real filter's skirt departs from the Gaussian, so the line says "20+".
+    /// "RBW 850 kHz < 2.2 MHz step: tones between points read up to 19 dB low". Nil when the filter
+    /// covers the step, and for spectra made by FFT (their windowing stated), whose bins always overlap.
+    public static func pointStepWarning(_ frame: SpectrumFrame) -> String? {
+        guard frame.windowing == nil, let noiseBandwidth = frame.noiseBandwidthHz, noiseBandwidth > 0,
+              frame.binWidthHz > 0 else { return nil }
+        let rbw = noiseBandwidth / ResolutionFilter.gaussianNoiseBandwidthRatio
+        guard rbw < frame.binWidthHz * (1 - 1e-6) else { return nil }
+        let ratio = frame.binWidthHz / rbw
+        let lossDB = (10 * log10(2.0) * ratio * ratio).rounded()
+        return "RBW \(FrequencyFormat.label(rbw)) < \(FrequencyFormat.label(frame.binWidthHz, maxFractionDigits: 1)) step: "
+            + "tones between points read " + (lossDB > 20 ? "20+" : "up to \(Int(lossDB))") + " dB low"
     }
 }

@@ -138,6 +138,10 @@ final class DrawerView {
         case .detector: return model.waterfallDetector == .peak ? "peak" : "average"
         case .trace: return "\(model.traceMode)"
         case .channelWidth, .channelSpacing: return FrequencyFormat.trimmed(value, maxFractionDigits: 3)
+        case .zeroSpanRBW: return FrequencyFormat.trimmed(value, maxFractionDigits: 3)
+        case .zeroSpanSweep: return FrequencyFormat.trimmed(value, maxFractionDigits: 4)
+        case .triggerLevel: return value.isFinite ? FrequencyFormat.trimmed(value, maxFractionDigits: 1) : "free run"
+        case .triggerEdge: return model.zeroSpan.trigger.map { $0.slope.rawValue } ?? "free run"
         }
     }
 }
@@ -174,7 +178,8 @@ enum HelpOverlay {
         " b           band plan (--band-plan): channel grid on/off in the plot",
         " l           logarithmic frequency axis on/off (--log-frequency)",
         " d           control drawer       click ◀ at the right edge",
-        "             (band, dB span, auto levels, detector, persistence; Enter types)",
+        "             (band, dB span, auto levels, detector, persistence, zero span's",
+        "             RBW, sweep and trigger; Enter types)",
         " replay: < >  speed ×½ ×2   shift+←/→ ±10 s   g time   Home/End",
         " ?           this help",
         " q           quit",

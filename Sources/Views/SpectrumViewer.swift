@@ -373,6 +373,17 @@ public final class SpectrumViewer {
         }
     }
 
+    /// the shown frame's point-step warning (`SpectrumStatus.pointStepWarning`), made again only when
+    /// its bin width or noise bandwidth changes
+    private var stepWarning: (binWidthHz: Double, noiseBandwidthHz: Double?, text: String?) = (0, nil, nil)
+
+    private func pointStepWarning() -> String? {
+        if stepWarning.binWidthHz != shownFrame.binWidthHz || stepWarning.noiseBandwidthHz != shownFrame.noiseBandwidthHz {
+            stepWarning = (shownFrame.binWidthHz, shownFrame.noiseBandwidthHz, SpectrumStatus.pointStepWarning(shownFrame))
+        }
+        return stepWarning.text
+    }
+
     private func autoscale(to frame: SpectrumFrame, now: Double) {
         guard let measured = measure(frame) else { return }
         model.plot.autoscale(floorDB: measured.floorDB, peakDB: measured.peakDB)
@@ -395,6 +406,7 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
+        if status.message == nil, hasFrame, !model.mode.measuresZeroSpan { status.message = pointStepWarning() }
         // the "go to" prompt has a line of its own (AnalyzerScreen)
         if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }

@@ -128,4 +128,21 @@ import Testing
         let shapes = Dictionary(grouping: letters, by: { BitmapFont.rows($0) }).values.filter { $0.count > 1 }
         #expect(shapes.isEmpty, "alike: \(shapes)")
     }
+
+    /// µ (the micro sign, and the Greek mu some text uses for it) is a lower-case letter with a descender:
+    /// nothing in the two cap-height rows above the lower case, a stem alone in its last row, and like no
+    /// letter or digit (it drew as a W, its stems starting a row above the lower case).
+    @Test func microDrawsAsALowerCaseMuNotAW() {
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+        for mu: Character in ["\u{00B5}", "\u{03BC}"] {
+            let rows = BitmapFont.rows(mu)
+            #expect(rows != BitmapFont.box, "\(mu)")
+            // as tall as the lower case: u's and n's first rows are empty
+            let lowerCaseTop = BitmapFont.rows("u").prefix { $0 == 0 }.count
+            #expect(lowerCaseTop == 2 && rows.prefix { $0 == 0 }.count == lowerCaseTop, "\(rows)")
+            // its last row: the left stem only (p's descender)
+            #expect(rows.last == BitmapFont.rows("p").last, "\(rows)")
+            #expect(!letters.contains { BitmapFont.rows($0) == rows }, "\(mu) reads like a letter")
+        }
+    }
 }

@@ -101,6 +101,28 @@ import Testing
         #expect(Self.rtlSDR.hoppingRate == 2.4e6 && Self.rtlSDR.realtimeBandwidthHz == 2e6)
     }
 
+    /// Zero span's rate: the lowest offered that holds the RBW filter (8 × the RBW) with points of whole
+    /// samples, so the sweep time is the one asked; the highest where none holds the RBW.
+    @Test func zeroSpanRatesHoldTheRBWWithWholeSamplesAPoint() {
+        func rate(_ device: SoapyDeviceDescription, rbw: Double, sweep: Double) -> Double {
+            device.zeroSpanRate(rbwHz: rbw, sweepSeconds: sweep, points: 1000, requested: nil)
+        }
+        // HackRF: 8 MS/s up to 1 MHz, as natively; 20 MS/s for 2.5 MHz; a typed 7 ms at 8 MS/s is 56 samples a point
+        #expect(rate(Self.hackRF, rbw: 1e6, sweep: 500e-6) == 8e6 && rate(Self.hackRF, rbw: 100e3, sweep: 7e-3) == 8e6)
+        #expect(rate(Self.hackRF, rbw: 2.5e6, sweep: 1e-3) == 20e6)
+        // 300 µs: 0.3 µs a point, 2.4 samples at 8 MS/s; 10 MS/s makes it 3
+        #expect(rate(Self.hackRF, rbw: 1e6, sweep: 300e-6) == 10e6)
+        // wider than any rate takes: the highest, which the plan then refuses in words
+        #expect(rate(Self.hackRF, rbw: 5e6, sweep: 1e-3) == 20e6)
+        // RTL-SDR: its lowest above 800 kS/s is 900 001 S/s, 4.5 samples a point over 5 ms; 1 MS/s makes 5
+        #expect(rate(Self.rtlSDR, rbw: 100e3, sweep: 5e-3) == 1e6)
+        // 30 kHz over 1 s: 1 ms a point, any rate near whole; the lowest above 240 kS/s
+        let slow = rate(Self.rtlSDR, rbw: 30e3, sweep: 1)
+        #expect(slow >= 240e3 && slow <= 300e3 && (slow * 1e-3).rounded() == slow * 1e-3, "\(slow)")
+        // asked for: as asked
+        #expect(Self.rtlSDR.zeroSpanRate(rbwHz: 100e3, sweepSeconds: 5e-3, points: 1000, requested: 2.4e6) == 2.4e6)
+    }
+
     @Test func settingsAreCheckedAgainstWhatTheDeviceHas() {
         func problem(_ option: String, _ value: String, _ device: SoapyDeviceDescription) -> String? {
             var settings = AnalyzerSettings()

@@ -48,6 +48,35 @@ import Testing
         #expect(done.contains("STATUS=0"), "\(done)")
     }
 
+    /// The drawer (d) types zero span's RBW, sweep time and trigger level and switches the edge; each reaches
+    /// the analyzer (the status line says what it measures with) and the reading follows: 300 kHz over 2 ms
+    /// reads the demo's 50 µs bursts within its rise time (2.3 µs) and a point (2 µs).
+    @Test func theDrawerTypesTheRBWSweepTimeAndTrigger() throws {
+        let tmux = try #require(try TmuxSession(width: 160, height: 48), "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) watch --device demo --view zerospan --band 1020:1040; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("period", timeoutSeconds: 30) != nil, "\(tmux.screen())")
+        try tmux.keys("d")
+        #expect(tmux.waitFor("trigger edge", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // start, stop, RBW kHz: Enter, a number, Enter
+        try tmux.keys("Down", "Down", "Enter", "3", "0", "0", "Enter")
+        #expect(tmux.waitFor("RBW 300 kHz", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("Down", "Enter", "2", "Enter")
+        #expect(tmux.waitFor("sweep 2 ms", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("Down", "Enter", "-", "3", "0", "Enter")
+        #expect(tmux.waitFor("trigger -30 dB ↑", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        try tmux.keys("Down", "Enter")
+        let screen = try #require(tmux.waitFor("trigger -30 dB ↓", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(screen.contains("falling"), "\(screen)")
+        // a trace at the new settings: one burst in 2 ms, as wide as keyed
+        usleep(1_000_000)
+        let reading = try #require(tmux.waitFor("width", timeoutSeconds: 10), "\(tmux.screen())")
+        let width = try #require(Self.seconds(after: "width", in: reading), "\(reading)")
+        #expect(abs(width - 50e-6) < 2.3e-6 + 2e-6, "width \(width) s: \(reading)")
+        try tmux.keys("q")
+        let done = try #require(tmux.waitFor("STATUS=", timeoutSeconds: 10), "\(tmux.screen())")
+        #expect(done.contains("STATUS=0"), "\(done)")
+    }
+
     @Test func aTinySAShowsItsOwnZeroSpan() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 48), "Tools/install-deps --test installs tmux")
         try tmux.type("\(Paths.tscope.path) watch --device demo-tinysa --view zerospan --band 1020:1040; echo \"STAT\"\"US=$?\"")

@@ -56,6 +56,83 @@ import Testing
         #expect(analyzer.zeroSpan.rbwHz == ZeroSpanModel.rbwSteps.last)
     }
 
+    /// Types `text` into drawer field `field` and presses Enter.
+    func type(_ text: String, into field: DrawerField, of analyzer: AnalyzerModel) {
+        analyzer.apply(.drawer(.select(field)), now: 0)
+        analyzer.apply(.drawer(.edit), now: 0)
+        for c in text { analyzer.apply(.drawer(.type(c)), now: 0) }
+        analyzer.apply(.drawer(.commit), now: 0)
+    }
+
+    /// The drawer's zero-span fields (d): RBW [kHz], sweep time [ms] and trigger level [dB] typed, the
+    /// edge switched; each reaches what the analyzer is asked for, and a value out of range is refused in
+    /// the drawer's notice, leaving the setting as it was.
+    @Test func theDrawerTypesTheRBWSweepTimeAndTrigger() {
+        let analyzer = model()
+        #expect(analyzer.drawerFields == [.rangeStart, .rangeStop, .zeroSpanRBW, .zeroSpanSweep, .triggerLevel, .triggerEdge])
+        #expect(analyzer.value(of: .zeroSpanRBW) == 1000 && analyzer.value(of: .zeroSpanSweep) == 10)
+        #expect(analyzer.value(of: .triggerLevel).isNaN && analyzer.value(of: .triggerEdge) == 0)
+        // values between the key steps
+        type("250", into: .zeroSpanRBW, of: analyzer)
+        type("3.5", into: .zeroSpanSweep, of: analyzer)
+        #expect(analyzer.tuning.zeroSpan?.rbwHz == 250e3 && analyzer.tuning.zeroSpan?.sweepSeconds == 3.5e-3)
+        // a typed level triggers, rising until the edge says otherwise
+        type("-42.5", into: .triggerLevel, of: analyzer)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -42.5, slope: .rising))
+        analyzer.apply(.drawer(.select(.triggerEdge)), now: 0)
+        analyzer.apply(.drawer(.commit), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -42.5, slope: .falling))
+        #expect(analyzer.value(of: .triggerEdge) == -1)
+        // next: free run; then the edge again, at the level it had
+        analyzer.apply(.drawer(.adjust(steps: 1, large: false)), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == nil)
+        analyzer.apply(.drawer(.adjust(steps: -1, large: false)), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -42.5, slope: .falling))
+        // ←/→ on the level: a dB a step
+        analyzer.apply(.drawer(.select(.triggerLevel)), now: 0)
+        analyzer.apply(.drawer(.adjust(steps: 1, large: true)), now: 0)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -32.5, slope: .falling))
+        // a level typed while free running keeps the edge chosen last
+        analyzer.apply(.toggleZeroSpanTrigger, now: 0)
+        type("-60", into: .triggerLevel, of: analyzer)
+        #expect(analyzer.tuning.zeroSpan?.trigger == ZeroSpanTrigger(levelDB: -60, slope: .falling))
+        // out of range: refused, the notice says the range, nothing changes
+        type("0.001", into: .zeroSpanRBW, of: analyzer)
+        #expect(analyzer.notice?.hasPrefix("RBW: 10 Hz to 2.5 MHz") == true, "\(analyzer.notice ?? "")")
+        #expect(analyzer.tuning.zeroSpan?.rbwHz == 250e3)
+        type("120000", into: .zeroSpanSweep, of: analyzer)
+        #expect(analyzer.notice?.hasPrefix("sweep:") == true && analyzer.tuning.zeroSpan?.sweepSeconds == 3.5e-3)
+        type("500", into: .triggerLevel, of: analyzer)
+        #expect(analyzer.notice?.hasPrefix("trigger:") == true && analyzer.tuning.zeroSpan?.trigger?.levelDB == -60)
+        // a good value clears the notice
+        type("100", into: .zeroSpanRBW, of: analyzer)
+        #expect(analyzer.notice == nil && analyzer.tuning.zeroSpan?.rbwHz == 100e3)
+    }
+
+    /// The keys step from a typed value to the neighbouring steps of their lists, not from a list index.
+    @Test func keysStepOnFromATypedValue() {
+        let analyzer = model()
+        type("250", into: .zeroSpanRBW, of: analyzer)
+        analyzer.apply(.stepZeroSpanRBW(1), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == 300e3)
+        type("250", into: .zeroSpanRBW, of: analyzer)
+        analyzer.apply(.stepZeroSpanRBW(-1), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == 100e3)
+        // beyond the list's ends a typed value stays put
+        type("2000", into: .zeroSpanRBW, of: analyzer)
+        analyzer.apply(.stepZeroSpanRBW(1), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == 2e6)
+        analyzer.apply(.stepZeroSpanRBW(-1), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == 1e6)
+        type("3.5", into: .zeroSpanSweep, of: analyzer)
+        analyzer.apply(.stepZeroSpanSweep(2), now: 0)
+        #expect(analyzer.zeroSpan.sweepSeconds == 10e-3)
+        // the drawer's ←/→ on the RBW step as w/W do
+        analyzer.apply(.drawer(.select(.zeroSpanRBW)), now: 0)
+        analyzer.apply(.drawer(.adjust(steps: -1, large: false)), now: 0)
+        #expect(analyzer.zeroSpan.rbwHz == 300e3)
+    }
+
     @Test func tSetsATriggerHalfwayBetweenTheTracesFloorAndPeakAndTAgainFreesIt() {
         let analyzer = model()
         #expect(analyzer.mode.tKey == .toggleZeroSpanTrigger)
@@ -91,6 +168,43 @@ import Testing
         // leaving the view forgets the trace; coming back waits for a new one
         analyzer.apply(.show(.plot), now: 0)
         #expect(analyzer.zeroSpan.info == nil && analyzer.zeroSpan.levels.isEmpty)
+    }
+
+    /// A flat trace (a tinySA's −39 dBm carrier, every point alike) fits with the trace in the middle of the
+    /// window, not at its bottom; the first traces after entering the view all fit it (the first one may be
+    /// taken while the analyzer settles), until the user sets the levels; `a` fits it again at any time.
+    @Test func aFlatTraceSitsInTheMiddleAndTheFirstTracesFitTheWindow() {
+        let analyzer = model()
+        let mailbox = ZeroSpanMailbox()
+        func post(_ level: Float, _ number: Int) {
+            [Float](repeating: level, count: 450).withUnsafeBufferPointer { mailbox.post($0, info: info(number)) }
+            analyzer.takeZeroSpan(from: mailbox)
+        }
+        func middle() -> Double { (analyzer.plot.bottomLevelDB + analyzer.plot.referenceLevelDB) / 2 }
+        // a first trace from before the unit settled, then the carrier
+        post(-100, 1)
+        #expect(abs(middle() - -100) <= 1, "\(analyzer.plot.bottomLevelDB)…\(analyzer.plot.referenceLevelDB)")
+        post(-39.219, 2)
+        let window = (analyzer.plot.bottomLevelDB, analyzer.plot.referenceLevelDB)
+        #expect(abs(middle() - -39.219) <= 1, "\(window)")
+        #expect(window.1 - window.0 == SpectrumPlotModel.autoMinimumSpanDB)
+        // a trace within the tolerance leaves the window be (no shimmer)
+        post(-38, 3)
+        #expect(analyzer.plot.bottomLevelDB == window.0 && analyzer.plot.referenceLevelDB == window.1)
+        // the levels set by hand: no more fitting
+        analyzer.apply(.shiftLevels(decibels: 10), now: 0)
+        post(-80, 4)
+        #expect(abs(middle() - -29.219) <= 1, "\(analyzer.plot.bottomLevelDB)…\(analyzer.plot.referenceLevelDB)")
+        // a fits the newest trace again
+        analyzer.apply(.plot(.autoscale), now: 0)
+        #expect(abs(middle() - -80) <= 1)
+        // after the fitted traces the window stays where it is
+        analyzer.apply(.show(.plot), now: 0)
+        analyzer.apply(.show(.zerospan), now: 0)
+        for number in 1...ZeroSpanModel.fittedTraces { post(-60, number) }
+        #expect(abs(middle() - -60) <= 1)
+        post(-20, 9)
+        #expect(abs(middle() - -60) <= 1)
     }
 
     @Test func theMailboxKeepsOnlyTheNewestTraceAndReusesItsStorage() {

@@ -93,6 +93,10 @@ public struct SelectedAnalyzer: Sendable {
     /// what `devices --probe` says of the device beyond its frames (a SoapySDR device's gains, rates, antennas, sensors)
     public var details: [String] = []
 
+    /// a SoapySDR device: what SoapySDR reported of it when chosen (runs that stream its I/Q themselves
+    /// open it again by these arguments); nil for every other analyzer
+    public var soapyDevice: SoapyDeviceDescription?
+
     /// the `--device` choice that opens this same analyzer again (not `auto`, which might find another)
     public var choice: DeviceChoice?
 

@@ -97,6 +97,7 @@ public enum SoapyFamily {
                                         factory: factory, serial: serialFound)
         analyzer.settings = settings
         analyzer.details = description.detailLines
+        analyzer.soapyDevice = description
         return analyzer
     }
 
@@ -245,20 +246,22 @@ public struct SoapyDeviceDescription: Sendable {
     /// else at least 1.25 × the width; else the highest within the limits.
     public func streamingRate(forWidth widthHz: Double, requested: Double?) -> Double {
         if let requested { return requested }
+        return lowestOfferedRate(atLeast: 2.5 * widthHz) ?? lowestOfferedRate(atLeast: 1.25 * widthHz) ?? hoppingRate
+    }
+
+    /// the lowest rate offered within `rateLimits` that is at least `wanted` [S/s]; nil for none
+    func lowestOfferedRate(atLeast wanted: Double) -> Double? {
         let limits = rateLimits
-        func lowestOffered(atLeast wanted: Double) -> Double? {
-            var candidates: [Double] = []
-            for range in sampleRateRanges {
-                let low = max(range.lowerBound, limits.lowerBound, wanted)
-                if range.lowerBound == range.upperBound {
-                    if range.lowerBound >= low { candidates.append(range.lowerBound) }
-                } else if low <= range.upperBound {
-                    candidates.append(low.rounded(.up))
-                }
+        var candidates: [Double] = []
+        for range in sampleRateRanges {
+            let low = max(range.lowerBound, limits.lowerBound, wanted)
+            if range.lowerBound == range.upperBound {
+                if range.lowerBound >= low { candidates.append(range.lowerBound) }
+            } else if low <= range.upperBound {
+                candidates.append(low.rounded(.up))
             }
-            return candidates.filter { $0 <= limits.upperBound }.min()
         }
-        return lowestOffered(atLeast: 2.5 * widthHz) ?? lowestOffered(atLeast: 1.25 * widthHz) ?? hoppingRate
+        return candidates.filter { $0 <= limits.upperBound }.min()
     }
 
     /// the rate a wide band is hopped at: the highest offered within `rateLimits`

@@ -50,15 +50,7 @@ public final class SoapySpectrumSource: SpectrumSource {
         self.mode = mode
         self.onFrame = onFrame
         self.onEnd = onEnd
-        if let antenna = settings.antenna { try device.setAntenna(antenna) }
-        let gains = description.gains(settings)
-        if description.hasAutomaticGain { try device.setAutomaticGain(gains.automatic) }
-        if let overall = gains.overall { try device.setOverallGain(overall) }
-        for (name, value) in gains.elements { try device.setGain(name, value) }
-        // CS16 holds every integer native format without loss; anything else streams as CF32
-        let integer = ["CS8", "CU8", "CS12", "CS16", "CU16"].contains(description.nativeFormat)
-        format = integer ? .int16 : .float32
-        stream = try device.setupStream(format: integer ? SOAPY_SDR_CS16 : SOAPY_SDR_CF32)
+        (stream, format) = try device.setUpReceive(description: description, settings: settings)
         requestedRate = settings.sampleRateHz
         // about 1.3 s of samples at 20 MS/s, in the device's own transfer size
         let chunkBytes = stream.mtu * format.bytesPerSample
@@ -275,22 +267,10 @@ public final class SoapySpectrumSource: SpectrumSource {
         }
     }
 
-    /// Starts the stream with the process's stderr captured until its first samples arrive (at most 1 s):
-    /// libraries under a module print from the thread activation starts ("Allocating 15 zero-copy
-    /// buffers"), which would land on a full-screen view. Those first samples are dropped.
+    /// Starts the stream quietly (`SoapyDevice.activateQuietly`).
     private func activateQuietly() throws {
-        let bytes = stream.mtu * format.bytesPerSample
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16)
-        defer { buffer.deallocate() }
-        let (failure, _) = SoapyLog.capturingStandardError { () -> (any Error)? in
-            do { try device.activate(stream) } catch { return error }
-            for _ in 0..<10 {
-                if case .samples = device.read(stream, into: buffer.baseAddress!, count: stream.mtu,
-                                               timeoutMicroseconds: Self.readTimeoutMicroseconds) { break }
-            }
-            return nil
-        }
-        if let failure { throw failure }
+        try device.activateQuietly(stream, bytesPerSample: format.bytesPerSample,
+                                   timeoutMicroseconds: Self.readTimeoutMicroseconds)
     }
 
     /// Starts the reader thread with a buffer of one MTU.
