@@ -28,11 +28,13 @@ struct ViewerDetectorTests {
     }
 
     /// four bins; each detector's plane is its level in every bin
-    static func frame(peak: Float, average: Float, sample: Float, carriesEvery: Bool = true) -> SpectrumFrame {
+    static func frame(peak: Float, average: Float, sample: Float, cisprAverage: Float = -99,
+                      carriesEvery: Bool = true) -> SpectrumFrame {
         let bins = 4
         let levels = DetectorLevels(peak: Array(repeating: peak, count: bins),
                                     average: Array(repeating: average, count: bins),
-                                    sample: Array(repeating: sample, count: bins))
+                                    sample: Array(repeating: sample, count: bins),
+                                    cisprAverage: Array(repeating: cisprAverage, count: bins))
         return SpectrumFrame(startHz: band.lowerHz, binWidthHz: 1e3, timestamp: 1, powerDB: levels.peak,
                              everyDetector: carriesEvery ? levels : nil)
     }
