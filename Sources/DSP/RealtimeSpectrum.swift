@@ -325,13 +325,14 @@ public final class RealtimeSpectrum {
     /// The FFT size for a wanted bin width: the smallest power of two whose
     /// bins are no wider than `binWidthHz`, within 64…65536. A CISPR band's
     /// Hann bin width (`CISPRBand.hannBinWidthHz`, what `--rbw cispr` asks
-    /// for) is met instead by N = fs / width rounded, of any size (FFTW
-    /// transforms every N; up to 2¹⁸ for band A's 100 Hz bins), so the bins'
-    /// 6 dB bandwidth is the band's within fs / N².
+    /// for) is met instead by N = fs / width rounded to an even number (the
+    /// centred order puts DC at N/2; FFTW transforms every N; up to 2¹⁸ for
+    /// band A's 100 Hz bins), so the bins' 6 dB bandwidth is the band's
+    /// within 1/N of it.
     public static func fftSize(sampleRateHz: Double, binWidthHz: Double) -> Int {
         guard binWidthHz > 0, binWidthHz.isFinite else { return 1024 }
         if CISPRBand.allCases.contains(where: { abs($0.hannBinWidthHz - binWidthHz) <= 1e-9 * binWidthHz }) {
-            return min(1 << 18, max(64, Int((sampleRateHz / binWidthHz).rounded())))
+            return min(1 << 18, max(64, 2 * Int((sampleRateHz / binWidthHz / 2).rounded())))
         }
         var n = 64
         while n < 65_536 && sampleRateHz / Double(n) > binWidthHz { n *= 2 }
