@@ -111,7 +111,7 @@ public struct AnalyzerSettings: Sendable, Equatable {
         let own = kind.settingsDescription.summary(self)
         guard let cispr = cisprResolution, kind.detectsFromSamples else { return own }
         // the bins' own width is on the status line and in every frame; this says why
-        return (own.isEmpty ? "" : own + ", ") + "RBW \(cispr) (CISPR 16-1-1 6 dB)"
+        return (own.isEmpty ? "" : own + ", ") + "RBW \(cispr)"
     }
 
     /// The same as `key=value` pairs for machine-readable outputs ("lna_gain_db" → "16").
