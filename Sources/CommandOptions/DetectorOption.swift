@@ -20,9 +20,10 @@ public struct DetectorOption: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "Detector over each tuning step's samples: sample (hackrf_sweep's last N), peak (largest over the whole "
-            + "dwell), average or rms (linear mean over the dwell). Default: sample for sweep, average for meter, "
-            + "peak otherwise. No quasi-peak (CISPR 16-1-1's time constants are not modelled) and no CISPR "
-            + "average (mean voltage) detector yet: peak is the EMC pre-scan."))
+            + "dwell), average or rms (linear mean of power over the dwell), cispr-average (CISPR 16-1-1's average: "
+            + "linear mean of the envelope voltage, then dB; with --rbw cispr). Default: sample for sweep, average "
+            + "for meter, peak otherwise. No quasi-peak (CISPR 16-1-1's charge/discharge time constants are not "
+            + "modelled): peak reads at or above it, cispr-average at or below."))
     public var detector: SpectrumDetector?
 
     /// the detector asked for, else `fallback`

@@ -2,6 +2,7 @@ import ArgumentParser
 import DSP
 import Devices
 import Runs
+import Signals
 
 /// The options `sweep` shares with hackrf_sweep (-f, -w, -N, -1, -l, -g, -a,
 /// -p, -B, -r); -f, -w and -g mean rtl_power's values with an RTL-SDR.
@@ -47,6 +48,25 @@ public struct SweepOptions: ParsableArguments {
             guard let text = binWidthOrWindow else { return 1_000_000 }
             guard let value = UInt32(text) else { throw ValidationError("-w \(text): expected a bin width in Hz, e.g. -w 100000") }
             return value
+        }
+    }
+
+    /// The HackRF's bin width [Hz]: `-w`, or with `--rbw cispr[-a…e]` the
+    /// width whose Hann 6 dB bandwidth is the CISPR band's for the ranges
+    /// swept (together: the widest band any of them touches). hackrf_sweep's
+    /// rule then picks N from it (`SweepFFTSize.forBinWidth`).
+    public func binWidthHz(cispr: CISPRResolution?) throws -> Double {
+        guard let cispr else { return Double(try binWidth) }
+        if binWidthOrWindow != nil { throw ValidationError("-w and --rbw \(cispr): give one bin width") }
+        let ranges = try parsedRanges()
+        let lowest = ranges.map(\.startMHz).min() ?? 0, highest = ranges.map(\.stopMHz).max() ?? 6000
+        guard let swept = FrequencyRange(lowerHz: Double(lowest) * 1e6, upperHz: Double(highest) * 1e6) else {
+            throw ValidationError("-f: expected start below stop")
+        }
+        do throws(CISPRResolutionError) {
+            return try cispr.binWidthHz(for: swept)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -148,16 +168,22 @@ extension SweepOptions {
 extension SweepOptions {
     /// `sweep`'s checks for the analyzer it drives: rtl_power's options and the sample detector for an RTL-SDR,
     /// hackrf_sweep's for a HackRF (rtl_power's letters refused).
-    public func validate(rtlSDR: Bool, rtlPower: RTLPowerOptions, detector: SpectrumDetector?) throws {
+    public func validate(rtlSDR: Bool, rtlPower: RTLPowerOptions, detector: SpectrumDetector?,
+                         cispr: CISPRResolution? = nil) throws {
         if rtlSDR {
             _ = try usage { try RTLPowerSettings(rtlPower.commandLine(sweep: self)) }
+            if let cispr {
+                throw ValidationError("--rbw \(cispr): the RTL-SDR sweep writes rtl_power's bins (-f low:high:bin); "
+                    + "CISPR bins on an RTL-SDR come from watch, meter, events and record")
+            }
             if let detector, detector != .sample {
                 throw ValidationError("--detector \(detector.rawValue): the RTL-SDR sweep writes rtl_power's numbers "
-                    + "(sample); peak and average are for the HackRF")
+                    + "(sample); the other detectors are for the HackRF")
             }
             return
         }
         try rtlPower.rejectForHackRF()
         try validateForHackRF()
+        _ = try binWidthHz(cispr: cispr)
     }
 }

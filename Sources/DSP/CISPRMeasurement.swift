@@ -129,3 +129,63 @@ public enum CISPRMeasurement {
         return 20 * log10(mean)
     }
 }
+
+/// `--rbw cispr` and `--rbw cispr-a` … `cispr-e`: the FFT bins of an analyzer
+/// tscope detects samples for (HackRF, RTL-SDR, SoapySDR) made as wide as a
+/// CISPR 16-1-1 band's 6 dB bandwidth needs (`CISPRBand.hannBinWidthHz`:
+/// B₆ / 2.00 with the Hann window), whatever bin width the view or the
+/// command would have asked for.
+public enum CISPRResolution: Sendable, Equatable, CustomStringConvertible {
+    /// `cispr`: the band of the frequencies watched; a span over several
+    /// bands takes the widest bandwidth among them (`CISPRBand.covering`)
+    case byFrequency
+    /// `cispr-b`: this band's bandwidth wherever the analyzer is tuned
+    case band(CISPRBand)
+
+    /// the `--rbw` values it is written as
+    public static let texts = ["cispr"] + CISPRBand.allCases.map { "cispr-\($0.rawValue)" }
+
+    /// "cispr", "cispr-a" … "cispr-e" (any case); nil for anything else
+    public init?(text: String) {
+        let lowered = text.lowercased()
+        if lowered == "cispr" {
+            self = .byFrequency
+        } else if lowered.hasPrefix("cispr-"), let band = CISPRBand(rawValue: String(lowered.dropFirst(6))) {
+            self = .band(band)
+        } else {
+            return nil
+        }
+    }
+
+    /// as `--rbw` takes it
+    public var description: String {
+        switch self {
+        case .byFrequency: return "cispr"
+        case .band(let band): return "cispr-\(band.rawValue)"
+        }
+    }
+
+    /// The CISPR band whose bandwidth watching `range` takes; nil where
+    /// `byFrequency` finds none (below 9 kHz or above 18 GHz throughout).
+    public func band(for range: FrequencyRange) -> CISPRBand? {
+        switch self {
+        case .byFrequency: return CISPRBand.covering(range)
+        case .band(let band): return band
+        }
+    }
+
+    /// The Hann bin width [Hz] for watching `range`, or why there is none.
+    public func binWidthHz(for range: FrequencyRange) throws(CISPRResolutionError) -> Double {
+        guard let band = band(for: range) else { throw CISPRResolutionError(range: range) }
+        return band.hannBinWidthHz
+    }
+}
+
+/// `--rbw cispr` on a band outside every CISPR 16-1-1 band.
+public struct CISPRResolutionError: Error, Equatable, CustomStringConvertible {
+    public var range: FrequencyRange
+    public var description: String {
+        "--rbw cispr: \(range) lies outside CISPR 16-1-1's bands (9 kHz–18 GHz); name one (--rbw cispr-a … cispr-e) "
+            + "or give no --rbw"
+    }
+}

@@ -43,12 +43,9 @@ public struct CalibrationCorrection: Sendable {
         }
         Self.add(offsets, to: &frame.powerDB)
         // every detector's levels, where the source kept them all (a sensor's viewers read them in dBm too)
-        if var levels = frame.everyDetector, levels.peak.count == count, levels.average.count == count,
-           levels.sample.count == count {
+        if var levels = frame.everyDetector, levels.allHold(count) {
             frame.everyDetector = nil  // one owner of each array while adding
-            Self.add(offsets, to: &levels.peak)
-            Self.add(offsets, to: &levels.average)
-            Self.add(offsets, to: &levels.sample)
+            levels.forEachPlane { Self.add(offsets, to: &$0) }
             frame.everyDetector = levels
         }
     }

@@ -25,13 +25,17 @@ public final class HopPowerSpectrum {
     /// 1 / N², applied in the power pass
     private let powerScale: Float
 
-    /// true: each bin keeps its largest power over the transforms (peak
-    /// detector) instead of summing them (rtl_power's mean); not for N = 1
-    /// ("giant bins" of summed samples, which stay a mean)
-    public let keepsMaximum: Bool
+    /// how each transform's bin powers enter the caller's accumulator (which
+    /// starts at zero): summed (rtl_power's mean, `.sum`), the largest kept
+    /// (peak detector, `.maximum`) or the envelopes √power summed (the CISPR
+    /// average, `.sumOfEnvelopes`: the caller divides by the transforms and
+    /// squares). N = 1 ("giant bins": each bin a whole read's samples) sums
+    /// power, or envelopes for `.sumOfEnvelopes`, never a maximum
+    public let combination: PowerSpectrumFFT.Combination
 
-    public init(fftSize: Int, window: SpectralWindow = .rectangle, downsample: Int = 1, keepMaximum: Bool = false) {
-        keepsMaximum = keepMaximum
+    public init(fftSize: Int, window: SpectralWindow = .rectangle, downsample: Int = 1,
+                combination: PowerSpectrumFFT.Combination = .sum) {
+        self.combination = combination
         precondition(fftSize >= 1 && downsample >= 1, "FFT size and downsampling must be positive")
         self.fftSize = fftSize
         self.downsample = downsample
@@ -65,7 +69,10 @@ public final class HopPowerSpectrum {
         let transforms = iq.count / bytesPerTransform
         guard transforms > 0, let base = iq.baseAddress else { return 0 }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
-        if n == 1 && downsample == 1 { return accumulateMeanPower(bytes, samples: transforms, into: accumulator) }
+        if n == 1 && downsample == 1 {
+            return combination == .sumOfEnvelopes ? accumulateEnvelopes(bytes, samples: transforms, into: accumulator)
+                : accumulateMeanPower(bytes, samples: transforms, into: accumulator)
+        }
         let inputFloats = fft.input
         for t in 0..<transforms {
             let segment = bytes + t * bytesPerTransform
@@ -77,7 +84,7 @@ public final class HopPowerSpectrum {
                 boxcar(segment, into: inputFloats)
             }
             fft.transform()
-            fft.combinePower(scale: powerScale, keepsMaximum ? .maximum : .sum, into: accumulator)
+            fft.combinePower(scale: powerScale, combination, into: accumulator)
         }
         return transforms
     }
@@ -91,6 +98,19 @@ public final class HopPowerSpectrum {
         for k in 0..<(2 * samples) {
             let x = (Float(bytes[k]) - 127.5) * w
             sum += x * x
+        }
+        accumulator[0] += sum
+        return samples
+    }
+
+    /// N = 1 for the CISPR average: each sample's envelope |x| summed.
+    private func accumulateEnvelopes(_ bytes: UnsafePointer<UInt8>, samples: Int,
+                                     into accumulator: UnsafeMutablePointer<Float>) -> Int {
+        let w = interleavedWindow[0]
+        var sum: Float = 0
+        for k in 0..<samples {
+            let i = (Float(bytes[2 * k]) - 127.5) * w, q = (Float(bytes[2 * k + 1]) - 127.5) * w
+            sum += (i * i + q * q).squareRoot()
         }
         accumulator[0] += sum
         return samples

@@ -96,12 +96,9 @@ public final class LiveLevelCorrection: Sendable {
                 state.offsets = (0..<count).map { Float(units.offsetDB(atHz: frame.binCenterHz($0), from: incoming)) }
             }
             Self.add(state.offsets, to: &frame.powerDB)
-            if var levels = frame.everyDetector, levels.peak.count == count, levels.average.count == count,
-               levels.sample.count == count {
+            if var levels = frame.everyDetector, levels.allHold(count) {
                 frame.everyDetector = nil  // one owner of each array while adding
-                Self.add(state.offsets, to: &levels.peak)
-                Self.add(state.offsets, to: &levels.average)
-                Self.add(state.offsets, to: &levels.sample)
+                levels.forEachPlane { Self.add(state.offsets, to: &$0) }
                 frame.everyDetector = levels
             }
         }

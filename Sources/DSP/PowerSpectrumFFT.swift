@@ -20,6 +20,12 @@ public final class PowerSpectrumFFT {
         case maximum
         /// accumulator += power (a mean, divided by the caller)
         case sum
+        /// accumulator = √power, the envelope voltage |X|·√scale (the first
+        /// transform of a CISPR average)
+        case replaceByEnvelope
+        /// accumulator += √power (the CISPR average: a mean of voltage,
+        /// divided and squared by the caller)
+        case sumOfEnvelopes
     }
 
     /// N [points]
@@ -74,25 +80,39 @@ public final class PowerSpectrumFFT {
                 let re = spectrum[2 * i], im = spectrum[2 * i + 1]
                 accumulator[i] += (re * re + im * im) * scale
             }
+        case .replaceByEnvelope:
+            for i in 0..<n {
+                let re = spectrum[2 * i], im = spectrum[2 * i + 1]
+                accumulator[i] = ((re * re + im * im) * scale).squareRoot()
+            }
+        case .sumOfEnvelopes:
+            for i in 0..<n {
+                let re = spectrum[2 * i], im = spectrum[2 * i + 1]
+                accumulator[i] += ((re * re + im * im) * scale).squareRoot()
+            }
         }
     }
 
     /// Each bin's power |X|² × `scale` from the last `transform` into the
-    /// three planes of `planes` (3N values, FFT order each): the largest so
-    /// far (plane 0, the peak detector), the running sum (plane 1: the
-    /// average, divided by the caller) and this transform's alone (plane 2,
-    /// the sample detector). `first` starts the planes afresh.
+    /// four planes of `planes` (4N values, FFT order each, at
+    /// `SpectrumDetector.everyDetectorPlane`): the largest so far (plane 0,
+    /// the peak detector), the running sum (plane 1: the average, divided by
+    /// the caller), this transform's alone (plane 2, the sample detector) and
+    /// the running sum of envelopes √power (plane 3: the CISPR average,
+    /// divided and squared by the caller). `first` starts the planes afresh.
     public func combineEveryDetector(scale: Float, first: Bool, into planes: UnsafeMutablePointer<Float>) {
         let n = size
-        let peak = planes, sum = planes + n, last = planes + 2 * n
+        let peak = planes, sum = planes + n, last = planes + 2 * n, envelopes = planes + 3 * n
         combinePower(scale: scale, .replace, into: last)
         if first {
             peak.update(from: last, count: n)
             sum.update(from: last, count: n)
+            for i in 0..<n { envelopes[i] = last[i].squareRoot() }
         } else {
             for i in 0..<n {
                 peak[i] = max(peak[i], last[i])
                 sum[i] += last[i]
+                envelopes[i] += last[i].squareRoot()
             }
         }
     }

@@ -4,7 +4,8 @@ import Signals
 /// Real-time spectrum analysis of a continuous I/Q stream, as a bench
 /// real-time analyzer does it: every sample goes through overlapped windowed
 /// FFTs (hop ≤ N/2, so every sample lies in the main lobe of some window),
-/// and each display bin's detector (`peak`, `average`/`rms`, `sample`) runs
+/// and each display bin's detector (`peak`, `average`/`rms`, `sample`,
+/// `cisprAverage`: the mean envelope |X| over the frame's FFTs) runs
 /// over every FFT of a frame. Frames partition the FFT sequence exactly:
 /// no FFT is counted twice or left out.
 ///
@@ -69,7 +70,8 @@ public final class RealtimeSpectrum {
     /// FFTs in the accumulator
     private var fftsInFrame = 0
     /// every-detector mode: per FFT bin the largest, summed and last power
-    /// (3 × N, FFT order), and a frame's three planes in dB (3 × kept bins); nil otherwise
+    /// and the summed envelope (`SpectrumDetector.everyDetectorPlaneCount` × N,
+    /// FFT order), and a frame's planes in dB (as many × kept bins); nil otherwise
     private let everyAccumulator: UnsafeMutablePointer<Float>?
     private let everyFrameDecibels: UnsafeMutablePointer<Float>?
     public var keepsEveryDetector: Bool { everyAccumulator != nil }
@@ -114,8 +116,9 @@ public final class RealtimeSpectrum {
         accumulator.initialize(repeating: 0, count: fftSize)
         framePower = .allocate(capacity: self.keptBins.count)
         frameDecibels = .allocate(capacity: self.keptBins.count)
-        everyAccumulator = keepEveryDetector ? .allocate(capacity: 3 * fftSize) : nil
-        everyFrameDecibels = keepEveryDetector ? .allocate(capacity: 3 * self.keptBins.count) : nil
+        let planes = SpectrumDetector.everyDetectorPlaneCount
+        everyAccumulator = keepEveryDetector ? .allocate(capacity: planes * fftSize) : nil
+        everyFrameDecibels = keepEveryDetector ? .allocate(capacity: planes * self.keptBins.count) : nil
     }
 
     deinit {
@@ -254,9 +257,7 @@ public final class RealtimeSpectrum {
         }
         fft.transform()
         let scale = 1 / (Float(n) * Float(n))
-        let combination: PowerSpectrumFFT.Combination = fftsInFrame == 0 || detector.usesLastSegmentOnly
-            ? .replace : detector.combinesByMaximum ? .maximum : .sum
-        fft.combinePower(scale: scale, combination, into: accumulator)
+        fft.combinePower(scale: scale, detector.combination(first: fftsInFrame == 0), into: accumulator)
         if let everyAccumulator {
             fft.combineEveryDetector(scale: scale, first: fftsInFrame == 0, into: everyAccumulator)
         }
@@ -267,21 +268,21 @@ public final class RealtimeSpectrum {
     /// The accumulator as a frame: centred order, kept bins, dB.
     private func emit(_ frame: (UnsafeBufferPointer<Float>, Int) -> Void) {
         let n = fftSize
-        let divisor: Float = detector.combinesByMaximum || detector.usesLastSegmentOnly ? 1 : Float(fftsInFrame)
+        let detector = self.detector, transforms = fftsInFrame
         for (j, centred) in keptBins.enumerated() {
             // centred index c is FFT bin (c + N/2) mod N
             let bin = (centred + n / 2) % n
-            framePower[j] = accumulator[bin] / divisor
+            framePower[j] = detector.accumulatedPower(accumulator[bin], transforms: transforms)
         }
         FastDecibels.convert(framePower, into: frameDecibels, count: keptBins.count)
         if let everyAccumulator, let everyFrameDecibels {
             let kept = keptBins.count
-            let mean = 1 / Float(max(1, fftsInFrame))
-            for plane in 0..<3 {
+            // one detector per plane (rms shares average's)
+            for planeDetector in Self.planeDetectors {
+                let plane = planeDetector.everyDetectorPlane
                 let source = everyAccumulator + plane * n
-                let scale: Float = plane == 1 ? mean : 1
                 for (j, centred) in keptBins.enumerated() {
-                    framePower[j] = source[(centred + n / 2) % n] * scale
+                    framePower[j] = planeDetector.accumulatedPower(source[(centred + n / 2) % n], transforms: transforms)
                 }
                 FastDecibels.convert(framePower, into: everyFrameDecibels + plane * kept, count: kept)
             }
@@ -291,16 +292,15 @@ public final class RealtimeSpectrum {
         frame(UnsafeBufferPointer(start: frameDecibels, count: keptBins.count), combined)
     }
 
+    /// one detector per every-detector plane (rms shares average's), a constant so `emit` allocates nothing
+    private static let planeDetectors: [SpectrumDetector] = [.peak, .average, .sample, .cisprAverage]
+
     /// During `consume`'s frame callback, where every detector is kept: the
     /// frame's levels by `detector` (centred kept-bin order, dB); nil otherwise.
     public func levels(by detector: SpectrumDetector) -> UnsafeBufferPointer<Float>? {
         guard let everyFrameDecibels else { return nil }
-        let plane = switch detector {
-        case .peak: 0
-        case .average, .rms: 1
-        case .sample: 2
-        }
-        return UnsafeBufferPointer(start: everyFrameDecibels + plane * keptBins.count, count: keptBins.count)
+        return UnsafeBufferPointer(start: everyFrameDecibels + detector.everyDetectorPlane * keptBins.count,
+                                   count: keptBins.count)
     }
 
     /// new samples between windows for an overlap (clamped to 50 %…93.75 %)
@@ -323,9 +323,17 @@ public final class RealtimeSpectrum {
     }
 
     /// The FFT size for a wanted bin width: the smallest power of two whose
-    /// bins are no wider than `binWidthHz`, within 64…65536.
+    /// bins are no wider than `binWidthHz`, within 64…65536. A CISPR band's
+    /// Hann bin width (`CISPRBand.hannBinWidthHz`, what `--rbw cispr` asks
+    /// for) is met instead by N = fs / width rounded to an even number (the
+    /// centred order puts DC at N/2; FFTW transforms every N; up to 2¹⁸ for
+    /// band A's 100 Hz bins), so the bins' 6 dB bandwidth is the band's
+    /// within 1/N of it.
     public static func fftSize(sampleRateHz: Double, binWidthHz: Double) -> Int {
         guard binWidthHz > 0, binWidthHz.isFinite else { return 1024 }
+        if CISPRBand.allCases.contains(where: { abs($0.hannBinWidthHz - binWidthHz) <= 1e-9 * binWidthHz }) {
+            return min(1 << 18, max(64, 2 * Int((sampleRateHz / binWidthHz / 2).rounded())))
+        }
         var n = 64
         while n < 65_536 && sampleRateHz / Double(n) > binWidthHz { n *= 2 }
         return n

@@ -13,8 +13,9 @@ import Signals
 /// With `segments > 1` the power of that many consecutive N-sample segments,
 /// ending at the block's last sample, is combined before the log: averaged
 /// (Welch, non-overlapping: `SpectrumDetector.average`) for a steadier trace,
-/// or its maximum kept per bin (`.peak`) so a burst anywhere in the block shows.
-/// Same bin geometry either way.
+/// its maximum kept per bin (`.peak`) so a burst anywhere in the block shows,
+/// or the envelope voltage |X| averaged (`.cisprAverage`). Same bin geometry
+/// every way.
 ///
 /// Plans and buffers are made once in `init`; `process` allocates nothing.
 public final class SweepFFT {
@@ -22,8 +23,8 @@ public final class SweepFFT {
     public let fftSize: Int
     /// segments combined per block (1 = hackrf_sweep's numbers)
     public let segments: Int
-    /// true: each bin keeps its largest segment power (peak detector); false: the mean
-    public let keepsMaximum: Bool
+    /// how the segments' powers are combined per bin (`sample` where there is one segment)
+    public let combiningDetector: SpectrumDetector
 
     private let fft: PowerSpectrumFFT
     /// Hann window divided by 128 (int8 full scale), each weight twice (for
@@ -47,18 +48,20 @@ public final class SweepFFT {
     ///   - segments: how many N-sample segments to average (≥ 1); capped so they
     ///     fit in `maxSamples`
     ///   - maxSamples: complex samples available per block (8192 for HackRF)
-    ///   - keepMaximum: combine the segments by per-bin maximum instead of the mean
-    ///   - keepEveryDetector: transform every segment and keep each bin's peak, mean and last-segment
-    ///     power (`levels(by:)`); `process` then returns `keptDetector`'s
-    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192, keepMaximum: Bool = false,
+    ///   - combining: how the segments combine per bin (`SpectrumDetector.combination`): the power mean
+    ///     by default, the largest for `.peak`, the envelope mean for `.cisprAverage`
+    ///   - keepEveryDetector: transform every segment and keep each bin's level by every detector
+    ///     (`levels(by:)`); `process` then returns `keptDetector`'s
+    public init(fftSize: Int, segments: Int = 1, maxSamples: Int = 8192, combining: SpectrumDetector = .average,
                 keepEveryDetector: SpectrumDetector? = nil) {
         precondition(fftSize >= 4, "FFT size must be at least 4")
         self.fftSize = fftSize
         self.segments = max(1, min(keepEveryDetector == nil ? segments : Int.max, maxSamples / fftSize))
-        keepsMaximum = keepMaximum
+        combiningDetector = self.segments == 1 ? .sample : combining
         keptDetector = keepEveryDetector
-        everyPower = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
-        everyDecibels = keepEveryDetector == nil ? nil : .allocate(capacity: 3 * fftSize)
+        let planes = SpectrumDetector.everyDetectorPlaneCount
+        everyPower = keepEveryDetector == nil ? nil : .allocate(capacity: planes * fftSize)
+        everyDecibels = keepEveryDetector == nil ? nil : .allocate(capacity: planes * fftSize)
         fft = PowerSpectrumFFT(size: fftSize)
         interleavedWindow = .allocate(capacity: 2 * fftSize)
         powerSum = .allocate(capacity: fftSize)
@@ -72,14 +75,14 @@ public final class SweepFFT {
     }
 
     /// A detector over the dwell: `sample` transforms the last N samples;
-    /// `peak`, `average` and `rms` every whole N-sample segment of the
+    /// `peak`, `average`, `rms` and `cisprAverage` every whole N-sample segment of the
     /// `maxSamples` usable ones, back to back, ending at the block's end.
     /// With `keepingEveryDetector` every segment is transformed whatever the
     /// detector, and the others' levels are kept beside its own (`levels(by:)`).
     public convenience init(fftSize: Int, detector: SpectrumDetector, maxSamples: Int,
                             keepingEveryDetector: Bool = false) {
         self.init(fftSize: fftSize, segments: detector.usesLastSegmentOnly ? 1 : Int.max, maxSamples: maxSamples,
-                  keepMaximum: detector.combinesByMaximum, keepEveryDetector: keepingEveryDetector ? detector : nil)
+                  combining: detector, keepEveryDetector: keepingEveryDetector ? detector : nil)
     }
 
     deinit {
@@ -106,18 +109,18 @@ public final class SweepFFT {
         guard pairs >= n * segments else {
             // A short block has no spectrum; say so with NaN rather than crash.
             for i in 0..<n { decibels[i] = .nan }
-            everyDecibels?.update(repeating: .nan, count: 3 * n)
+            everyDecibels?.update(repeating: .nan, count: SpectrumDetector.everyDetectorPlaneCount * n)
             return UnsafeBufferPointer(start: decibels, count: n)
         }
         let int8s = samples.bindMemory(to: Int8.self)
         if let detector = keptDetector, let everyPower, let everyDecibels {
             processEveryDetector(int8s, pairs: pairs, power: everyPower, decibels: everyDecibels)
-            let plane = Self.plane(of: detector)
-            decibels.update(from: everyDecibels + plane * n, count: n)
+            decibels.update(from: everyDecibels + detector.everyDetectorPlane * n, count: n)
             return UnsafeBufferPointer(start: decibels, count: n)
         }
-        // |X/N|² = |X|²/N², averaged over segments (or the largest kept)
-        let powerScale = 1 / (Float(n) * Float(n) * Float(keepsMaximum ? 1 : segments))
+        // |X/N|² = |X|²/N², combined over the segments by the detector
+        let powerScale = 1 / (Float(n) * Float(n))
+        let detector = combiningDetector
         let inputFloats = fft.input
         for segment in 0..<segments {
             let firstPair = pairs - n * (segments - segment)
@@ -126,14 +129,20 @@ public final class SweepFFT {
                 inputFloats[k] = Float(segmentStart[k]) * interleavedWindow[k]
             }
             fft.transform()
-            fft.combinePower(scale: powerScale, segment == 0 ? .replace : keepsMaximum ? .maximum : .sum, into: powerSum)
+            fft.combinePower(scale: powerScale, detector.combination(first: segment == 0), into: powerSum)
+        }
+        switch detector {
+        case .sample, .peak: break  // one power per bin already
+        case .average, .rms, .cisprAverage:
+            for i in 0..<n { powerSum[i] = detector.accumulatedPower(powerSum[i], transforms: segments) }
         }
         FastDecibels.convert(powerSum, into: decibels, count: n)
         return UnsafeBufferPointer(start: decibels, count: n)
     }
 
     /// Every segment transformed; per bin the largest power (plane 0), the
-    /// mean (plane 1) and the last segment's (plane 2), each then in dB.
+    /// mean (plane 1), the last segment's (plane 2) and the squared mean
+    /// envelope (plane 3, the CISPR average), each then in dB.
     private func processEveryDetector(_ int8s: UnsafeBufferPointer<Int8>, pairs: Int,
                                       power: UnsafeMutablePointer<Float>, decibels: UnsafeMutablePointer<Float>) {
         let n = fftSize
@@ -147,19 +156,13 @@ public final class SweepFFT {
             fft.transform()
             fft.combineEveryDetector(scale: scale, first: segment == 0, into: power)
         }
-        let sum = power + n
-        let mean = 1 / Float(segments)
-        for i in 0..<n { sum[i] *= mean }
-        FastDecibels.convert(power, into: decibels, count: 3 * n)
-    }
-
-    /// where a detector's levels sit in the every-detector buffers
-    private static func plane(of detector: SpectrumDetector) -> Int {
-        switch detector {
-        case .peak: return 0
-        case .average, .rms: return 1
-        case .sample: return 2
+        let sum = power + SpectrumDetector.average.everyDetectorPlane * n
+        let envelopes = power + SpectrumDetector.cisprAverage.everyDetectorPlane * n
+        for i in 0..<n {
+            sum[i] = SpectrumDetector.average.accumulatedPower(sum[i], transforms: segments)
+            envelopes[i] = SpectrumDetector.cisprAverage.accumulatedPower(envelopes[i], transforms: segments)
         }
+        FastDecibels.convert(power, into: decibels, count: SpectrumDetector.everyDetectorPlaneCount * n)
     }
 
     /// A quarter of the last `process`'s spectrum by `detector`, where every
@@ -167,7 +170,7 @@ public final class SweepFFT {
     public func quarters(by detector: SpectrumDetector)
         -> (lower: UnsafeBufferPointer<Float>, upper: UnsafeBufferPointer<Float>)? {
         guard let everyDecibels else { return nil }
-        let base = everyDecibels + Self.plane(of: detector) * fftSize
+        let base = everyDecibels + detector.everyDetectorPlane * fftSize
         return (UnsafeBufferPointer(start: base + lowerQuarterStart, count: quarterCount),
                 UnsafeBufferPointer(start: base + upperQuarterStart, count: quarterCount))
     }

@@ -124,8 +124,10 @@ final class RealtimeStream: Sendable {
     /// the frame just made by each detector, where the spectrum keeps them all
     static func everyDetector(of spectrum: RealtimeSpectrum) -> DetectorLevels? {
         guard let peak = spectrum.levels(by: .peak), let average = spectrum.levels(by: .average),
-              let sample = spectrum.levels(by: .sample) else { return nil }
-        return DetectorLevels(peak: Array(peak), average: Array(average), sample: Array(sample))
+              let sample = spectrum.levels(by: .sample), let cisprAverage = spectrum.levels(by: .cisprAverage)
+        else { return nil }
+        return DetectorLevels(peak: Array(peak), average: Array(average), sample: Array(sample),
+                              cisprAverage: Array(cisprAverage))
     }
 
     /// Closes the ring (what is queued belongs to the old tuning) and joins the DSP thread.

@@ -113,7 +113,7 @@ final class ViewerFeed: Sendable {
                         + "\(detector.rawValue) levels only (its `serve --detector`); these frames are \(detector.rawValue)"
                 }
             }
-            state.decimator.detector = detector.isPowerMean ? .mean : .peak
+            state.decimator.detector = detector.columnDetector
             guard let cut = Self.cut(levels, for: state.subscription, decimator: state.decimator,
                                      into: &state.scratch) else { return nil }
             if var waiting = state.frame, waiting.startHz == cut.startHz, waiting.binWidthHz == cut.binWidthHz,
@@ -227,7 +227,8 @@ final class ViewerFeed: Sendable {
 
     /// Merges a new frame's levels into those held for `heldFrames` frames
     /// [dB, in place], as the detector combines a longer dwell: peak keeps
-    /// the larger, average and rms the linear mean over all the frames,
+    /// the larger, average and rms the linear mean of power over all the
+    /// frames, the CISPR average the linear mean of voltage (10^(dB/20)),
     /// sample the newest. A NaN bin takes the other's level.
     static func merge(_ new: UnsafeBufferPointer<Float>, into held: UnsafeMutableBufferPointer<Float>,
                       heldFrames: Float, by detector: SpectrumDetector) {
@@ -245,6 +246,17 @@ final class ViewerFeed: Sendable {
                 } else if !incoming.isNaN {
                     let mean = (weight * powf(10, old / 10) + powf(10, incoming / 10)) / (weight + 1)
                     held[index] = 10 * log10f(mean)
+                }
+            }
+        case .cisprAverage:
+            let weight = max(1, heldFrames)
+            for index in held.indices {
+                let old = held[index], incoming = new[index]
+                if old.isNaN {
+                    held[index] = incoming
+                } else if !incoming.isNaN {
+                    let meanVoltage = (weight * powf(10, old / 20) + powf(10, incoming / 20)) / (weight + 1)
+                    held[index] = 20 * log10f(meanVoltage)
                 }
             }
         case .sample:

@@ -127,6 +127,10 @@ public struct DeviceSelection: Sendable {
         } else {
             deliver = output
         }
+        // `--rbw cispr`: bins for the CISPR band of the real frequencies, so outside the converter
+        if let cispr = analyzer.settings.cisprResolution, analyzer.kind.detectsFromSamples {
+            factory = CISPRResolutionSource.factory(factory, resolution: cispr)
+        }
         let source = ReconnectingSpectrumSource(deviceName: analyzer.name, tunableRange: analyzer.tunableRange,
                                                 policy: policy, factory: factory, onFrame: deliver,
                                                 onGap: onGap, onGiveUp: onGiveUp, clock: clock)

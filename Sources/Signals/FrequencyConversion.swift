@@ -49,9 +49,7 @@ public struct FrequencyConversion: Sendable, Equatable, CustomStringConvertible 
         frame.startHz = offsetHz - frame.stopHz
         frame.powerDB.reverse()
         if var levels = frame.everyDetector {
-            levels.peak.reverse()
-            levels.average.reverse()
-            levels.sample.reverse()
+            levels.forEachPlane { $0.reverse() }
             frame.everyDetector = levels
         }
     }

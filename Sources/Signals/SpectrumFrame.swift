@@ -54,16 +54,32 @@ public struct SpectrumFrame: Sendable, Equatable {
 
 /// One frame's bins as each detector made them from the same samples [dB]:
 /// the largest segment power (peak), the linear mean over the dwell
-/// (average, which is also rms in power) and the last segment alone
-/// (sample). Each holds as many values as the frame's `powerDB`.
+/// (average, which is also rms in power), the last segment alone (sample)
+/// and the linear mean of the envelope voltage (the CISPR average, as the
+/// power (mean |X|)²). Each holds as many values as the frame's `powerDB`.
 public struct DetectorLevels: Sendable, Equatable {
     public var peak: [Float]
     public var average: [Float]
     public var sample: [Float]
+    public var cisprAverage: [Float]
 
-    public init(peak: [Float], average: [Float], sample: [Float]) {
+    public init(peak: [Float], average: [Float], sample: [Float], cisprAverage: [Float]) {
         self.peak = peak
         self.average = average
         self.sample = sample
+        self.cisprAverage = cisprAverage
+    }
+
+    /// every plane, for a change made to each alike (a calibration's offsets)
+    public mutating func forEachPlane(_ body: (inout [Float]) -> Void) {
+        body(&peak)
+        body(&average)
+        body(&sample)
+        body(&cisprAverage)
+    }
+
+    /// true when every plane holds `count` levels
+    public func allHold(_ count: Int) -> Bool {
+        peak.count == count && average.count == count && sample.count == count && cisprAverage.count == count
     }
 }

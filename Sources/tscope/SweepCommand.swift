@@ -37,7 +37,8 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--calibration, --unit, --correction, --antenna-factor: sweep writes hackrf_sweep's and rtl_power's own dB; "
                 + "calibrated readings come from meter, watch, events and record")
         }
-        try sweep.validate(rtlSDR: deviceOptions.device.isRTLSDR, rtlPower: rtlPower, detector: detectorOption.detector)
+        try sweep.validate(rtlSDR: deviceOptions.device.isRTLSDR, rtlPower: rtlPower, detector: detectorOption.detector,
+                           cispr: try analyzerOptions.settings.cisprResolution)
     }
 
     func run() throws {
@@ -59,7 +60,7 @@ struct SweepCommand: ParsableCommand {
             selection: deviceOptions.selection,
             plan: try HackRFSweepPlan(ranges: try HackRFSweepRun.tunedRanges(try sweep.parsedRanges(),
                                                                         conversion: deviceOptions.conversion),
-                                      binWidthHz: Double(try sweep.binWidth)),
+                                      binWidthHz: try sweep.binWidthHz(cispr: given.cisprResolution)),
             gains: try HackRFGains(lnaDB: sweep.lnaGain, vgaDB: try sweep.vgaGain), ampEnabled: sweep.amp == 1,
             antennaPower: sweep.antennaPower == 1, outputPath: sweep.outputPath, layout: sweep.binary ? .binary : .text,
             sweepLimit: sweep.oneShot ? 1 : sweep.sweepCount.map(Int.init),

@@ -75,7 +75,8 @@ import Testing
     @Test func everyDetectorsLevelsAreCorrectedAlike() {
         var correction = CalibrationCorrection(table: Self.table, gainDB: 36)
         let peak: [Float] = (0..<50).map { Float($0) - 50 }
-        let levels = DetectorLevels(peak: peak, average: peak.map { $0 - 6 }, sample: peak.map { $0 - 9 })
+        let levels = DetectorLevels(peak: peak, average: peak.map { $0 - 6 }, sample: peak.map { $0 - 9 },
+                                    cisprAverage: peak.map { $0 - 12 })
         var frame = SpectrumFrame(startHz: 120e6, binWidthHz: 1e6, timestamp: 0, powerDB: peak, everyDetector: levels)
         correction.apply(to: &frame)
         let corrected = frame.everyDetector!
@@ -85,6 +86,7 @@ import Testing
             #expect(corrected.peak[i] == frame.powerDB[i])
             #expect(abs(corrected.average[i] - (levels.average[i] + offset)) < 1e-4, "bin \(i)")
             #expect(abs(corrected.sample[i] - (levels.sample[i] + offset)) < 1e-4, "bin \(i)")
+            #expect(abs(corrected.cisprAverage[i] - (levels.cisprAverage[i] + offset)) < 1e-4, "bin \(i)")
         }
     }
 

@@ -74,12 +74,14 @@ import Testing
         var frame = SpectrumFrame(startHz: 100e6, binWidthHz: 25e6, timestamp: 0, powerDB: [-50, -50, -50, -50, .nan])
         frame.everyDetector = DetectorLevels(peak: [Float](repeating: -40, count: 5),
                                                            average: [Float](repeating: -50, count: 5),
-                                                           sample: [Float](repeating: -60, count: 5))
+                                                           sample: [Float](repeating: -60, count: 5),
+                                                           cisprAverage: [Float](repeating: -55, count: 5))
         live.apply(to: &frame, incoming: .dBm)
         for bin in 0..<4 {
             let expected = -50 + 106.98970004336019 + min(20, 10 + 10 * (frame.binCenterHz(bin) - 100e6) / 100e6)
             #expect(abs(Double(frame.powerDB[bin]) - expected) < 1e-3, "bin \(bin)")
             #expect(abs(Double(frame.everyDetector!.peak[bin]) - (expected + 10)) < 1e-3)
+            #expect(abs(Double(frame.everyDetector!.cisprAverage[bin]) - (expected - 5)) < 1e-3)
         }
         #expect(frame.powerDB[4].isNaN)
         // the same geometry again reuses the offsets; a relative frame gets only the tables (none here)

@@ -28,11 +28,13 @@ struct ViewerDetectorTests {
     }
 
     /// four bins; each detector's plane is its level in every bin
-    static func frame(peak: Float, average: Float, sample: Float, carriesEvery: Bool = true) -> SpectrumFrame {
+    static func frame(peak: Float, average: Float, sample: Float, cisprAverage: Float = -99,
+                      carriesEvery: Bool = true) -> SpectrumFrame {
         let bins = 4
         let levels = DetectorLevels(peak: Array(repeating: peak, count: bins),
                                     average: Array(repeating: average, count: bins),
-                                    sample: Array(repeating: sample, count: bins))
+                                    sample: Array(repeating: sample, count: bins),
+                                    cisprAverage: Array(repeating: cisprAverage, count: bins))
         return SpectrumFrame(startHz: band.lowerHz, binWidthHz: 1e3, timestamp: 1, powerDB: levels.peak,
                              everyDetector: carriesEvery ? levels : nil)
     }
@@ -61,11 +63,13 @@ struct ViewerDetectorTests {
             ("peak", 5),
             // the newer: −33
             ("sample", -33),
+            // the linear mean of the voltages of −20 and −40 dB: 20·log10((0.1 + 0.01) / 2) = −25.193 dB
+            ("cispr-average", -25.193),
         ]
         for (wanted, expected) in cases {
             let (hub, feed) = try Self.viewer(wanted: wanted)
-            hub.publish(Self.frame(peak: 0, average: -10, sample: -30), counters: .init())
-            hub.publish(Self.frame(peak: 5, average: -20, sample: -33), counters: .init())
+            hub.publish(Self.frame(peak: 0, average: -10, sample: -30, cisprAverage: -20), counters: .init())
+            hub.publish(Self.frame(peak: 5, average: -20, sample: -33, cisprAverage: -40), counters: .init())
             let (frame, notices) = try await Self.frameAndNotices(feed)
             #expect(notices.isEmpty, "\(wanted): \(notices)")
             #expect(frame.merged == 2, "\(wanted): \(frame.merged) frames merged")
@@ -112,7 +116,7 @@ struct ViewerDetectorTests {
         let (hub, feed) = try Self.viewer(wanted: "quasi-peak")
         hub.publish(Self.frame(peak: 3, average: -10, sample: -30), counters: .init())
         let (frame, notices) = try await Self.frameAndNotices(feed)
-        #expect(notices == ["detector quasi-peak unknown: sample, peak, average, rms; these frames are peak"])
+        #expect(notices == ["detector quasi-peak unknown: sample, peak, average, rms, cispr-average; these frames are peak"])
         #expect(frame.detector == "peak")
     }
 

@@ -1,3 +1,4 @@
+import DSP
 import Signals
 
 /// One analyzer setting as a key: its option name, its help, its one parser
@@ -176,12 +177,21 @@ extension AnalyzerSetting {
 // MARK: the tinySA's
 
 extension AnalyzerSetting {
-    /// tinySA resolution bandwidth [kHz]
+    /// tinySA resolution bandwidth [kHz]; on the analyzers tscope detects samples for, a CISPR 16-1-1 bandwidth
     public static let rbw = AnalyzerSetting(
-        "rbw", help: "tinySA: resolution bandwidth in kHz (the unit takes the first filter at least that wide), or auto.",
-        valueName: "kHz|auto",
+        "rbw", help: "tinySA: resolution bandwidth in kHz (the unit takes the first filter at least that wide), or auto. "
+            + "HackRF, RTL-SDR, SoapySDR device: cispr makes the FFT bins give CISPR 16-1-1's 6 dB bandwidth for "
+            + "the band watched (A 9–150 kHz: 200 Hz, B to 30 MHz: 9 kHz, C/D to 1 GHz: 120 kHz, E above: 1 MHz; "
+            + "a span over several takes the widest), or cispr-a … cispr-e names the band.",
+        valueName: "kHz|auto|cispr[-a…e]",
         parse: { settings, text throws(AnalyzerSettingError) in
-            if text == "auto" {
+            if text.lowercased().hasPrefix("cispr") {
+                guard let resolution = CISPRResolution(text: text) else {
+                    throw AnalyzerSettingError("--rbw \(text): expected cispr (the band from the frequencies) or one of "
+                        + CISPRResolution.texts.dropFirst().joined(separator: ", "))
+                }
+                settings.cisprResolution = resolution
+            } else if text == "auto" {
                 settings.tinySA.rbw = .automatic
             } else if let kHz = Double(text), TinySASettings.rbwRangeKHz.contains(kHz) {
                 settings.tinySA.rbw = .fixed(kHz)
@@ -191,6 +201,7 @@ extension AnalyzerSetting {
             }
         },
         readBack: { settings in
+            if let cispr = settings.cisprResolution { return cispr.description }
             switch settings.tinySA.rbw {
             case .automatic?: return "auto"
             case .fixed(let kHz)?: return TinySASettings.text(kHz)

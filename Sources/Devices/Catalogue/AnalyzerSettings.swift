@@ -32,6 +32,8 @@ public struct AnalyzerSettings: Sendable, Equatable {
     public var antenna: String?
     /// `--sample-rate`: a SoapySDR device's sample rate [S/s] (default: chosen for the band)
     public var sampleRateHz: Double?
+    /// `--rbw cispr[-a…e]`: FFT bins for a CISPR 16-1-1 bandwidth, on an analyzer tscope detects samples for
+    public var cisprResolution: CISPRResolution?
 
     public init(lnaGainDB: Int? = nil, vgaGainDB: Int? = nil, amplifier: Bool? = nil, antennaPower: Bool? = nil,
                 tunerGain: RTLSDRGain? = nil, frequencyCorrectionPPM: Int? = nil, biasTee: Bool? = nil,
@@ -53,9 +55,13 @@ public struct AnalyzerSettings: Sendable, Equatable {
     /// whether any setting was given
     public var isEmpty: Bool { self == AnalyzerSettings() }
 
-    /// The options given that `kind` does not have, by their option names.
+    /// The options given that `kind` does not have, by their option names
+    /// (`--rbw cispr` belongs to every analyzer tscope detects samples for).
     public func foreignOptions(for kind: AnalyzerKind) -> [String] {
-        givenSettings.filter { !kind.settingsDescription.settings.contains($0) }.map(\.option)
+        givenSettings.filter { setting in
+            if setting == .rbw, cisprResolution != nil, kind.detectsFromSamples { return false }
+            return !kind.settingsDescription.settings.contains(setting)
+        }.map(\.option)
     }
 
     /// every option given, by its option name ("--lna-gain"), in `AnalyzerSetting.allCases` order
@@ -66,6 +72,11 @@ public struct AnalyzerSettings: Sendable, Equatable {
 
     /// "--lna-gain is a HackRF setting: the tinySA has none of it" — nil when all fit.
     public func problem(for kind: AnalyzerKind) -> String? {
+        if let cispr = cisprResolution, !kind.detectsFromSamples {
+            return "--rbw \(cispr): the \(kind.model) filters and detects on the device; CISPR bandwidths are made "
+                + "as FFT bins on the analyzers tscope detects samples for (HackRF, RTL-SDR, SoapySDR)"
+                + (kind.settingsDescription.settings.contains(.rbw) ? " (give its own --rbw in kHz)" : "")
+        }
         if let problem = kind.settingsDescription.validate(self) { return problem }
         let foreign = foreignOptions(for: kind)
         guard let first = foreign.first else { return nil }
@@ -96,7 +107,12 @@ public struct AnalyzerSettings: Sendable, Equatable {
     /// What the analyzer runs at, for the status line, recordings and
     /// JSON: "LNA 16 dB, VGA 20 dB, amp off" (", antenna power on" when it is),
     /// "gain 29.7 dB", "gain auto"; "" for analyzers with no settings here.
-    public func summary(for kind: AnalyzerKind) -> String { kind.settingsDescription.summary(self) }
+    public func summary(for kind: AnalyzerKind) -> String {
+        let own = kind.settingsDescription.summary(self)
+        guard let cispr = cisprResolution, kind.detectsFromSamples else { return own }
+        // the bins' own width is on the status line and in every frame; this says why
+        return (own.isEmpty ? "" : own + ", ") + "RBW \(cispr)"
+    }
 
     /// The same as `key=value` pairs for machine-readable outputs ("lna_gain_db" → "16").
     public func fields(for kind: AnalyzerKind) -> [(key: String, value: String)] { kind.settingsDescription.fields(self) }

@@ -41,7 +41,8 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
         public var antennaPower: Bool
         /// how each block's samples become one level per bin: `peak` (the
         /// default: a burst anywhere in the dwell shows), `average`/`rms`
-        /// (Welch over the dwell: a steadier trace, power reads as power) or
+        /// (Welch over the dwell: a steadier trace, power reads as power),
+        /// `cisprAverage` (the mean envelope voltage over the dwell) or
         /// `sample` (hackrf_sweep's numbers)
         public var detector: SpectrumDetector
         /// blocks the ring holds between USB and DSP threads
@@ -226,14 +227,16 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
     }
 
     /// `runDSP` with one assembler per detector plane, fed the same blocks in
-    /// lockstep, so each sweep's frame carries all three (its `powerDB` the
+    /// lockstep, so each sweep's frame carries all four (its `powerDB` the
     /// source's own detector's).
     private func runEveryDetectorDSP(fft: SweepFFT, plan: HackRFSweepPlan) {
-        let detectors: [SpectrumDetector] = [.peak, .average, .sample]
+        // one detector per plane, in plane order (rms shares average's)
+        let detectors: [SpectrumDetector] = [.peak, .average, .sample, .cisprAverage]
+        assert(detectors.enumerated().allSatisfy { $0.offset == $0.element.everyDetectorPlane })
         let assemblers = detectors.map { _ in SweepFrameAssembler(plan: plan) }
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: HackRFProtocol.blockSize, alignment: 16)
         defer { scratch.deallocate() }
-        var finished: [SpectrumFrame?] = [nil, nil, nil]
+        var finished = [SpectrumFrame?](repeating: nil, count: detectors.count)
         while let frequency = ring.pop(into: scratch) {
             fft.process(UnsafeRawBufferPointer(scratch))
             let now = unixTimeNow()
@@ -242,9 +245,11 @@ public final class HackRFSpectrumSource: SpectrumSource, Sendable {
                 finished[index] = assemblers[index].add(frequencyHz: frequency, lowerQuarter: quarters.lower,
                                                         upperQuarter: quarters.upper, timestamp: now)
             }
-            guard let peak = finished[0], let average = finished[1], let sample = finished[2] else { continue }
-            var frame = settings.detector == .peak ? peak : settings.detector == .sample ? sample : average
-            frame.everyDetector = DetectorLevels(peak: peak.powerDB, average: average.powerDB, sample: sample.powerDB)
+            guard let peak = finished[0], let average = finished[1], let sample = finished[2],
+                  let cisprAverage = finished[3] else { continue }
+            guard var frame = finished[settings.detector.everyDetectorPlane] else { continue }
+            frame.everyDetector = DetectorLevels(peak: peak.powerDB, average: average.powerDB, sample: sample.powerDB,
+                                                 cisprAverage: cisprAverage.powerDB)
             frames.add(1, ordering: .relaxed)
             onFrame(frame)
         }

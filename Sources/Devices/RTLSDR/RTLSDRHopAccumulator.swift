@@ -32,16 +32,32 @@ public final class RTLSDRHopAccumulator {
     /// giant bins (one FFT point: each bin is a whole read's power)
     public let windowing: FFTWindowing?
 
-    /// true: each bin keeps its largest power over the reads (peak detector)
-    public let keepsMaximum: Bool
+    /// how each hop's transforms combine into one level per bin: `peak`
+    /// (each bin's largest power; not for rtl_power's giant bins, N = 1,
+    /// which stay a mean), `cisprAverage` (the mean envelope |X|, squared),
+    /// or rtl_power's mean power (`sample`, `average`, `rms`)
+    public let detector: SpectrumDetector
 
     /// - Parameter detector: `peak` keeps each bin's largest FFT power over
-    ///   the integration; the others give rtl_power's mean
+    ///   the integration, `cisprAverage` the mean of its envelope voltage; the
+    ///   others give rtl_power's mean
     public init(plan: RTLSDRHopPlan, window: SpectralWindow, detector: SpectrumDetector = .sample) {
         self.plan = plan
-        keepsMaximum = detector.combinesByMaximum && plan.fftSize > 1
+        let combination: PowerSpectrumFFT.Combination
+        switch detector {
+        case .peak where plan.fftSize > 1:
+            self.detector = .peak
+            combination = .maximum
+        case .cisprAverage:
+            self.detector = .cisprAverage
+            combination = .sumOfEnvelopes
+        case .sample, .peak, .average, .rms:
+            // rtl_power's integration: the mean power over every FFT of the interval
+            self.detector = .average
+            combination = .sum
+        }
         spectrum = HopPowerSpectrum(fftSize: plan.fftSize, window: window, downsample: plan.downsample,
-                                    keepMaximum: keepsMaximum)
+                                    combination: combination)
         noiseBandwidthInBins = spectrum.noiseBandwidthInBins
         windowing = plan.fftSize > 1 ? FFTWindowing(.rtlPower(window), length: plan.fftSize) : nil
         let bins = plan.hopCount * plan.fftSize
@@ -85,11 +101,12 @@ public final class RTLSDRHopAccumulator {
         let n = plan.fftSize
         let kept = plan.keptBins
         let sums = power + hop * n
-        // a peak-held bin is already one power; a sum is divided by the FFTs in it
-        let count = keepsMaximum ? 1 : Float(max(transforms[hop], 1))
-        let empty = transforms[hop] == 0
+        // a peak-held bin is already one power; a sum is divided by the FFTs in it (and squared for envelopes)
+        let count = transforms[hop]
+        let empty = count == 0
         for (out, bin) in kept.enumerated() {
-            decibels[out] = empty ? .nan : Self.decibels(Self.shiftedPower(sums, bin: bin, n: n) / count)
+            decibels[out] = empty ? .nan
+                : Self.decibels(detector.accumulatedPower(Self.shiftedPower(sums, bin: bin, n: n), transforms: count))
         }
         return UnsafeBufferPointer(start: decibels, count: kept.count)
     }
