@@ -25,11 +25,12 @@ import Testing
                           preTriggerPoints: 0, unit: .dB, number: number, droppedSamples: 0, source: "test")
     }
 
-    @Test func theViewAsksForZeroSpanAtTheBandsCentreAndTheOthersForASpectrum() {
+    @Test func theViewAsksForZeroSpanAtTheBandsCentreAndTheOthersForASpectrum() throws {
         let analyzer = model()
-        let asked = try? #require(analyzer.tuning.zeroSpan)
-        #expect(asked?.frequencyHz == 1030e6)
-        #expect(asked?.rbwHz == 1e6 && asked?.sweepSeconds == 10e-3 && asked?.trigger == nil)
+        let tuning = analyzer.tuning
+        let asked = try #require(tuning.zeroSpan)
+        #expect(asked.frequencyHz == 1030e6)
+        #expect(asked.rbwHz == 1e6 && asked.sweepSeconds == 10e-3 && asked.trigger == nil)
         for mode in AnalyzerMode.allCases where !mode.measuresZeroSpan {
             analyzer.apply(.show(mode), now: 0)
             #expect(analyzer.tuning.zeroSpan == nil, "\(mode)")
