@@ -1,4 +1,5 @@
 import ArgumentParser
+import ECG
 import Runs
 
 /// `ecg score`'s own options: the reference, the excerpt, the match window
@@ -24,13 +25,17 @@ public struct ECGScoreOptions: ParsableArguments {
     @Flag(help: "Also score atrial fibrillation against the reference's rhythm notes ((AFIB …): per-second Se, Sp, PPV and episode Se, PPV.")
     public var rhythm = false
 
+    /// a held-out V model (Tools/train-beat-model --held-out-models) instead of the committed one
+    @Option(help: .hidden)
+    public var beatModel: String?
+
     public func validate() throws {
         try validateExcerpt(from: from, to: to)
         guard window.isFinite, window >= 10, window <= 1000 else { throw ValidationError("--window \(window): expected 10 to 1000 ms") }
     }
 
     /// The score run of `source` (a path, or nil for --stdin/--serial) with these options.
-    public func run(source: ECGSourceRequest, sourcePath: String?) -> ECGScoreRun {
+    public func run(source: ECGSourceRequest, sourcePath: String?) throws -> ECGScoreRun {
         var score = ECGScoreRun(source: source, sourcePath: sourcePath)
         score.reference = reference
         score.annotator = annotator
@@ -38,6 +43,7 @@ public struct ECGScoreOptions: ParsableArguments {
         score.to = to
         score.windowMilliseconds = window
         score.rhythm = rhythm
+        if let beatModel { score.beatModel = try BeatModelChoice.trees(file: beatModel) }
         return score
     }
 }

@@ -17,7 +17,7 @@ import Foundation
 /// of the MIT-BIH Arrhythmia Database (de Chazal's DS1; Docs/ecg.md).
 ///
 /// A beat is decided once the next one is known (the pause after it is part of
-/// its timing). Then, unless made with `learnt: false`, the learnt decision
+/// its timing). Then, unless made with `.rulesAlone`, the learnt decision
 /// (`VentricularBeatModel`: trees over these measures and the neighbouring
 /// beats', trained on DS1) says V or not, so labels come two beats late. The template is learnt from the
 /// first eight beats (the one most like the others, averaged with those like
@@ -84,6 +84,8 @@ public final class BeatClassifier {
     private var scratch: [Float]
     private var sortScratch: [Float]
     private var intervalScratch: [Int] = []
+    /// the rules' decisions when the caller does not ask for them
+    private var ruledScratch: [ClassifiedBeat] = []
     private var segment: [Float]
 
     struct Measured {
@@ -114,11 +116,11 @@ public final class BeatClassifier {
     /// the learnt V decision after the rules (nil: the rules' classes stand)
     private let learnt: VentricularBeatModel?
 
-    /// - Parameter learnt: follow the rules with the learnt V decision (false: the rules alone,
-    ///   as the trees' training rows are made)
-    public init(sampleRate: Double, learnt: Bool = true) {
+    /// - Parameter beatModel: the learnt V decision after the rules (`.rulesAlone`: none; the
+    ///   trees' training rows are the same either way)
+    public init(sampleRate: Double, beatModel: BeatModelChoice = .committed) {
         self.sampleRate = sampleRate
-        self.learnt = learnt ? VentricularBeatModel() : nil
+        learnt = VentricularBeatModel(beatModel)
         windowHalf = Int((0.25 * sampleRate).rounded())
         segmentHalf = max(2, Int((0.10 * sampleRate).rounded()))
         alignSearch = max(1, Int((0.06 * sampleRate).rounded()))
@@ -145,13 +147,21 @@ public final class BeatClassifier {
     /// (`window[windowHalf]` is the beat's own sample; NaN where there is no
     /// signal). Appends the beats now decided, in time order.
     public func add(beat: Int, window: UnsafeBufferPointer<Float>, decided: inout [ClassifiedBeat]) {
+        add(beat: beat, window: window, decided: &decided, ruled: &ruledScratch)
+        ruledScratch.removeAll(keepingCapacity: true)
+    }
+
+    /// `add(beat:window:decided:)` that also appends the beats the rules have decided, with the
+    /// rules' classes (a beat before `decided` has them, when the learnt decision follows).
+    public func add(beat: Int, window: UnsafeBufferPointer<Float>, decided: inout [ClassifiedBeat],
+                    ruled: inout [ClassifiedBeat]) {
         guard window.count == windowLength else { return }
         var measured = measure(beat: beat, window: window)
         measured.previousInterval = pending.last.map { beat - $0.beat }
             ?? learning.last.map { beat - $0.beat } ?? lastDecided.map { beat - $0.beat }
         if learning.count < Self.learningBeats && templateAmplitude == 0 {
             learning.append((beat, segment, beatWindow, measured))
-            if learning.count == Self.learningBeats { learnTemplate(decided: &decided) }
+            if learning.count == Self.learningBeats { learnTemplate(decided: &decided, ruled: &ruled) }
             return
         }
         measured.correlation = bestCorrelation()
@@ -161,23 +171,30 @@ public final class BeatClassifier {
         pending.append(measured)
         while pending.count >= 2 {
             let next = pending[1].beat
-            decide(pending.removeFirst(), nextBeat: next, decided: &decided)
+            decide(pending.removeFirst(), nextBeat: next, decided: &decided, ruled: &ruled)
         }
     }
 
     /// Ends the stream: decides the beats still waiting (the last without a pause after it).
     public func finish(decided: inout [ClassifiedBeat]) {
+        finish(decided: &decided, ruled: &ruledScratch)
+        ruledScratch.removeAll(keepingCapacity: true)
+    }
+
+    /// `finish(decided:)` that also appends the beats the rules decide last.
+    public func finish(decided: inout [ClassifiedBeat], ruled: inout [ClassifiedBeat]) {
         if templateAmplitude == 0, !learning.isEmpty {
-            learnTemplate(decided: &decided)
+            learnTemplate(decided: &decided, ruled: &ruled)
         }
-        while !pending.isEmpty { decide(pending.removeFirst(), nextBeat: nil, decided: &decided) }
+        while !pending.isEmpty { decide(pending.removeFirst(), nextBeat: nil, decided: &decided, ruled: &ruled) }
         learnt?.finish(decided: &decided)
     }
 
     /// Classes of every beat of a whole filtered lead (off-line use).
-    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double, learnt: Bool = true,
+    public static func classify(_ samples: [Float], beats: [Int], sampleRate: Double,
+                                beatModel: BeatModelChoice = .committed,
                                 onFeatures: ((Int, BeatClass, [Double]) -> Void)? = nil) -> [ClassifiedBeat] {
-        let classifier = BeatClassifier(sampleRate: sampleRate, learnt: learnt)
+        let classifier = BeatClassifier(sampleRate: sampleRate, beatModel: beatModel)
         classifier.onFeatures = onFeatures
         var decided: [ClassifiedBeat] = []
         decided.reserveCapacity(beats.count)
@@ -291,7 +308,7 @@ public final class BeatClassifier {
 
     /// The template from the learning beats: the clean beat most like the
     /// others, averaged with those of its shape; then the learning beats are decided.
-    private func learnTemplate(decided: inout [ClassifiedBeat]) {
+    private func learnTemplate(decided: inout [ClassifiedBeat], ruled: inout [ClassifiedBeat]) {
         let clean = learning.indices.filter { !learning[$0].measured.noisy }
         let candidates = clean.isEmpty ? Array(learning.indices) : clean
         var bestIndex = candidates[0], bestScore = -Double.infinity
@@ -336,13 +353,14 @@ public final class BeatClassifier {
         }
         while pending.count >= 2 {
             let next = pending[1].beat
-            decide(pending.removeFirst(), nextBeat: next, decided: &decided)
+            decide(pending.removeFirst(), nextBeat: next, decided: &decided, ruled: &ruled)
         }
     }
 
     // MARK: deciding
 
-    private func decide(_ beat: Measured, nextBeat: Int?, decided: inout [ClassifiedBeat]) {
+    private func decide(_ beat: Measured, nextBeat: Int?, decided: inout [ClassifiedBeat],
+                        ruled: inout [ClassifiedBeat]) {
         // the rules' class drives the template, the reference intervals and so every later beat's
         // measures (as in the rows the trees learnt from); the learnt decision only relabels
         let (beatClass, hasRow) = classOf(beat, nextInterval: nextBeat.map { $0 - beat.beat })
@@ -355,11 +373,12 @@ public final class BeatClassifier {
             if recentIntervals.count > 8 { recentIntervals.removeFirst() }
         }
         lastDecided = (beat.beat, beatClass)
-        let ruled = ClassifiedBeat(sample: beat.beat, beatClass: beatClass)
+        let ruledBeat = ClassifiedBeat(sample: beat.beat, beatClass: beatClass)
+        ruled.append(ruledBeat)
         if let learnt {
-            learnt.add(ruled, row: hasRow ? featureRow : nil, decided: &decided)
+            learnt.add(ruledBeat, row: hasRow ? featureRow : nil, decided: &decided)
         } else {
-            decided.append(ruled)
+            decided.append(ruledBeat)
         }
     }
 

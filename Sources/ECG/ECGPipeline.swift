@@ -17,10 +17,12 @@ public final class ECGPipeline {
     public var heartRate: Double? { monitor.heartRate }
     /// the rhythm monitor: beat class counts, AF burden, ectopic beats per minute
     public var rhythm: RhythmMonitor { monitor }
-    /// recent classified beats (R peak and class), oldest first, decided a beat late
+    /// recent classified beats (R peak and class), oldest first, decided two beats late
     public private(set) var classifiedBeats: [ClassifiedBeat] = []
     /// every classified beat since the start, when `keepsEveryBeat` (an off-line analysis); else empty
     public private(set) var everyClassifiedBeat: [ClassifiedBeat] = []
+    /// every beat by the classifier's rules alone, when `keepsEveryBeat`; else empty
+    public private(set) var everyRuledBeat: [ClassifiedBeat] = []
     public var keepsEveryBeat = false
     /// samples seen per lead since the start
     public private(set) var sampleCount = 0
@@ -41,10 +43,13 @@ public final class ECGPipeline {
     private var unclassified: [Int] = []
     private var window: [Float]
     private var decided: [ClassifiedBeat] = []
+    /// the same beats by the classifier's rules alone (what the rhythm rules read), a beat sooner
+    private var ruled: [ClassifiedBeat] = []
     static let beatCapacity = 64
 
     public init(leadNames: [String], sampleRate: Double, qrsLead: Int = 0, historySeconds: Double = 10,
-                detector: BeatDetectorKind = .standard, filters: (Int) -> ECGFilterChain) {
+                detector: BeatDetectorKind = .standard, beatModel: BeatModelChoice = .committed,
+                filters: (Int) -> ECGFilterChain) {
         self.leadNames = leadNames
         self.sampleRate = sampleRate
         self.qrsLead = min(max(qrsLead, 0), max(leadNames.count - 1, 0))
@@ -54,10 +59,11 @@ public final class ECGPipeline {
         detectorKind = detector
         monitor = RhythmMonitor(sampleRate: sampleRate)
         quality = SignalQualityMeter(sampleRate: sampleRate)
-        classifier = BeatClassifier(sampleRate: sampleRate)
+        classifier = BeatClassifier(sampleRate: sampleRate, beatModel: beatModel)
         window = Array(repeating: .nan, count: classifier.windowLength)
         unclassified.reserveCapacity(16)
         decided.reserveCapacity(16)
+        ruled.reserveCapacity(16)
         classifiedBeats.reserveCapacity(Self.beatCapacity + 8)
         events = RhythmEventLog()
         lastValues = Array(repeating: .nan, count: leadNames.count)
@@ -109,24 +115,29 @@ public final class ECGPipeline {
     }
 
     /// Classifies the detected beats whose ±0.25 s of filtered signal is in
-    /// the history (`atEnd`: all, the missing end NaN); the classifier decides each a beat later.
+    /// the history (`atEnd`: all, the missing end NaN); the classifier decides each two beats later.
     private func classifyReadyBeats(atEnd: Bool = false) {
         guard qrsLead < history.leads.count else { return }
         let ring = history.leads[qrsLead]
         let newest = sampleCount - 1
         decided.removeAll(keepingCapacity: true)
+        ruled.removeAll(keepingCapacity: true)
         while let beat = unclassified.first, atEnd || beat + classifier.windowHalf <= newest {
             unclassified.removeFirst()
             for offset in 0..<window.count {
                 let age = newest - (beat - classifier.windowHalf + offset)
                 window[offset] = age >= 0 && age < ring.count ? ring[fromNewest: age] : .nan
             }
-            window.withUnsafeBufferPointer { classifier.add(beat: beat, window: $0, decided: &decided) }
+            window.withUnsafeBufferPointer { classifier.add(beat: beat, window: $0, decided: &decided, ruled: &ruled) }
         }
-        record(decided)
+        record(decided, ruled: ruled)
     }
 
-    private func record(_ decided: [ClassifiedBeat]) {
+    private func record(_ decided: [ClassifiedBeat], ruled: [ClassifiedBeat]) {
+        for beat in ruled {
+            monitor.ruled(beat)
+            if keepsEveryBeat { everyRuledBeat.append(beat) }
+        }
         for beat in decided {
             monitor.classified(beat)
             if classifiedBeats.count == Self.beatCapacity { classifiedBeats.removeFirst() }
@@ -165,8 +176,9 @@ public final class ECGPipeline {
         newBeats.removeAll(keepingCapacity: true)
         classifyReadyBeats(atEnd: true)
         decided.removeAll(keepingCapacity: true)
-        classifier.finish(decided: &decided)
-        record(decided)
+        ruled.removeAll(keepingCapacity: true)
+        classifier.finish(decided: &decided, ruled: &ruled)
+        record(decided, ruled: ruled)
         events.finishAll(at: Double(sampleCount) / sampleRate)
         return events.takeEnded()
     }

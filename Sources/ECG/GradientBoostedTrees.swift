@@ -148,16 +148,24 @@ public struct GradientBoostedTrees: Sendable {
         }
         let classes = classCount
         var classIndex = 0
-        // trees summed in LightGBM's order, so the floating-point sums are the same
-        for root in roots {
-            var node = root
-            while node >= 0 {
-                let split = splits[Int(node)]
-                node = Self.goesLeft(features[Int(split.feature)], at: split) ? split.left : split.right
+        // Trees summed in LightGBM's order, so the floating-point sums are the same. Through
+        // buffer pointers: the indices were checked when the model was read (every child and
+        // feature index in range), and the beat model runs 200 trees per beat.
+        features.withUnsafeBufferPointer { values in
+            splits.withUnsafeBufferPointer { splits in
+                leafValues.withUnsafeBufferPointer { leaves in
+                    for root in roots {
+                        var node = root
+                        while node >= 0 {
+                            let split = splits[Int(node)]
+                            node = Self.goesLeft(values[Int(split.feature)], at: split) ? split.left : split.right
+                        }
+                        output[classIndex] += leaves[Int(-(node + 1))]
+                        classIndex += 1
+                        if classIndex == classes { classIndex = 0 }
+                    }
+                }
             }
-            output[classIndex] += leafValues[Int(-(node + 1))]
-            classIndex += 1
-            if classIndex == classes { classIndex = 0 }
         }
     }
 

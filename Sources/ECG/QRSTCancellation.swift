@@ -42,8 +42,8 @@ enum QRSTCancellation {
         let search = Int(0.06 * rate)
         // each beat's peak: the largest deflection within ±60 ms (the sign of the QRS does not matter)
         var peaks: [(sample: Int, normal: Bool)] = []
-        peaks.reserveCapacity(analysis.beats.count)
-        for beat in analysis.beats {
+        peaks.reserveCapacity(analysis.ruledBeats.count)
+        for beat in analysis.ruledBeats {
             let low = max(0, beat.sample - search), high = min(signal.count - 1, beat.sample + search)
             guard low <= high else { continue }
             var best = low, largest: Float = -1

@@ -30,7 +30,7 @@ public struct RecordingFeatures: Sendable {
     public init(_ analysis: RhythmAnalysis) {
         var value: [String: Double] = [:]
         let rate = analysis.sampleRate
-        let beats = analysis.beats
+        let beats = analysis.ruledBeats
         value["duration_s"] = analysis.duration
         value["beat_count"] = Double(beats.count)
         var intervals: [Double] = []
@@ -180,7 +180,7 @@ public struct RecordingFeatures: Sendable {
         let rate = analysis.sampleRate
         let signal = analysis.filtered
         let half = Int(0.1 * rate), pStart = Int(0.30 * rate), pEnd = Int(0.08 * rate)
-        let normal = analysis.beats.filter { $0.beatClass == .normal && $0.sample - pStart >= 0 && $0.sample + half < signal.count }
+        let normal = analysis.ruledBeats.filter { $0.beatClass == .normal && $0.sample - pStart >= 0 && $0.sample + half < signal.count }
         guard normal.count >= 3 else { return }
         // align each beat on its largest deflection within ±60 ms
         let search = Int(0.06 * rate)
@@ -245,7 +245,7 @@ public struct RecordingFeatures: Sendable {
         var band = [Float](repeating: 0, count: signal.count)
         for index in signal.indices { band[index] = Float(lowPass.process(highPass.process(Double(signal[index])))) }
         var bandRatios: [Double] = [], activityRatios: [Double] = []
-        let beats = analysis.beats
+        let beats = analysis.ruledBeats
         for index in 1..<max(1, beats.count) where beats[index - 1].beatClass == .normal && beats[index].beatClass == .normal {
             let first = beats[index - 1].sample, second = beats[index].sample
             let interval = Double(second - first)

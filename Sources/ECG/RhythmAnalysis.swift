@@ -8,7 +8,11 @@ public struct RhythmAnalysis: Sendable {
     public var sampleRate: Double
     /// samples analysed
     public var sampleCount: Int
+    /// every beat with its class as shown and counted (the learnt V decision after the rules)
     public var beats: [ClassifiedBeat]
+    /// the same beats with the classifier's rules' classes: what the rhythm rules and the
+    /// verdict's features read (`RecordingFeatures`; Docs/ecg.md says why)
+    public var ruledBeats: [ClassifiedBeat]
     /// the rhythm status at the end of each whole second of signal
     public var secondCodes: [RhythmCode]
     /// the AF detector's smoothed irregularity at the end of each second (NaN before it has one)
@@ -23,8 +27,9 @@ public struct RhythmAnalysis: Sendable {
 
     /// Runs `samples` (one lead, mV, NaN for missing) through the pipeline.
     public static func analyze(_ samples: [Float], sampleRate: Double, detector: BeatDetectorKind = .standard,
-                               mains: Double? = 50) -> RhythmAnalysis {
-        let pipeline = ECGPipeline(leadNames: ["ECG"], sampleRate: sampleRate, historySeconds: 2, detector: detector) { _ in
+                               mains: Double? = 50, beatModel: BeatModelChoice = .committed) -> RhythmAnalysis {
+        let pipeline = ECGPipeline(leadNames: ["ECG"], sampleRate: sampleRate, historySeconds: 2, detector: detector,
+                                   beatModel: beatModel) { _ in
             ECGFilterChain.standard(sampleRate: sampleRate, mains: mains)
         }
         pipeline.keepsEveryBeat = true
@@ -51,6 +56,7 @@ public struct RhythmAnalysis: Sendable {
         var episodes = pipeline.events.events
         episodes.sort { $0.time < $1.time }
         return RhythmAnalysis(sampleRate: sampleRate, sampleCount: samples.count, beats: pipeline.everyClassifiedBeat,
+                              ruledBeats: pipeline.everyRuledBeat,
                               secondCodes: codes, secondIrregularity: irregularity, episodes: episodes,
                               afBurden: pipeline.rhythm.afBurden, filtered: filtered)
     }

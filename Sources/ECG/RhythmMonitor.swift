@@ -89,16 +89,23 @@ public final class RhythmMonitor {
         lastBeat = sample
     }
 
-    /// Records a beat's class, once the classifier has decided it.
+    /// Records a beat's class, once the classifier has decided it (the class shown and counted).
     public func classified(_ beat: ClassifiedBeat) {
         classCounts[beat.beatClass, default: 0] += 1
-        afDetector.add(beat)
         if beat.beatClass.isEctopic {
             let horizon = beat.sample - Int(60 * sampleRate)
             while let first = recentEctopics.first, first <= horizon { recentEctopics.removeFirst() }
             if recentEctopics.count >= 512 { recentEctopics.removeFirst() }
             recentEctopics.append(beat.sample)
         }
+    }
+
+    /// Records a beat's class by the classifier's rules alone, a beat earlier than `classified`:
+    /// the AF detector's ectopic filtering and the irregular-rhythm rule read these. Held out on
+    /// DS1 the learnt V decision made AF read regular (record 203: its trees, not trained on 203,
+    /// call AF's aberrant beats V, and AF per second fell from Se 0.92 to 0.84; Docs/ecg.md).
+    public func ruled(_ beat: ClassifiedBeat) {
+        afDetector.add(beat)
         if beat.beatClass == .normal, let last = lastClassified, last.beatClass == .normal, beat.sample > last.sample {
             normalIntervals.append(beat.sample - last.sample)
             if normalIntervals.count > 10 { normalIntervals.removeFirst() }

@@ -1,5 +1,36 @@
 import Foundation
 
+/// Which decision follows `BeatClassifier`'s rules on whether a beat is V.
+public enum BeatModelChoice: Sendable {
+    /// the rules' classes stand
+    case rulesAlone
+    /// the committed trees (`VentricularBeatModelData`) at their threshold
+    case committed
+    /// other trees of the same features at the committed threshold: Tools/train-beat-model's
+    /// held-out models, so that what reads the classes (AF) is scored on records the trees never saw
+    case trees(GradientBoostedTrees)
+
+    /// A model file as Tools/train-beat-model writes it (`--held-out-models`), checked to read
+    /// `VentricularBeatModel.modelFeatureNames` and give one probability.
+    public static func trees(file path: String) throws -> BeatModelChoice {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ECGError(file: path, "cannot read the beat model (no such file, or no permission)")
+        }
+        let trees: GradientBoostedTrees
+        do {
+            trees = try GradientBoostedTrees(jsonData: data)
+        } catch {
+            throw ECGError(file: path, error.description)
+        }
+        guard trees.featureNames == VentricularBeatModel.modelFeatureNames, trees.classCount == 1 else {
+            throw ECGError(file: path, "expected a binary model of the \(VentricularBeatModel.modelFeatureNames.count) "
+                + "beat features VentricularBeatModel reads, found \(trees.classCount) classes of "
+                + "\(trees.featureCount) features")
+        }
+        return .trees(trees)
+    }
+}
+
 /// The learnt ventricular-beat decision that follows `BeatClassifier`'s rules: gradient-boosted trees
 /// (`VentricularBeatModelData`, trained by Tools/train-beat-model on de Chazal's DS1 half of the
 /// MIT-BIH Arrhythmia Database) over a beat's own shape and timing measures
@@ -46,6 +77,14 @@ final class VentricularBeatModel {
     private var waitingRow: [Double]
     private var modelRow: [Double]
     private var probability: [Double] = [0]
+
+    convenience init?(_ choice: BeatModelChoice) {
+        switch choice {
+        case .rulesAlone: return nil
+        case .committed: self.init()
+        case .trees(let trees): self.init(trees: trees)
+        }
+    }
 
     init?(trees: GradientBoostedTrees? = VentricularBeatModel.committed,
           threshold: Double = VentricularBeatModelData.threshold) {

@@ -44,6 +44,9 @@ public struct ECGScoreRun {
     public var windowMilliseconds = 150.0
     /// whether to score AF against the reference's rhythm notes (--rhythm)
     public var rhythm = false
+    /// the V decision after the classifier's rules (hidden --beat-model: Tools/train-beat-model's
+    /// held-out models, for Tools/score-mitdb)
+    public var beatModel = BeatModelChoice.committed
 
     public init(source: ECGSourceRequest, sourcePath: String?) {
         self.source = source
@@ -78,7 +81,8 @@ public struct ECGScoreRun {
         guard let annotations = try referenceAnnotations(record: record) else { return report }
         let excerptSamples = Array(record.samples[lead][excerpt.samples])
         let filtered = Self.filtered(excerptSamples, sampleRate: record.sampleRate, mains: source.mains)
-        let classified = BeatClassifier.classify(filtered, beats: detections, sampleRate: record.sampleRate)
+        let classified = BeatClassifier.classify(filtered, beats: detections, sampleRate: record.sampleRate,
+                                                 beatModel: beatModel)
         let referenceClasses: [(sample: Int, beatClass: ReferenceBeatClass)] = annotations.compactMap { annotation in
             guard excerpt.samples.contains(annotation.sample), let beatClass = ReferenceBeatClass(mitCode: annotation.code) else { return nil }
             return (annotation.sample - excerpt.samples.lowerBound, beatClass)
@@ -91,7 +95,7 @@ public struct ECGScoreRun {
         }
         if rhythm {
             let analysis = RhythmAnalysis.analyze(excerptSamples, sampleRate: record.sampleRate, detector: source.detector,
-                                                  mains: source.mains)
+                                                  mains: source.mains, beatModel: beatModel)
             let shifted = annotations.map { annotation -> WFDBAnnotation in
                 var moved = annotation
                 moved.sample -= excerpt.samples.lowerBound

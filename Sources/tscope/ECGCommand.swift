@@ -41,7 +41,6 @@ struct ECGScoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let score = scoreOptions.run(source: sourceOptions.request, sourcePath: source)
-        try reportingECGErrors { print(try score.run()) }
+        try reportingECGErrors { print(try scoreOptions.run(source: sourceOptions.request, sourcePath: source).run()) }
     }
 }

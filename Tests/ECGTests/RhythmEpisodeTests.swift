@@ -48,6 +48,7 @@ import Testing
             for _ in 0..<count {
                 sample += Int(6000 / bpm)
                 monitor.beat(at: sample)
+                monitor.ruled(ClassifiedBeat(sample: sample, beatClass: .normal))
                 monitor.classified(ClassifiedBeat(sample: sample, beatClass: .normal))
             }
         }

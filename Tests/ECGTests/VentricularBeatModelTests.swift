@@ -85,7 +85,8 @@ import Testing
         let chain = ECGFilterChain.standard(sampleRate: record.sampleRate, mains: nil)
         filtered.withUnsafeMutableBufferPointer { chain.process($0) }
         let learnt = BeatClassifier.classify(filtered, beats: beats, sampleRate: record.sampleRate)
-        let rules = BeatClassifier.classify(filtered, beats: beats, sampleRate: record.sampleRate, learnt: false)
+        let rules = BeatClassifier.classify(filtered, beats: beats, sampleRate: record.sampleRate,
+                                            beatModel: .rulesAlone)
         #expect(learnt.map(\.sample) == rules.map(\.sample))
         #expect(learnt.count == beats.count)
         // uniform PVCs: both find the reference's V beats of these two minutes
