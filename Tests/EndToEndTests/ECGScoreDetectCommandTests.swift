@@ -112,6 +112,48 @@ import Testing
         #expect(ventricular >= 420 && ventricular <= 460, "\(ventricular)")
     }
 
+    /// `ecg score --beat-model FILE` (hidden; Tools/score-mitdb's held-out V models) is the model used: one that
+    /// calls every beat V finds all of record 119's detected V beats and nothing else is N; one that calls none
+    /// finds none; a file that is not such a model is one line naming it, exit 1.
+    @Test func scoreTakesAHeldOutBeatModel() throws {
+        let directory = NSTemporaryDirectory() + "tscope-beat-model-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let own = ["correlation", "width_ratio", "width_s", "size_ratio", "prematurity", "pause_after", "regular",
+                   "projection", "residual_ratio", "area_ratio", "after_level", "outside_energy_ratio",
+                   "interval_ratio", "recent_prematurity", "reference_interval_s", "window_correlation"]
+        let neighbours = ["correlation", "size_ratio", "residual_ratio", "window_correlation", "width_ratio",
+                          "prematurity", "pause_after", "interval_ratio", "area_ratio", "projection"]
+        let names = own + neighbours.flatMap { ["prev_\($0)", "next_\($0)"] }
+        func model(leaf: Double, names: [String] = names) -> String {
+            let quoted = names.map { "\"\($0)\"" }.joined(separator: ",")
+            return #"{"format":"tscope-gradient-boosted-trees/1","featureNames":["# + quoted
+                + #"],"classNames":["ventricular"],"trees":[{"feature":[],"threshold":[],"defaultLeft":[],"#
+                + #""missingType":[],"left":[],"right":[],"leaf":[\#(leaf)]}]}"#
+        }
+        let record = Self.fixtures.appendingPathComponent("mitdb-119/119").path
+        func ventricular(_ leaf: Double) throws -> String {
+            let path = directory + "/\(leaf).json"
+            try model(leaf: leaf).write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try run(Paths.tscope, ["ecg", "score", record, "--to", "300", "--beat-model", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdoutText.split(separator: "\n").first { $0.hasPrefix("V   Se") }.map(String.init) ?? ""
+        }
+        let everyBeat = try ventricular(5), none = try ventricular(-5)
+        // every classifiable beat V: no V beat missed (Q beats aside), many false
+        #expect(everyBeat.contains("FN 0") && !everyBeat.contains("FP 0"), "\(everyBeat)")
+        #expect(none.contains("TP 0") && none.contains("FP 0"), "\(none)")
+
+        try model(leaf: 1, names: ["x"]).write(toFile: directory + "/other.json", atomically: true, encoding: .utf8)
+        for (path, says) in [(directory + "/other.json", "expected a binary model of the 36 beat features"),
+                             (directory + "/missing.json", "cannot read the beat model")] {
+            let result = try run(Paths.tscope, ["ecg", "score", record, "--beat-model", path])
+            #expect(result.status != 0)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains(says), "\(result.stderr)")
+        }
+    }
+
     /// `--qrs-detector swt` on every ecg command: score says which ran and what it found on record 100
     /// (2 beats fewer than the reference: the wavelet detector's first, before its 2 s of learning end, and one
     /// more); detect writes its beats; monitor runs it live.
