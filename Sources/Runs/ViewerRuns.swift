@@ -123,6 +123,7 @@ public struct LiveViewerRun {
         if let eventWatch { feed.takeEvents = { eventWatch.take() } }
         feed.zeroSpan = zeroSpan.mailbox
         feed.zeroSpanFailure = { zeroSpan.failure }
+        feed.filtersOnDevice = !analyzer.kind.detectsFromSamples
         feed.bell = bell
         let session = TerminalSession()
         let sidePane: SidePane? = ecgPane ?? (eventWatch == nil ? nil : EventsPane(model: model, unit: analyzer.powerUnit))

@@ -37,6 +37,10 @@ public struct SpectrumFeed {
     public var zeroSpan: ZeroSpanMailbox?
     /// why zero span can do no more (the stream failed), for the view
     public var zeroSpanFailure: (() -> String?)?
+    /// the analyzer measures each point through its own filter (a tinySA, an RF Explorer): the view
+    /// warns when that filter is narrower than the step between points. False for spectra made by
+    /// FFT here, live or replayed, whose shown columns hold the largest of the bins under them.
+    public var filtersOnDevice = false
 
     public init(mailbox: FrameMailbox, retune: ((TuningRequest) throws -> Void)?,
                 status: @escaping () -> SpectrumStatus, failure: @escaping () -> String?,
@@ -406,7 +410,9 @@ public final class SpectrumViewer {
         status.framesPerSecond = frameRate.rate(at: now)
         if hasFrame { status.binWidthHz = shownFrame.binWidthHz }
         if status.message == nil { status.message = retuneMessage }
-        if status.message == nil, hasFrame, !model.mode.measuresZeroSpan { status.message = pointStepWarning() }
+        if status.message == nil, hasFrame, feed.filtersOnDevice, !model.mode.measuresZeroSpan {
+            status.message = pointStepWarning()
+        }
         // the "go to" prompt has a line of its own (AnalyzerScreen)
         if let replay = model.replay { status.extra = replay.badge }
         if let viewerMessage { status.message = viewerMessage }

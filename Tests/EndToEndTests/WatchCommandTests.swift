@@ -25,6 +25,26 @@ import Testing
         #expect(screen.contains("EXIT=1"), "\(screen)")
     }
 
+    /// A tinySA over 30 MHz–1 GHz measures each point through its own RBW filter, narrower than the step
+    /// between points: the status line says tones between points read low. The HackRF's FFT columns hold
+    /// the largest of the bins under them, so the same band on it says nothing of the kind.
+    @Test func aTinySAOverAWideSpanWarnsThatTonesBetweenPointsReadLow() throws {
+        for (device, warns) in [("demo-tinysa", true), ("demo", false)] {
+            let tmux = try #require(try TmuxSession(width: 160, height: 40), "Tools/install-deps --test installs tmux")
+            try tmux.type("\(Paths.tscope.path) watch --device \(device) --band 30:1000")
+            let drawn = try #require(tmux.waitFor("MHz", timeoutSeconds: 20), "viewer did not draw:\n\(tmux.screen())")
+            if warns {
+                let screen = try #require(tmux.waitFor("between points read", timeoutSeconds: 20), "\(tmux.screen())")
+                #expect(screen.contains("RBW ") && screen.contains(" step: tones between points read"), "\(screen)")
+            } else {
+                // several frames in, still no warning
+                Thread.sleep(forTimeInterval: 3)
+                #expect(!tmux.screen().contains("between points"), "\(drawn)")
+            }
+            try tmux.keys("q")
+        }
+    }
+
     @Test func demoUnderTmuxShowsAxesAndDemoThenQuitsToACleanShell() throws {
         let tmux = try #require(try TmuxSession(width: 120, height: 32), "Tools/install-deps --test installs tmux")
         try tmux.type("\(Paths.tscope.path) watch --device demo --band 88:108")
