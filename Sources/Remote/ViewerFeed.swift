@@ -238,29 +238,28 @@ final class ViewerFeed: Sendable {
                 held[index] = new[index]
             }
         case .average, .rms:
-            let weight = max(1, heldFrames)
-            for index in held.indices {
-                let old = held[index], incoming = new[index]
-                if old.isNaN {
-                    held[index] = incoming
-                } else if !incoming.isNaN {
-                    let mean = (weight * powf(10, old / 10) + powf(10, incoming / 10)) / (weight + 1)
-                    held[index] = 10 * log10f(mean)
-                }
-            }
+            mergeMeans(new, into: held, heldFrames: heldFrames, decibelsPerDecade: 10)
         case .cisprAverage:
-            let weight = max(1, heldFrames)
-            for index in held.indices {
-                let old = held[index], incoming = new[index]
-                if old.isNaN {
-                    held[index] = incoming
-                } else if !incoming.isNaN {
-                    let meanVoltage = (weight * powf(10, old / 20) + powf(10, incoming / 20)) / (weight + 1)
-                    held[index] = 20 * log10f(meanVoltage)
-                }
-            }
+            mergeMeans(new, into: held, heldFrames: heldFrames, decibelsPerDecade: 20)
         case .sample:
             for index in held.indices where !new[index].isNaN { held[index] = new[index] }
+        }
+    }
+
+    /// The running linear mean of the held frames and the new one, per bin: of power
+    /// (`decibelsPerDecade` 10) or of voltage (20). A NaN bin takes the other's level.
+    private static func mergeMeans(_ new: UnsafeBufferPointer<Float>, into held: UnsafeMutableBufferPointer<Float>,
+                                   heldFrames: Float, decibelsPerDecade: Float) {
+        let weight = max(1, heldFrames)
+        for index in held.indices {
+            let old = held[index], incoming = new[index]
+            if old.isNaN {
+                held[index] = incoming
+            } else if !incoming.isNaN {
+                let mean = (weight * powf(10, old / decibelsPerDecade) + powf(10, incoming / decibelsPerDecade))
+                    / (weight + 1)
+                held[index] = decibelsPerDecade * log10f(mean)
+            }
         }
     }
 
