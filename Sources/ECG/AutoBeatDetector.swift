@@ -27,20 +27,20 @@ public final class AutoBeatDetector: BeatDetector {
     // of `ecg classify`'s time (perf, Benchmarks/README.md "ECG classify").
     @exclusivity(unchecked) private var highBand: [Biquad]
     @exclusivity(unchecked) private var qrsBand: [Biquad]
-    private var highPower = 0.0, qrsPower = 0.0
+    @exclusivity(unchecked) private var highPower = 0.0, qrsPower = 0.0
     /// weight of each new sample in the 2 s averages
     private let smoothing: Double
     /// the ratio every `ratioStep` samples over the last 4 s (ring), to judge a beat by the noise at its time
-    private var ratios: [Double]
+    @exclusivity(unchecked) private var ratios: [Double]
     private let ratioStep: Int
-    private var sampleIndex = 0
-    private var primed = false
-    private var lastReported = Int.min / 2
+    @exclusivity(unchecked) private var sampleIndex = 0
+    @exclusivity(unchecked) private var primed = false
+    @exclusivity(unchecked) private var lastReported = Int.min / 2
     private let minimumGap: Int
-    private var fromPanTompkins: [Int] = []
-    private var fromWavelet: [Int] = []
+    @exclusivity(unchecked) private var fromPanTompkins: [Int] = []
+    @exclusivity(unchecked) private var fromWavelet: [Int] = []
     /// the preferred detector's new beats, reused per block (`process` allocates nothing once warm)
-    private var candidates: [Int] = []
+    @exclusivity(unchecked) private var candidates: [Int] = []
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -79,29 +79,45 @@ public final class AutoBeatDetector: BeatDetector {
 
     /// The two bands' power, and the ratio at each `ratioStep` boundary.
     private func measure(_ samples: UnsafeBufferPointer<Float>) {
-        for sample in samples {
-            if sample.isFinite {
-                var high = Double(sample), qrs = high
-                if !primed {
-                    // settled on the first sample: each band's high-pass outputs 0 for it, so what follows it
-                    // starts from rest (an offset must not ring through as high-band power)
-                    highBand[0].prime(with: high)
-                    qrsBand[0].prime(with: high)
-                    primed = true
+        // the state in locals for the loop and the filters through buffer pointers: each access to a
+        // class's stored property is checked at run time, and this loop runs once per sample
+        var highPower = self.highPower, qrsPower = self.qrsPower
+        var index = sampleIndex, primed = self.primed
+        var untilRatio = ratioStep - index % ratioStep
+        let smoothing = self.smoothing
+        highBand.withUnsafeMutableBufferPointer { highBand in
+            qrsBand.withUnsafeMutableBufferPointer { qrsBand in
+                for sample in samples {
+                    if sample.isFinite {
+                        var high = Double(sample), qrs = high
+                        if !primed {
+                            // settled on the first sample: each band's high-pass outputs 0 for it, so what
+                            // follows it starts from rest (an offset must not ring through as high-band power)
+                            highBand[0].prime(with: high)
+                            qrsBand[0].prime(with: high)
+                            primed = true
+                        }
+                        for stage in highBand.indices { high = highBand[stage].process(high) }
+                        for stage in qrsBand.indices { qrs = qrsBand[stage].process(qrs) }
+                        highPower += (high * high - highPower) * smoothing
+                        qrsPower += (qrs * qrs - qrsPower) * smoothing
+                    }
+                    index += 1
+                    untilRatio -= 1
+                    if untilRatio == 0 {
+                        untilRatio = ratioStep
+                        // the 2 s averages are not yet settled in the first 2 s: Pan–Tompkins there (the
+                        // wavelet detector is still learning its levels anyway)
+                        let settled = Double(index) >= 2 * sampleRate && qrsPower > 0
+                        ratios[(index / ratioStep - 1) % ratios.count] = settled ? highPower / qrsPower : 0
+                    }
                 }
-                for index in highBand.indices { high = highBand[index].process(high) }
-                for index in qrsBand.indices { qrs = qrsBand[index].process(qrs) }
-                highPower += (high * high - highPower) * smoothing
-                qrsPower += (qrs * qrs - qrsPower) * smoothing
-            }
-            sampleIndex += 1
-            if sampleIndex % ratioStep == 0 {
-                // the 2 s averages are not yet settled in the first 2 s: Pan–Tompkins there (the wavelet
-                // detector is still learning its levels anyway)
-                let settled = Double(sampleIndex) >= 2 * sampleRate && qrsPower > 0
-                ratios[(sampleIndex / ratioStep - 1) % ratios.count] = settled ? highPower / qrsPower : 0
             }
         }
+        self.highPower = highPower
+        self.qrsPower = qrsPower
+        sampleIndex = index
+        self.primed = primed
     }
 
     public func finish(beats: inout [Int]) {

@@ -89,6 +89,13 @@ public final class QRSDetector {
     @exclusivity(unchecked) private var integratedHistory: [Double]
     /// |band-passed| signal of the last `learningLength` samples, likewise
     @exclusivity(unchecked) private var amplitudeHistory: [Double]
+    /// `sampleIndex` modulo the matched filters' length, `windowLength`, the history's capacity and
+    /// `learningLength`: kept by counting, since four integer divisions per sample were a tenth of
+    /// the detector's time
+    @exclusivity(unchecked) private var templateSlot = 0
+    @exclusivity(unchecked) private var windowSlot = 0
+    @exclusivity(unchecked) private var historySlot = 0
+    @exclusivity(unchecked) private var learningSlot = 0
 
     // -- peak classification state
     private struct Candidate {
@@ -209,22 +216,20 @@ public final class QRSDetector {
         let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
         recent = (filtered, recent.0, recent.1, recent.2)
         let square = matchedEnergy(filtered)
-        let slot = sampleIndex % windowLength
-        squareSum += square - squares[slot]
-        squares[slot] = square
+        squareSum += square - squares[windowSlot]
+        squares[windowSlot] = square
         let value = max(squareSum, 0) / Double(windowLength)
 
-        let history = sampleIndex % bandPassed.count
-        bandPassed[history] = filtered
-        slopes[history] = abs(derivative)
+        bandPassed[historySlot] = filtered
+        slopes[historySlot] = abs(derivative)
 
         // a local maximum of the integrated signal at the previous sample
         if integrated.0 > integrated.1 && integrated.0 >= value && sampleIndex >= 2 {
             offer(peakIndex: sampleIndex - 1, height: integrated.0, beats: &beats)
         }
         integrated = (value, integrated.0)
-        integratedHistory[sampleIndex % learningLength] = value
-        amplitudeHistory[sampleIndex % learningLength] = abs(filtered)
+        integratedHistory[learningSlot] = value
+        amplitudeHistory[learningSlot] = abs(filtered)
 
         if sampleIndex < learningLength {
             learningMaximum = max(learningMaximum, value)
@@ -242,29 +247,51 @@ public final class QRSDetector {
             relearnIfLost(beats: &beats)
         }
         sampleIndex += 1
+        templateSlot += 1
+        if templateSlot == narrowTemplate.count { templateSlot = 0 }
+        windowSlot += 1
+        if windowSlot == windowLength { windowSlot = 0 }
+        historySlot += 1
+        if historySlot == bandPassed.count { historySlot = 0 }
+        learningSlot += 1
+        if learningSlot == learningLength { learningSlot = 0 }
     }
 
     /// The smaller of the two matched filters' squared outputs for the newest band-passed sample.
     private func matchedEnergy(_ filtered: Double) -> Double {
         let taps = narrowTemplate.count
-        let slot = sampleIndex % taps
+        let slot = templateSlot
         templateInput[slot] = filtered
         templateInput[slot + taps] = filtered
-        var narrow = 0.0
-        var wide = 0.0
-        // templateInput[slot + 1 ... slot + taps] holds the last `taps` samples, oldest first
+        // templateInput[slot + 1 ... slot + taps] holds the last `taps` samples, oldest first.
+        // Four partial sums per filter: one running sum is a chain of dependent additions that
+        // the processor cannot overlap, and this was the detector's costliest loop.
+        var narrow = SIMD4<Double>()
+        var wide = SIMD4<Double>()
+        var narrowTail = 0.0
+        var wideTail = 0.0
         templateInput.withUnsafeBufferPointer { input in
             narrowTemplate.withUnsafeBufferPointer { narrowTaps in
                 wideTemplate.withUnsafeBufferPointer { wideTaps in
-                    for k in 0..<taps {
-                        let x = input[slot + 1 + k]
-                        narrow += narrowTaps[k] * x
-                        wide += wideTaps[k] * x
+                    let first = slot + 1
+                    var k = 0
+                    while k + 4 <= taps {
+                        let x = SIMD4(input[first + k], input[first + k + 1], input[first + k + 2], input[first + k + 3])
+                        narrow += SIMD4(narrowTaps[k], narrowTaps[k + 1], narrowTaps[k + 2], narrowTaps[k + 3]) * x
+                        wide += SIMD4(wideTaps[k], wideTaps[k + 1], wideTaps[k + 2], wideTaps[k + 3]) * x
+                        k += 4
+                    }
+                    while k < taps {
+                        narrowTail += narrowTaps[k] * input[first + k]
+                        wideTail += wideTaps[k] * input[first + k]
+                        k += 1
                     }
                 }
             }
         }
-        return min(narrow * narrow, wide * wide)
+        let narrowSum = narrow.sum() + narrowTail
+        let wideSum = wide.sum() + wideTail
+        return min(narrowSum * narrowSum, wideSum * wideSum)
     }
 
     /// A Ricker wavelet (1 − t²/σ²)·exp(−t²/2σ²) sampled over ±`halfWidth`, scaled to unit energy [s].

@@ -1,4 +1,3 @@
-import DSP
 import Foundation
 
 /// Classifies the rhythm from beat times, beat classes and signal quality, on
@@ -224,11 +223,15 @@ public struct SignalQualityMeter: Sendable {
     }
 
     private mutating func finishWindow() {
-        // once a second, in place: allocates nothing
-        let median = OrderStatistic.select(&differences, rank: differences.count / 2)
+        // Noisy when the median difference is above `noisyAbove`, that is when no more than `rank`
+        // of the differences are at or below it: a count, once a second, without ordering them.
+        // (The median by selection was 3 % of `ecg classify`'s time.)
+        let rank = differences.count / 2
+        var atOrBelow = 0
+        for difference in differences where difference <= Self.noisyAbove { atOrBelow += 1 }
         if maximum - minimum < Self.flatBelow {
             quality = .flat
-        } else if median > Self.noisyAbove {
+        } else if atOrBelow <= rank {
             quality = .noisy
         } else {
             quality = .good

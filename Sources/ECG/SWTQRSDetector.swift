@@ -46,22 +46,22 @@ public final class SWTQRSDetector: BeatDetector {
     @exclusivity(unchecked) private var level3: DilatedFIR
     /// smoothing of the squared detail: 100 ms at 80 Hz
     @exclusivity(unchecked) private var smoothing: [Double]
-    private var smoothingSum = 0.0
-    private var smoothingIndex = 0
+    @exclusivity(unchecked) private var smoothingSum = 0.0
+    @exclusivity(unchecked) private var smoothingIndex = 0
     /// working samples since the start
-    private var workingIndex = 0
+    @exclusivity(unchecked) private var workingIndex = 0
     /// the last two smoothed values (for local maxima)
-    private var before = 0.0, last = 0.0
+    @exclusivity(unchecked) private var before = 0.0, last = 0.0
 
     // -- classification (working-rate samples)
     private let refractory: Int
     private let learningLength: Int
     private var learning: [Double] = []
-    private var learned = false
-    private var signalLevel = 0.0
-    private var noiseLevel = 0.0
+    @exclusivity(unchecked) private var learned = false
+    @exclusivity(unchecked) private var signalLevel = 0.0
+    @exclusivity(unchecked) private var noiseLevel = 0.0
     /// the candidate beat: a peak above threshold, kept until `refractory` passes without a larger one
-    private var candidate: (index: Int, value: Double)?
+    @exclusivity(unchecked) private var candidate: (index: Int, value: Double)?
     /// peaks since the last beat below threshold, for search-back
     private var sinceBeat: [(index: Int, value: Double)] = []
     private var lastBeat: Int?
@@ -72,6 +72,8 @@ public final class SWTQRSDetector: BeatDetector {
     // -- placing the beat on the lead at its own rate
     /// the lead's last samples (ring), for the R peak search
     @exclusivity(unchecked) private var raw: [Double]
+    /// `sampleIndex` modulo `raw.count`, counted rather than divided for every sample
+    @exclusivity(unchecked) private var rawSlot = 0
     @exclusivity(unchecked) public private(set) var sampleIndex = 0
     /// the transform's and smoothing's delay [working samples]: FIR half-lengths 2.5 + 5 + 10, smoothing 3.5
     static let workingDelay = 21.0
@@ -107,7 +109,11 @@ public final class SWTQRSDetector: BeatDetector {
     }
 
     private func input(_ sample: Double, beats: inout [Int]) {
-        defer { sampleIndex += 1 }
+        defer {
+            sampleIndex += 1
+            rawSlot += 1
+            if rawSlot == raw.count { rawSlot = 0 }
+        }
         guard sample.isFinite || primed else { return }
         let x = sample.isFinite ? sample : lastInput
         lastInput = x
@@ -121,7 +127,7 @@ public final class SWTQRSDetector: BeatDetector {
             primed = true
             nextPosition = Double(sampleIndex)
         }
-        raw[sampleIndex % raw.count] = x
+        raw[rawSlot] = x
         var filtered = x
         for index in antiAlias.indices { filtered = antiAlias[index].process(filtered) }
         // working samples due between the previous input and this one, linearly interpolated
@@ -276,15 +282,23 @@ struct DilatedFIR {
     }
 
     mutating func process(_ x: Double) -> Double {
-        history[index] = x
-        var sum = 0.0
         let count = history.count
-        for (k, tap) in taps.enumerated() {
-            var position = index - k * dilation
-            if position < 0 { position += count }
-            sum += tap * history[position]
+        let newest = index
+        index = newest + 1 == count ? 0 : newest + 1
+        let dilation = self.dilation
+        // through buffer pointers: at 80 Hz per detector level this ran bounds and uniqueness checks per tap
+        return history.withUnsafeMutableBufferPointer { history in
+            taps.withUnsafeBufferPointer { taps in
+                history[newest] = x
+                var sum = 0.0
+                var position = newest
+                for tap in taps {
+                    sum += tap * history[position]
+                    position -= dilation
+                    if position < 0 { position += count }
+                }
+                return sum
+            }
         }
-        index = (index + 1) % count
-        return sum
     }
 }
