@@ -81,6 +81,52 @@ public final class BiquadStage: ECGFilterStage {
         }
     }
 
+    /// Runs consecutive biquad stages over `samples` sample by sample instead of stage by stage,
+    /// with the same result to the bit: each stage still rounds its output to Float and skips a
+    /// non-finite input. One stage's recursion is a chain of dependent multiply–adds; interleaving
+    /// the stages gives the processor independent chains to overlap (the filters were 8 % of
+    /// `ecg classify`'s time run one after the other). `scratch` is reused between calls.
+    static func processTogether(_ stages: [BiquadStage], _ samples: UnsafeMutableBufferPointer<Float>,
+                                scratch: inout FusedSections) {
+        scratch.sections.removeAll(keepingCapacity: true)
+        scratch.stageEnds.removeAll(keepingCapacity: true)
+        for stage in stages {
+            scratch.sections.append(contentsOf: stage.sections)
+            scratch.stageEnds.append(scratch.sections.count)
+        }
+        scratch.sections.withUnsafeMutableBufferPointer { sections in
+            scratch.stageEnds.withUnsafeBufferPointer { stageEnds in
+                for index in samples.indices {
+                    var sample = samples[index]
+                    var section = 0
+                    for end in stageEnds {
+                        // a missing sample must not poison the filter state forever
+                        guard sample.isFinite else { break }
+                        var value = Double(sample)
+                        while section < end {
+                            value = sections[section].process(value)
+                            section += 1
+                        }
+                        sample = Float(value)
+                    }
+                    samples[index] = sample
+                }
+            }
+        }
+        var first = 0
+        for (stage, end) in zip(stages, scratch.stageEnds) {
+            for offset in stage.sections.indices { stage.sections[offset] = scratch.sections[first + offset] }
+            first = end
+        }
+    }
+
+    /// The reused working copy of `processTogether`'s sections.
+    struct FusedSections {
+        var sections: [Biquad] = []
+        /// one past each stage's last section in `sections`
+        var stageEnds: [Int] = []
+    }
+
     public func prime(with value: Float) {
         var input = Double(value)
         for stage in sections.indices {
