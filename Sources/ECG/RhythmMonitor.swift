@@ -212,12 +212,24 @@ public struct SignalQualityMeter: Sendable {
     }
 
     public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
-        for sample in samples where sample.isFinite {
-            minimum = min(minimum, sample)
-            maximum = max(maximum, sample)
-            differences[count] = abs(sample - (previous ?? sample))
-            previous = sample
-            count += 1
+        var next = 0
+        while next < samples.count {
+            // up to the end of this second in locals and through one buffer pointer (per-sample
+            // accesses to the struct's array checked uniqueness on every write)
+            var minimum = self.minimum, maximum = self.maximum, previous = self.previous, count = self.count
+            differences.withUnsafeMutableBufferPointer { differences in
+                while next < samples.count, count < differences.count {
+                    let sample = samples[next]
+                    next += 1
+                    guard sample.isFinite else { continue }
+                    minimum = min(minimum, sample)
+                    maximum = max(maximum, sample)
+                    differences[count] = abs(sample - (previous ?? sample))
+                    previous = sample
+                    count += 1
+                }
+            }
+            (self.minimum, self.maximum, self.previous, self.count) = (minimum, maximum, previous, count)
             if count == differences.count { finishWindow() }
         }
     }
