@@ -150,7 +150,7 @@ public struct GradientBoostedTrees: Sendable {
         var classIndex = 0
         // Trees summed in LightGBM's order, so the floating-point sums are the same. Through
         // buffer pointers: the indices were checked when the model was read (every child and
-        // feature index in range), and the beat model runs 200 trees per beat.
+        // feature index in range), and the beat model runs 100 trees per beat.
         features.withUnsafeBufferPointer { values in
             splits.withUnsafeBufferPointer { splits in
                 leafValues.withUnsafeBufferPointer { leaves in
