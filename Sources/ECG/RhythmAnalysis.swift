@@ -22,6 +22,8 @@ public struct RhythmAnalysis: Sendable {
     public var afBurden: Double?
     /// the lead after the pipeline's filters (0.5 Hz high-pass, mains notch, 40 Hz low-pass) [mV]
     public var filtered: [Float]
+    /// the lead as it was given, before the filters [mV] (the median beat's shape is made from it)
+    public var samples: [Float]
 
     public var duration: Double { Double(sampleCount) / sampleRate }
 
@@ -58,6 +60,6 @@ public struct RhythmAnalysis: Sendable {
         return RhythmAnalysis(sampleRate: sampleRate, sampleCount: samples.count, beats: pipeline.everyClassifiedBeat,
                               ruledBeats: pipeline.everyRuledBeat,
                               secondCodes: codes, secondIrregularity: irregularity, episodes: episodes,
-                              afBurden: pipeline.rhythm.afBurden, filtered: filtered)
+                              afBurden: pipeline.rhythm.afBurden, filtered: filtered, samples: samples)
     }
 }

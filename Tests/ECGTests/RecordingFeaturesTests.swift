@@ -73,6 +73,34 @@ import Testing
             #expect(af["p_template_ratio"] * 3 < sinus["p_template_ratio"], "AF \(af["p_template_ratio"]) sinus \(sinus["p_template_ratio"])")
             #expect(af["p_residual_ratio"] > 3 * sinus["p_residual_ratio"], "AF \(af["p_residual_ratio"]) sinus \(sinus["p_residual_ratio"])")
             for name in QRSTCancellation.names { #expect(af[name].isFinite, "\(name)") }
+            // the median beat's P-wave region is flat in AF (measured: spread 0.043 of the QRS in
+            // sinus, 0.009 and 0.013 in AF)
+            #expect(af["shape_pr_spread"] * 2 < sinus["shape_pr_spread"], "AF \(af["shape_pr_spread"]) sinus \(sinus["shape_pr_spread"])")
         }
+    }
+
+    /// The median beat is the same shape whichever way up the lead is: turned
+    /// upright and flagged. MIT-BIH 100's MLII, 60 s, as recorded and negated;
+    /// the record is sinus rhythm by its reference, so its median beat has a P
+    /// wave where a PR interval of 120–200 ms puts it: the largest bin before
+    /// the QRS lies 240–100 ms before the R peak (measured: 0.087 of the QRS,
+    /// 160–140 ms before it), and the R peak within 20 ms of it.
+    @Test func anUpsideDownLeadGivesTheSameBeatShapeTurned() throws {
+        let record = try WFDBRecordReader.read(path: Fixture.directory + "/mitdb-100/100")
+        let lead = Array(record.samples[0][0..<Int(60 * record.sampleRate)])
+        let upright = RecordingFeatures(RhythmAnalysis.analyze(lead, sampleRate: record.sampleRate))
+        let turned = RecordingFeatures(RhythmAnalysis.analyze(lead.map { -$0 }, sampleRate: record.sampleRate))
+        #expect(upright["shape_inverted"] == 0)
+        #expect(turned["shape_inverted"] == 1)
+        for name in RecordingFeatures.shapeNames where name != "shape_inverted" {
+            #expect(abs(upright[name] - turned[name]) < 0.05, "\(name): \(upright[name]) against \(turned[name])")
+        }
+        let bins = RecordingFeatures.shapeNames.prefix(RecordingFeatures.shapeBins).map { upright[$0] }
+        // bin b covers 300 − 20·b to 280 − 20·b ms before the R peak
+        let pBin = try #require((0...11).max { bins[$0] < bins[$1] })
+        #expect((3...9).contains(pBin), "P-wave bin \(pBin): \(bins)")
+        #expect(bins[pBin] > 0.03, "\(bins)")
+        let rBin = try #require(bins.indices.max { bins[$0] < bins[$1] })
+        #expect((14...16).contains(rBin), "R bin \(rBin): \(bins)")
     }
 }
