@@ -93,4 +93,45 @@ import Signals
         #expect(pieces == whole)
         #expect(chain.names == ["highpass", "notch60", "lowpass"])
     }
+
+    /// The chain runs its biquad stages sample by sample together: the same
+    /// Float output, to the bit, as running each stage over the whole block in
+    /// turn, with missing samples (NaN) and an overflow (∞) that each stage
+    /// must pass through without touching its state.
+    @Test func fusedBiquadStagesGiveStageByStageOutputToTheBit() {
+        let rate = 300.0
+        var signal = (0..<3000).map { index -> Float in
+            let t = Double(index) / rate
+            return Float(sin(2 * .pi * 1.3 * t) + 0.4 * sin(2 * .pi * 50 * t) + 0.2 * sin(2 * .pi * 17 * t) + 0.3)
+        }
+        signal[700] = .nan
+        signal[701] = .nan
+        signal[1500] = .infinity
+        let fused = ECGFilterChain.standard(sampleRate: rate, mains: 50)
+        var together = signal
+        // in uneven blocks, as a live source delivers them
+        var start = 0
+        for length in [1, 7, 300, 299, 1000, 1393] {
+            together.withUnsafeMutableBufferPointer { buffer in
+                fused.process(UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + length)]))
+            }
+            start += length
+        }
+        let alone = ECGFilterChain.standard(sampleRate: rate, mains: 50)
+        var oneByOne = signal
+        oneByOne.withUnsafeMutableBufferPointer { buffer in
+            // primed as the chain primes, then each stage over the whole block
+            var value = signal[0]
+            for stage in alone.stages {
+                stage.prime(with: value)
+                value = stage.steadyOutput(for: value)
+            }
+            for stage in alone.stages { stage.process(buffer) }
+        }
+        #expect(together.count == oneByOne.count)
+        let differing = zip(together, oneByOne).enumerated().filter { $0.element.0.bitPattern != $0.element.1.bitPattern }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+        #expect(together[700].isNaN && together[1500].isInfinite)
+        #expect(together[2999].isFinite)
+    }
 }
