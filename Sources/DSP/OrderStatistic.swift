@@ -6,7 +6,6 @@ public enum OrderStatistic {
     /// of a whole lead, of each second's differences and of each beat's window
     /// took a sixth of `ecg classify`'s time when they were sorted. Allocates nothing.
     public static func select(_ values: inout [Float], rank: Int) -> Float {
-        precondition(values.indices.contains(rank), "OrderStatistic.select: rank \(rank) of \(values.count) values")
         // Through one buffer pointer: indexing the inout array checked bounds and uniqueness on
         // every read and swap, which was half of this function's time in `ecg classify`.
         return values.withUnsafeMutableBufferPointer { select(in: $0, rank: rank) }

@@ -187,7 +187,7 @@ public struct RecordingFeatures: Sendable {
     /// beat's samples from 800 ms before its R peak to 1 s after it, less their
     /// level 300–250 ms before the peak; point by point the median over the
     /// beats from 300 ms before the peak to 500 ms after (the mean outside it); that through the
-    /// pipeline's filters forwards and backwards (zero phase: the causal filters
+    /// pipeline's filters, without the mains notch, forwards and backwards (zero phase: the causal filters
     /// smear the P and T waves, and with them the gain was lost), and kept from
     /// 300 ms before the peak to 500 ms after it, less its level in the first
     /// 50 ms; turned so that the QRS's (±33 ms) larger deflection is upward
@@ -242,7 +242,7 @@ public struct RecordingFeatures: Sendable {
         guard median.allSatisfy(\.isFinite) else { return }
         ECGFilterChain.standard(sampleRate: rate, mains: nil).zeroPhase(&median)
         var beat = median[pad..<(pad + length)].map { Double($0) }
-        var head = median[pad..<(pad + max(1, Int((0.05 * rate).rounded())))].map { $0 }
+        var head = Array(median[pad..<(pad + max(1, Int((0.05 * rate).rounded())))])
         let level = Double(OrderStatistic.select(&head, rank: head.count / 2))
         let qrsHalf = max(1, Int((0.033 * rate).rounded()))
         var lowest = Double.infinity, highest = -Double.infinity
