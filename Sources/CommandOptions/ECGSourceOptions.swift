@@ -40,11 +40,12 @@ public struct ECGSourceOptions: ParsableArguments {
     public var leads: Int?
 
     @Option(name: .customLong("qrs-detector"), help: ArgumentHelp(
-        "QRS detector: auto (default: each beat from the detector that does better in the noise at its time — the "
-            + "wavelet one in muscle noise, else Pan–Tompkins; the best on the measured records), pan-tompkins (Pan & "
-            + "Tompkins with matched filters; the better in electrode-motion noise) or swt (Kalidas & Tamil's stationary "
+        "QRS detector: auto (default, but for `ecg classify`: each beat from the detector that does better in the noise "
+            + "at its time — the wavelet one in muscle noise, else Pan–Tompkins; the best on the measured records), "
+            + "pan-tompkins (Pan & Tompkins with matched filters; the better in electrode-motion noise; `ecg classify`'s "
+            + "default, the one its model learnt from) or swt (Kalidas & Tamil's stationary "
             + "wavelet; the better in muscle noise). Docs/ecg.md has the table.", valueName: "name"))
-    public var qrsDetector: BeatDetectorKind = .standard
+    public var qrsDetector: BeatDetectorKind?
 
     @Option(name: .customLong("qrs-lead"), help: "Lead the QRS detector watches, counting from 0 (default: lead II or MLII if there is one, else 0).")
     public var qrsLead: Int?
@@ -146,7 +147,7 @@ public struct ECGSourceOptions: ParsableArguments {
         request.lead = lead
         request.follow = follow
         request.strict = strict
-        request.detector = qrsDetector
+        request.chosenDetector = qrsDetector
         request.speed = speed.factor
         request.mains = mains
         request.synthetic.heartRate = heartRate

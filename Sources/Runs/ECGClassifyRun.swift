@@ -34,7 +34,8 @@ public struct ECGClassifyRun {
                 let file = try source.openFile(path, unused: "not classified")
                 let lead = try source.detectionLead(file)
                 assessment = RecordingClassifier.assess(file.record.samples[lead], sampleRate: file.record.sampleRate,
-                                                        detector: source.detector, mains: source.mains)
+                                                        detector: source.chosenDetector ?? RecordingClassifier.standardDetector,
+                                                        mains: source.mains)
             } catch let error as ECGError {
                 printError(error.description)
                 failures += 1

@@ -100,8 +100,10 @@ public struct ECGSourceRequest {
     public var speed: Double? = 1
     /// mains frequency of the notch filter [Hz]
     public var mains = 50.0
-    /// the QRS detector (`--qrs-detector`)
-    public var detector = BeatDetectorKind.standard
+    /// the QRS detector asked for (`--qrs-detector`), nil for the command's own default
+    public var chosenDetector: BeatDetectorKind?
+    /// the QRS detector: the one asked for, else the default (`BeatDetectorKind.standard`)
+    public var detector: BeatDetectorKind { chosenDetector ?? .standard }
     public var synthetic = SyntheticECGSettings()
 
     public init() {}

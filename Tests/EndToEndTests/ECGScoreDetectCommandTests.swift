@@ -72,6 +72,27 @@ import Testing
         #expect(strict.status == 1 && strict.stderr.contains("--strict"), "\(strict.stderr)")
     }
 
+    /// `ecg classify` measures with the detector its model learnt from (Pan–Tompkins), not the other
+    /// commands' `auto`: its features without `--qrs-detector` are those of `--qrs-detector pan-tompkins`,
+    /// and `auto`, still taken when asked for, counts a beat fewer on this noisy recording (A00056, labelled ~).
+    @Test func classifyMeasuresWithTheDetectorItsModelLearntFrom() throws {
+        let path = Self.cinc.appendingPathComponent("A00056").path
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-classify-\(getpid())")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        var features: [String: String] = [:]
+        for (name, options) in [("default", []), ("pan-tompkins", ["--qrs-detector", "pan-tompkins"]),
+                                ("auto", ["--qrs-detector", "auto"])] {
+            let output = temporary.appendingPathComponent("\(name).csv").path
+            let result = try run(Paths.tscope, ["ecg", "classify", path, "--features", output] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            features[name] = try String(contentsOfFile: output, encoding: .utf8)
+        }
+        #expect(features["default"]?.contains("\nA00056,") == true, "\(features["default"] ?? "")")
+        #expect(features["default"] == features["pan-tompkins"])
+        #expect(features["default"] != features["auto"])
+    }
+
     /// Record 201 (MIT-BIH, DS1): `ecg score --rhythm` finds its AF, `ecg monitor` says "af" and reports each
     /// episode as one JSON line, with the AF burden in its summary; `ecg detect` writes beat classes.
     @Test func atrialFibrillationOnRecord201() throws {
