@@ -111,7 +111,7 @@ public struct ECGClassifyRun {
         return "{\"record\":\"\(escaped(name))\",\"verdict\":\"\(assessment.verdict.rawValue)\",\"heart_rate\":\(rate),"
             + String(format: "\"duration_s\":%.3f,", assessment.analysis.duration)
             + "\"beats\":{\(counts)},\"af_burden\":\(assessment.analysis.afBurden.map { String(format: "%.4f", $0) } ?? "null"),"
-            + "\"probabilities\":{\(probabilities)},\"reasons\":[\(reasons)]}"
+            + "\"probabilities\":{\(probabilities)},\"parts_judged\":\(assessment.partsJudged),\"reasons\":[\(reasons)]}"
     }
 
     static func escaped(_ text: String) -> String {

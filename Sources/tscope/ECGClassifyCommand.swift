@@ -15,7 +15,9 @@ struct ECGClassifyCommand: ParsableCommand {
             detector; its features go to gradient-boosted trees trained on the development half of the \\
             PhysioNet/CinC 2017 set (Docs/ecg.md, "A verdict per recording"). too_short: under 8 s of \\
             signal. --json prints one object per recording: {"record":…,"verdict":…,"heart_rate":…,\\
-            "beats":{"N":…,"S":…,"V":…,"Q":…},"af_burden":…,"probabilities":{…},"reasons":[…]}. A file \\
+            "beats":{"N":…,"S":…,"V":…,"Q":…},"af_burden":…,"probabilities":{…},"parts_judged":…,"reasons":[…]}; \\
+            when the model is unsure of a recording of 18 s or more (its two likeliest verdicts within 0.2) it also judges \\
+            three half-length parts and the probabilities are their mean with the whole's. A file \\
             that cannot be read gets a one-line error and the rest are still classified; the exit status \\
             is then 1. --labels FILE (`record,label`, labels N, A, O, ~ as the challenge's REFERENCE.csv) \\
             adds F1 per class and the challenge score (mean F1 of normal, af, other).

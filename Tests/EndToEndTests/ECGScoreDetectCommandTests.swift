@@ -93,6 +93,24 @@ import Testing
         #expect(features["default"] != features["auto"])
     }
 
+    /// `ecg classify --json` says when it took a second look: A00066 (labelled normal), which the model is
+    /// unsure of, is judged with three half-length parts, and says so among its reasons; A00001 is not.
+    @Test func classifySaysWhenItJudgedParts() throws {
+        let result = try run(Paths.tscope, ["ecg", "classify", "--json", Self.cinc.appendingPathComponent("A00066").path,
+                                            Self.cinc.appendingPathComponent("A00001").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["record"] as? String } == ["A00066", "A00001"])
+        #expect(objects.map { $0["parts_judged"] as? Int } == [3, 0])
+        #expect(objects.map { $0["verdict"] as? String } == ["normal", "normal"])
+        let reasons = try #require(objects[0]["reasons"] as? [String])
+        #expect(reasons.last?.hasPrefix("unsure of the whole") == true, "\(reasons)")
+        let probabilities = try #require(objects[0]["probabilities"] as? [String: Double])
+        #expect(abs(probabilities.values.reduce(0, +) - 1) < 0.001, "\(probabilities)")
+    }
+
     /// Record 201 (MIT-BIH, DS1): `ecg score --rhythm` finds its AF, `ecg monitor` says "af" and reports each
     /// episode as one JSON line, with the AF burden in its summary; `ecg detect` writes beat classes.
     @Test func atrialFibrillationOnRecord201() throws {
