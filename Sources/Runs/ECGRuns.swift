@@ -227,6 +227,9 @@ public struct ECGConvertRun {
     public var rate: Double?
     /// refuse an EDF cut short instead of converting its complete records
     public var strict = false
+    /// the excerpt to write [s from the record's start]: `--from`, `--to` (nil: the whole record)
+    public var from: Double?
+    public var to: Double?
 
     public init(input: String, output: String) {
         self.input = input
@@ -239,6 +242,10 @@ public struct ECGConvertRun {
                                                           strict: strict)
         var written: [String]
         for note in recording.notes { printError("\(input): \(note)") }
+        if from != nil || to != nil {
+            recording = try recording.excerpt(from: from ?? 0, to: to, file: input)
+            for note in recording.notes { printError("\(output): \(note)") }
+        }
         if !leads.isEmpty {
             let chosen = try leads.map { try LeadSelector($0).resolve(in: recording.labels, file: input) }
             recording.signals = chosen.map { recording.signals[$0] }
@@ -258,7 +265,9 @@ public struct ECGConvertRun {
             written = record.leadNames.map { "\($0) \(Self.rate(record.sampleRate)) Hz" }
             recording.annotations = []
         }
-        return "\(input) → \(output): \(written.joined(separator: ", ")); \(recording.annotations.count) annotations"
+        let length = recording.signals.map { Double($0.digital.count) / $0.sampleRate }.max() ?? 0
+        let excerpt = from != nil || to != nil ? String(format: " (%.3f s from %g s)", length, from ?? 0) : ""
+        return "\(input)\(excerpt) → \(output): \(written.joined(separator: ", ")); \(recording.annotations.count) annotations"
     }
 
     /// a rate as people write it: 360, 0.9765625, 360 for a CSV's measured 359.99999996

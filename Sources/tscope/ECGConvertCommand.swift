@@ -30,6 +30,12 @@ struct ECGConvertCommand: ParsableCommand {
     @Option(help: "A CSV input's sample rate [Hz], checked against its time column.")
     var rate: Double?
 
+    @Option(help: "Write only from this time [s from the record's start] (as WFDB's snip): annotations move with it, the rhythm in force is repeated at its start.")
+    var from: Double?
+
+    @Option(help: "Write only up to this time [s from the record's start]; past the end: the end.")
+    var to: Double?
+
     @Flag(help: "Refuse an EDF input whose data ends before its header's record count (default: convert its complete records, with a warning).")
     var strict = false
 
@@ -39,6 +45,8 @@ struct ECGConvertCommand: ParsableCommand {
         convert.annotator = annotator
         convert.rate = rate
         convert.strict = strict
+        convert.from = from
+        convert.to = to
         try reportingECGErrors { printError(try convert.run()) }
     }
 }

@@ -110,6 +110,56 @@ import Testing
         #expect(text.hasPrefix("time_s,V5\n0.000000,-0.065\n0.002778,-0.065\n"), "\(text.prefix(80))")
     }
 
+    /// `ecg convert --from/--to` writes an excerpt, as WFDB's snip: MIT-BIH 201 from 100 s to 400 s (in its
+    /// first AF episode) holds the original's samples 36000–143999, and scoring the excerpt gives what
+    /// `ecg score --from 100 --to 400` gives on the whole record, rhythm included: the "(AFIB" in force since
+    /// 0.17 s is repeated at the excerpt's start.
+    @Test func convertWritesAnExcerptThatScoresAsTheWholeRecordsExcerpt() throws {
+        let directory = try Paths.temporaryDirectory("ecg-excerpt")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record201 = Self.fixtures.appendingPathComponent("mitdb-201/201").path
+        let excerpt = directory.appendingPathComponent("af201").path
+        let cut = try run(Paths.tscope, ["ecg", "convert", record201, excerpt + ".hea", "--from", "100", "--to", "400"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.contains("(300.000 s from 100 s) → "), "\(cut.stderr)")
+        let header = try String(contentsOfFile: excerpt + ".hea", encoding: .utf8)
+        #expect(header.hasPrefix("af201 2 360 108000\n"), "\(header)")
+
+        let fromExcerpt = try run(Paths.tscope, ["ecg", "score", excerpt, "--rhythm"])
+        let fromWhole = try run(Paths.tscope, ["ecg", "score", record201, "--rhythm", "--from", "100", "--to", "400"])
+        #expect(fromExcerpt.status == 0 && fromWhole.status == 0, "\(fromExcerpt.stderr) \(fromWhole.stderr)")
+        let excerptLines = fromExcerpt.stdoutText.split(separator: "\n").dropFirst()
+        let wholeLines = fromWhole.stdoutText.split(separator: "\n").dropFirst()
+        #expect(Array(excerptLines) == Array(wholeLines), "\(fromExcerpt.stdoutText)\n\(fromWhole.stdoutText)")
+        #expect(excerptLines.contains { $0.hasPrefix("AF seconds   Se ") && $0.contains("TP 266") }, "\(fromExcerpt.stdoutText)")
+
+        // the samples: the excerpt's CSV rows are the whole record's rows from 36000 on, a sample apart in time
+        let whole = directory.appendingPathComponent("whole.csv").path
+        let part = directory.appendingPathComponent("part.csv").path
+        #expect(try run(Paths.tscope, ["ecg", "convert", record201, whole, "--to", "400"]).status == 0)
+        #expect(try run(Paths.tscope, ["ecg", "convert", excerpt, part]).status == 0)
+        let wholeRows = try String(contentsOfFile: whole, encoding: .utf8).split(separator: "\n").dropFirst()
+        let partRows = try String(contentsOfFile: part, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(wholeRows.count == 144_000 && partRows.count == 108_000)
+        let values = { (row: Substring) in row.split(separator: ",").dropFirst().joined(separator: ",") }
+        #expect(partRows.map(values) == wholeRows.dropFirst(36_000).map(values))
+
+        // a CinC header's date and time move on by the whole seconds; a fraction is said on stderr
+        let cinc = Self.fixtures.appendingPathComponent("cinc2017-validation/A00056").path
+        let later = directory.appendingPathComponent("later").path
+        let moved = try run(Paths.tscope, ["ecg", "convert", cinc, later + ".hea", "--from", "10.5", "--to", "20"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.stderr.contains("the excerpt starts 10.500 s in: its start time is given to the whole second before"),
+                "\(moved.stderr)")
+        let laterHeader = try String(contentsOfFile: later + ".hea", encoding: .utf8)
+        #expect(laterHeader.hasPrefix("later 1 300 2850 08:05:15 08/05/2014\n"), "\(laterHeader)")
+        let pastTheEnd = try run(Paths.tscope, ["ecg", "convert", cinc, later + ".hea", "--from", "40"])
+        #expect(pastTheEnd.status != 0 && pastTheEnd.stderr.contains("A00056: --from 40 s: the record ends at 30.000 s"),
+                "\(pastTheEnd.stderr)")
+        let backwards = try run(Paths.tscope, ["ecg", "convert", cinc, later + ".hea", "--from", "5", "--to", "4"])
+        #expect(backwards.status != 0 && backwards.stderr.contains("--to 4.0 s: expected after --from 5.0 s"), "\(backwards.stderr)")
+    }
+
     @Test func watchPlaysAnEDFLeadChosenByLabel() throws {
         let tmux = try #require(try TmuxSession(width: 160, height: 32))
         try tmux.type("\(Paths.tscope.path) ecg watch '\(Self.generator)' --lead 'sine 8 Hz' --layout strip")
