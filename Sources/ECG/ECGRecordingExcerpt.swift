@@ -33,17 +33,23 @@ extension ECGRecording {
         // an annotation belongs to the excerpt when it falls on one of its samples (half a grid step of slack)
         let slack = 0.5 / gridRate
         var kept: [ECGAnnotation] = []
-        if startSeconds > 0, let rhythm = annotations.last(where: { !$0.isBeat && $0.text.hasPrefix("(") && $0.onset < startSeconds - slack }) {
-            var opening = rhythm
-            opening.onset = 0
-            opening.duration = nil
-            kept.append(opening)
-        }
         for annotation in annotations where annotation.onset >= startSeconds - slack && annotation.onset < endSeconds - slack {
             var moved = annotation
             moved.onset = max(0, annotation.onset - startSeconds)
             if let length = annotation.duration { moved.duration = min(length, endSeconds - annotation.onset) }
             kept.append(moved)
+        }
+        // the rhythm in force: the latest rhythm note before the excerpt (EDF+ need not keep time order),
+        // unless the excerpt opens with a rhythm note of its own
+        let isRhythm = { (annotation: ECGAnnotation) in !annotation.isBeat && annotation.text.hasPrefix("(") }
+        var inForce: ECGAnnotation?
+        for annotation in annotations where isRhythm(annotation) && annotation.onset < startSeconds - slack {
+            if annotation.onset >= (inForce?.onset ?? -.infinity) { inForce = annotation }
+        }
+        if var opening = inForce, !kept.contains(where: { isRhythm($0) && $0.onset < slack }) {
+            opening.onset = 0
+            opening.duration = nil
+            kept.insert(opening, at: 0)
         }
         excerpt.annotations = kept
         if let time = self.start {

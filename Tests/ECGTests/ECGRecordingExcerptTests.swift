@@ -37,6 +37,12 @@ import Testing
         #expect(excerpt.annotations.map(\.onset) == [0, 0.5, 1.0])
         #expect(excerpt.annotations[2].duration == 2, "an event running past the end is cut at it")
         #expect(excerpt.signals[0].digital.first == 300 && excerpt.signals[0].digital.count == 300)
+        // an excerpt opening on a rhythm note of its own is not given the one before as well
+        let atChange = try recording.excerpt(from: 2, to: 4, file: "r")
+        #expect(atChange.annotations.map(\.text) == ["(AFIB", "N"])
+        // out of time order, as EDF+ may store them: the latest rhythm before the start still wins
+        recording.annotations.reverse()
+        #expect(try recording.excerpt(from: 3, to: 6, file: "r").annotations.first?.text == "(AFIB")
     }
 
     /// The start time moves on by whole seconds, across midnight and the year's end.
