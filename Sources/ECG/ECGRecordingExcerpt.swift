@@ -9,6 +9,8 @@ extension ECGRecording {
     /// Both ends are put on the slowest signal's sample grid first, so that signals at multiples of its
     /// rate (WFDB frames of several samples) stay aligned; `to` past the end is the end. Throws, naming
     /// `file`, when the excerpt would be empty. Its `notes` are its own (a start time rounded to the second).
+    /// (`ecg convert` checks --from/--to as every `ecg` command does, `validateExcerpt`, before reading; the
+    /// guards here keep other callers from trapping.)
     public func excerpt(from: Double, to: Double?, file: String) throws -> ECGRecording {
         guard from >= 0, from.isFinite else { throw ECGError(file: file, "--from \(from) s: expected 0 or more") }
         if let to, !(to > from) { throw ECGError(file: file, "--to \(to) s: expected after --from \(from) s") }

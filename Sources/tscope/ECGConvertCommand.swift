@@ -39,6 +39,10 @@ struct ECGConvertCommand: ParsableCommand {
     @Flag(help: "Refuse an EDF input whose data ends before its header's record count (default: convert its complete records, with a warning).")
     var strict = false
 
+    func validate() throws {
+        try validateExcerpt(from: from, to: to)
+    }
+
     func run() throws {
         var convert = ECGConvertRun(input: input, output: output)
         convert.leads = leads

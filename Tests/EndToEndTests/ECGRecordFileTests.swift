@@ -157,7 +157,7 @@ import Testing
         #expect(pastTheEnd.status != 0 && pastTheEnd.stderr.contains("A00056: --from 40 s: the record ends at 30.000 s"),
                 "\(pastTheEnd.stderr)")
         let backwards = try run(Paths.tscope, ["ecg", "convert", cinc, later + ".hea", "--from", "5", "--to", "4"])
-        #expect(backwards.status != 0 && backwards.stderr.contains("--to 4.0 s: expected after --from 5.0 s"), "\(backwards.stderr)")
+        #expect(backwards.status != 0 && backwards.stderr.contains("--to 4.0 must come after --from 5.0"), "\(backwards.stderr)")
     }
 
     @Test func watchPlaysAnEDFLeadChosenByLabel() throws {
