@@ -17,11 +17,11 @@ import Testing
         return model.probabilities(RecordingFeatures(analysis).values)
     }
 
-    /// A00066 (labelled normal; fixtures README): the model is unsure of the whole, so the parts at samples
+    /// A00234 (labelled normal; fixtures README): the model is unsure of the whole, so the parts at samples
     /// 0, 2250 and 4500 (4500 long: make-ecg-crops' crops 0, 2 and 4 of five of a 9000-sample recording)
     /// are judged too, and the verdict's probabilities are the four's mean.
     @Test func anUnsureRecordingIsJudgedWithItsParts() throws {
-        let samples = try Self.cinc("A00066")
+        let samples = try Self.cinc("A00234")
         #expect(samples.count == 9000)
         let assessment = RecordingClassifier.assess(samples, sampleRate: 300)
         #expect(assessment.partsJudged == 3)
@@ -52,7 +52,7 @@ import Testing
         #expect(sure.partsJudged == 0 && sure.verdict == .normal)
         #expect(!sure.reasons.contains { $0.contains("half-length parts") })
 
-        let samples = try Self.cinc("A00066")
+        let samples = try Self.cinc("A00234")
         let short = Array(samples[0..<5399])  // parts of 2699 samples: under 9 s at 300 Hz
         let model = try #require(RecordingClassifier.model)
         var probabilities = [0.4, 0.3, 0.2, 0.1]  // unsure: 0.1 apart

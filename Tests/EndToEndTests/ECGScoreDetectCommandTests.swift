@@ -93,16 +93,16 @@ import Testing
         #expect(features["default"] != features["auto"])
     }
 
-    /// `ecg classify --json` says when it took a second look: A00066 (labelled normal), which the model is
+    /// `ecg classify --json` says when it took a second look: A00234 (labelled normal), which the model is
     /// unsure of, is judged with three half-length parts, and says so among its reasons; A00001 is not.
     @Test func classifySaysWhenItJudgedParts() throws {
-        let result = try run(Paths.tscope, ["ecg", "classify", "--json", Self.cinc.appendingPathComponent("A00066").path,
+        let result = try run(Paths.tscope, ["ecg", "classify", "--json", Self.cinc.appendingPathComponent("A00234").path,
                                             Self.cinc.appendingPathComponent("A00001").path])
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try result.stdoutText.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(objects.map { $0["record"] as? String } == ["A00066", "A00001"])
+        #expect(objects.map { $0["record"] as? String } == ["A00234", "A00001"])
         #expect(objects.map { $0["parts_judged"] as? Int } == [3, 0])
         #expect(objects.map { $0["verdict"] as? String } == ["normal", "normal"])
         let reasons = try #require(objects[0]["reasons"] as? [String])
