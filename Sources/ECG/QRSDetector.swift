@@ -75,24 +75,30 @@ public final class QRSDetector {
     /// the two matched filters' taps (Ricker wavelets, unit energy), ±50 ms
     private let narrowTemplate: [Double]
     private let wideTemplate: [Double]
-    /// band-passed samples for the matched filters, each written twice (at i
-    /// and i + taps) so the newest `taps` are always contiguous
-    @exclusivity(unchecked) private var templateInput: [Double]
+    // Samples go through in batches of up to `batchLength`: first the band-pass over the whole batch,
+    // then the matched filters over it, then the per-sample peak logic. The ring buffers below are
+    // allocated once and owned by the detector (freed in deinit): a store into an array property
+    // checked the array's uniqueness on every sample, six times per sample.
+    static let batchLength = 512
+    /// the batch's band-passed samples and their matched-filter energies
+    private let batchFiltered: UnsafeMutableBufferPointer<Double>
+    private let batchEnergy: UnsafeMutableBufferPointer<Double>
+    /// the matched filters' input: the last `taps − 1` band-passed samples of the batch before (zeros
+    /// at the start), then the batch's, oldest first, so each sample's `taps` are contiguous
+    private let matchInput: UnsafeMutableBufferPointer<Double>
     /// matched filters' energy (the smaller of the two) of the last `windowLength` samples and their sum
-    @exclusivity(unchecked) private var squares: [Double]
+    private let squares: UnsafeMutableBufferPointer<Double>
     @exclusivity(unchecked) private var squareSum = 0.0
     /// band-passed signal and |derivative| of the last second, by sample index modulo capacity
-    @exclusivity(unchecked) private var bandPassed: [Double]
-    @exclusivity(unchecked) private var slopes: [Double]
+    private let bandPassed: UnsafeMutableBufferPointer<Double>
+    private let slopes: UnsafeMutableBufferPointer<Double>
     @exclusivity(unchecked) private var integrated = (0.0, 0.0)
     /// integrated signal of the last `learningLength` samples, by sample index modulo capacity
-    @exclusivity(unchecked) private var integratedHistory: [Double]
+    private let integratedHistory: UnsafeMutableBufferPointer<Double>
     /// |band-passed| signal of the last `learningLength` samples, likewise
-    @exclusivity(unchecked) private var amplitudeHistory: [Double]
-    /// `sampleIndex` modulo the matched filters' length, `windowLength`, the history's capacity and
-    /// `learningLength`: kept by counting, since four integer divisions per sample were a tenth of
-    /// the detector's time
-    @exclusivity(unchecked) private var templateSlot = 0
+    private let amplitudeHistory: UnsafeMutableBufferPointer<Double>
+    /// `sampleIndex` modulo `windowLength`, the history's capacity and `learningLength`: kept by
+    /// counting, since integer divisions per sample were a tenth of the detector's time
     @exclusivity(unchecked) private var windowSlot = 0
     @exclusivity(unchecked) private var historySlot = 0
     @exclusivity(unchecked) private var learningSlot = 0
@@ -150,19 +156,33 @@ public final class QRSDetector {
             .lowPass(cutoff: 15, sampleRate: sampleRate),
         ]
         bandPassDelay = Int((Self.groupDelay(of: bandPass, at: 10, sampleRate: sampleRate) * sampleRate).rounded())
-        squares = Array(repeating: 0, count: windowLength)
         narrowTemplate = Self.ricker(sigma: 0.008, halfWidth: 0.05, sampleRate: sampleRate)
         wideTemplate = Self.ricker(sigma: 0.022, halfWidth: 0.05, sampleRate: sampleRate)
-        templateInput = Array(repeating: 0, count: 2 * narrowTemplate.count)
+        func zeros(_ count: Int) -> UnsafeMutableBufferPointer<Double> {
+            let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
+        batchFiltered = zeros(Self.batchLength)
+        batchEnergy = zeros(Self.batchLength)
+        matchInput = zeros(narrowTemplate.count - 1 + Self.batchLength)
+        squares = zeros(windowLength)
         let historyLength = max(windowLength + refractory + bandPassDelay + 8, Int(sampleRate))
-        bandPassed = Array(repeating: 0, count: historyLength)
-        slopes = Array(repeating: 0, count: historyLength)
+        bandPassed = zeros(historyLength)
+        slopes = zeros(historyLength)
         learning.reserveCapacity(64)
         held.reserveCapacity(Self.heldCapacity)
-        integratedHistory = Array(repeating: 0, count: learningLength)
-        amplitudeHistory = Array(repeating: 0, count: learningLength)
+        integratedHistory = zeros(learningLength)
+        amplitudeHistory = zeros(learningLength)
         recentRR = Array(repeating: Int(sampleRate), count: 8)
         regularRR = Array(repeating: Int(sampleRate), count: 8)
+    }
+
+    deinit {
+        for buffer in [batchFiltered, batchEnergy, matchInput, squares, bandPassed, slopes, integratedHistory,
+                       amplitudeHistory] {
+            buffer.deallocate()
+        }
     }
 
     /// Worst-case delay from an R peak to its report, search-back aside [s].
@@ -185,8 +205,15 @@ public final class QRSDetector {
     /// sample the detector only counts time); appends the sample index
     /// of each detected R peak to `beats`, in time order.
     public func process(_ samples: UnsafeBufferPointer<Float>, beats: inout [Int]) {
-        for sample in samples {
-            step(Double(sample), beats: &beats)
+        var start = 0
+        while start < samples.count {
+            let count = min(Self.batchLength, samples.count - start)
+            bandPass(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]))
+            matchFilters(count: count)
+            for offset in 0..<count {
+                step(filtered: batchFiltered[offset], energy: batchEnergy[offset], beats: &beats)
+            }
+            start += count
         }
     }
 
@@ -194,28 +221,76 @@ public final class QRSDetector {
         samples.withUnsafeBufferPointer { process($0, beats: &beats) }
     }
 
-    private func step(_ input: Double, beats: inout [Int]) {
-        var filtered = 0.0
-        if input.isFinite || primed {
-            let x = input.isFinite ? input : lastInput
-            lastInput = x
-            if !primed {
-                // settled on x: the high-pass outputs 0, so the low-pass starts at 0, not at x
-                var settled = x
-                for index in bandPass.indices {
-                    bandPass[index].prime(with: settled)
-                    settled *= bandPass[index].dcGain
+    /// The band-pass over one batch into `batchFiltered` (NaN holds the last value; 0 before the first
+    /// finite sample).
+    private func bandPass(_ samples: UnsafeBufferPointer<Float>) {
+        bandPass.withUnsafeMutableBufferPointer { sections in
+            for (offset, sample) in samples.enumerated() {
+                let input = Double(sample)
+                var filtered = 0.0
+                if input.isFinite || primed {
+                    let x = input.isFinite ? input : lastInput
+                    lastInput = x
+                    if !primed {
+                        // settled on x: the high-pass outputs 0, so the low-pass starts at 0, not at x
+                        var settled = x
+                        for index in sections.indices {
+                            sections[index].prime(with: settled)
+                            settled *= sections[index].dcGain
+                        }
+                        primed = true
+                    }
+                    filtered = x
+                    for index in sections.indices { filtered = sections[index].process(filtered) }
                 }
-                primed = true
+                batchFiltered[offset] = filtered
             }
-            filtered = x
-            for index in bandPass.indices { filtered = bandPass[index].process(filtered) }
         }
+    }
 
+    /// The smaller of the two matched filters' squared outputs for each of the batch's first `count`
+    /// band-passed samples, into `batchEnergy`.
+    private func matchFilters(count: Int) {
+        let taps = narrowTemplate.count
+        let input = matchInput
+        for offset in 0..<count { input[taps - 1 + offset] = batchFiltered[offset] }
+        narrowTemplate.withUnsafeBufferPointer { narrowTaps in
+            wideTemplate.withUnsafeBufferPointer { wideTaps in
+                for offset in 0..<count {
+                    // input[offset ..< offset + taps]: this sample's last `taps`, oldest first. Four
+                    // partial sums per filter: one running sum is a chain of dependent additions that
+                    // the processor cannot overlap, and this was the detector's costliest loop.
+                    var narrow = SIMD4<Double>()
+                    var wide = SIMD4<Double>()
+                    var narrowTail = 0.0
+                    var wideTail = 0.0
+                    var k = 0
+                    while k + 4 <= taps {
+                        let x = SIMD4(input[offset + k], input[offset + k + 1], input[offset + k + 2], input[offset + k + 3])
+                        narrow += SIMD4(narrowTaps[k], narrowTaps[k + 1], narrowTaps[k + 2], narrowTaps[k + 3]) * x
+                        wide += SIMD4(wideTaps[k], wideTaps[k + 1], wideTaps[k + 2], wideTaps[k + 3]) * x
+                        k += 4
+                    }
+                    while k < taps {
+                        narrowTail += narrowTaps[k] * input[offset + k]
+                        wideTail += wideTaps[k] * input[offset + k]
+                        k += 1
+                    }
+                    let narrowSum = narrow.sum() + narrowTail
+                    let wideSum = wide.sum() + wideTail
+                    batchEnergy[offset] = min(narrowSum * narrowSum, wideSum * wideSum)
+                }
+            }
+        }
+        // keep the last taps − 1 for the next batch
+        for index in 0..<(taps - 1) { input[index] = input[count + index] }
+    }
+
+    /// One sample's peak logic, from its band-passed value and matched-filter energy.
+    private func step(filtered: Double, energy square: Double, beats: inout [Int]) {
         // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
         let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
         recent = (filtered, recent.0, recent.1, recent.2)
-        let square = matchedEnergy(filtered)
         squareSum += square - squares[windowSlot]
         squares[windowSlot] = square
         let value = max(squareSum, 0) / Double(windowLength)
@@ -247,51 +322,12 @@ public final class QRSDetector {
             relearnIfLost(beats: &beats)
         }
         sampleIndex += 1
-        templateSlot += 1
-        if templateSlot == narrowTemplate.count { templateSlot = 0 }
         windowSlot += 1
         if windowSlot == windowLength { windowSlot = 0 }
         historySlot += 1
         if historySlot == bandPassed.count { historySlot = 0 }
         learningSlot += 1
         if learningSlot == learningLength { learningSlot = 0 }
-    }
-
-    /// The smaller of the two matched filters' squared outputs for the newest band-passed sample.
-    private func matchedEnergy(_ filtered: Double) -> Double {
-        let taps = narrowTemplate.count
-        let slot = templateSlot
-        templateInput[slot] = filtered
-        templateInput[slot + taps] = filtered
-        // templateInput[slot + 1 ... slot + taps] holds the last `taps` samples, oldest first.
-        // Four partial sums per filter: one running sum is a chain of dependent additions that
-        // the processor cannot overlap, and this was the detector's costliest loop.
-        var narrow = SIMD4<Double>()
-        var wide = SIMD4<Double>()
-        var narrowTail = 0.0
-        var wideTail = 0.0
-        templateInput.withUnsafeBufferPointer { input in
-            narrowTemplate.withUnsafeBufferPointer { narrowTaps in
-                wideTemplate.withUnsafeBufferPointer { wideTaps in
-                    let first = slot + 1
-                    var k = 0
-                    while k + 4 <= taps {
-                        let x = SIMD4(input[first + k], input[first + k + 1], input[first + k + 2], input[first + k + 3])
-                        narrow += SIMD4(narrowTaps[k], narrowTaps[k + 1], narrowTaps[k + 2], narrowTaps[k + 3]) * x
-                        wide += SIMD4(wideTaps[k], wideTaps[k + 1], wideTaps[k + 2], wideTaps[k + 3]) * x
-                        k += 4
-                    }
-                    while k < taps {
-                        narrowTail += narrowTaps[k] * input[first + k]
-                        wideTail += wideTaps[k] * input[first + k]
-                        k += 1
-                    }
-                }
-            }
-        }
-        let narrowSum = narrow.sum() + narrowTail
-        let wideSum = wide.sum() + wideTail
-        return min(narrowSum * narrowSum, wideSum * wideSum)
     }
 
     /// A Ricker wavelet (1 − t²/σ²)·exp(−t²/2σ²) sampled over ±`halfWidth`, scaled to unit energy [s].
