@@ -71,8 +71,20 @@ public struct GradientBoostedTrees: Sendable {
         var feature: Int32
         var left: Int32
         var right: Int32
-        var missingType: MissingType
-        var defaultLeft: Bool
+        /// where a missing (NaN) value goes, and a zero (|x| ≤ `zeroThreshold`): the missing type's
+        /// rule worked out once when the model is read (`goesLeft`), so a row's walk through the
+        /// trees makes two rarely taken tests and one comparison per split, with no switch
+        var nanGoesLeft: Bool
+        var zeroGoesLeft: Bool
+
+        init(threshold: Double, feature: Int32, left: Int32, right: Int32, missingType: MissingType, defaultLeft: Bool) {
+            self.threshold = threshold
+            self.feature = feature
+            self.left = left
+            self.right = right
+            nanGoesLeft = missingType == .none ? 0 <= threshold : defaultLeft
+            zeroGoesLeft = missingType == .zero ? defaultLeft : 0 <= threshold
+        }
     }
 
     /// All trees' splits, tree after tree; children indices are into this whole array.
@@ -154,35 +166,32 @@ public struct GradientBoostedTrees: Sendable {
         features.withUnsafeBufferPointer { values in
             splits.withUnsafeBufferPointer { splits in
                 leafValues.withUnsafeBufferPointer { leaves in
-                    for root in roots {
-                        var node = root
-                        while node >= 0 {
-                            let split = splits[Int(node)]
-                            node = Self.goesLeft(values[Int(split.feature)], at: split) ? split.left : split.right
+                    output.withUnsafeMutableBufferPointer { sums in
+                        for root in roots {
+                            var node = root
+                            while node >= 0 {
+                                let split = splits[Int(node)]
+                                node = Self.goesLeft(values[Int(split.feature)], at: split) ? split.left : split.right
+                            }
+                            sums[classIndex] += leaves[Int(-(node + 1))]
+                            classIndex += 1
+                            if classIndex == classes { classIndex = 0 }
                         }
-                        output[classIndex] += leaves[Int(-(node + 1))]
-                        classIndex += 1
-                        if classIndex == classes { classIndex = 0 }
                     }
                 }
             }
         }
     }
 
-    /// LightGBM's numerical decision for one value at one split.
+    /// LightGBM's numerical decision for one value at one split: a value goes left when
+    /// `value <= threshold`; |x| ≤ 1e-35 reaches LightGBM's trees as 0 (its row conversion skips such
+    /// values as zeros). By missing type: `NaN`: NaN goes the default way, 0 is compared; `Zero`: NaN
+    /// is converted to 0 first, and both go the default way; `None`: NaN is compared as 0. Those
+    /// outcomes are `nanGoesLeft` and `zeroGoesLeft`, worked out once per split.
     @inline(__always)
-    static func goesLeft(_ featureValue: Double, at split: Split) -> Bool {
-        // |x| ≤ 1e-35 reaches LightGBM's trees as 0 (its row conversion skips such values as zeros)
-        var value = featureValue.magnitude <= zeroThreshold ? 0 : featureValue
-        switch split.missingType {
-        case .nan:
-            if value.isNaN { return split.defaultLeft }
-        case .zero:
-            // NaN is converted to 0 first, so both go the default way
-            if value.isNaN || value == 0 { return split.defaultLeft }
-        case .none:
-            if value.isNaN { value = 0 }
-        }
+    static func goesLeft(_ value: Double, at split: Split) -> Bool {
+        if value.isNaN { return split.nanGoesLeft }
+        if value.magnitude <= zeroThreshold { return split.zeroGoesLeft }
         return value <= split.threshold
     }
 

@@ -365,13 +365,18 @@ public final class QRSDetector {
         var best = first
         var bestMagnitude = -1.0
         var steepest = 0.0
+        // index first...last lives at slot index % capacity: one division, then counting (the
+        // window is shorter than the ring, so it wraps at most once)
+        var slot = first % capacity
         for index in first...last {
-            let magnitude = abs(bandPassed[index % capacity])
+            let magnitude = abs(bandPassed[slot])
             if magnitude > bestMagnitude {
                 bestMagnitude = magnitude
                 best = index
             }
-            steepest = max(steepest, slopes[index % capacity])
+            steepest = max(steepest, slopes[slot])
+            slot += 1
+            if slot == capacity { slot = 0 }
         }
         return Candidate(height: height, peakIndex: peakIndex, rIndex: max(0, best - bandPassDelay), slope: steepest,
                          amplitude: max(0, bestMagnitude))
