@@ -160,6 +160,8 @@ public struct GradientBoostedTrees: Sendable {
         }
         let classes = classCount
         var classIndex = 0
+        // read once here: a static's every read in the loop went through its lazy initialiser's check
+        let zero = Self.zeroThreshold
         // Trees summed in LightGBM's order, so the floating-point sums are the same. Through
         // buffer pointers: the indices were checked when the model was read (every child and
         // feature index in range), and the beat model runs 100 trees per beat.
@@ -171,7 +173,8 @@ public struct GradientBoostedTrees: Sendable {
                             var node = root
                             while node >= 0 {
                                 let split = splits[Int(node)]
-                                node = Self.goesLeft(values[Int(split.feature)], at: split) ? split.left : split.right
+                                node = Self.goesLeft(values[Int(split.feature)], at: split, zeroThreshold: zero)
+                                    ? split.left : split.right
                             }
                             sums[classIndex] += leaves[Int(-(node + 1))]
                             classIndex += 1
@@ -189,7 +192,7 @@ public struct GradientBoostedTrees: Sendable {
     /// is converted to 0 first, and both go the default way; `None`: NaN is compared as 0. Those
     /// outcomes are `nanGoesLeft` and `zeroGoesLeft`, worked out once per split.
     @inline(__always)
-    static func goesLeft(_ value: Double, at split: Split) -> Bool {
+    static func goesLeft(_ value: Double, at split: Split, zeroThreshold: Double = GradientBoostedTrees.zeroThreshold) -> Bool {
         if value.isNaN { return split.nanGoesLeft }
         if value.magnitude <= zeroThreshold { return split.zeroGoesLeft }
         return value <= split.threshold
