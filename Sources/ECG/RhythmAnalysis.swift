@@ -44,7 +44,7 @@ public struct RhythmAnalysis: Sendable {
         var start = 0
         while start < samples.count {
             let count = min(step, samples.count - start)
-            for index in 0..<count { chunk.leads[0][index] = samples[start + index] }
+            chunk.leads[0].replaceSubrange(0..<count, with: samples[start..<(start + count)])
             chunk.count = count
             pipeline.process(&chunk)
             filtered.append(contentsOf: chunk.leads[0][0..<count])
