@@ -24,7 +24,7 @@ struct ECGClassifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Recordings: WFDB records (with or without .hea), EDF or CSV files.")
+    @Argument(help: "Recordings: WFDB records (with or without .hea), EDF or CSV files, or directories of them (the records a PhysioNet RECORDS file lists, else every .hea and .edf, by name).")
     var sources: [String]
 
     @OptionGroup var sourceOptions: ECGSourceOptions

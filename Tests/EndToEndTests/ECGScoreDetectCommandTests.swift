@@ -72,6 +72,51 @@ import Testing
         #expect(strict.status == 1 && strict.stderr.contains("--strict"), "\(strict.stderr)")
     }
 
+    /// `ecg classify DIR` reads a directory as PhysioNet's tools read a database: without a RECORDS file
+    /// every .hea (and .edf) by name, the labels file beside them left alone; with one, the records it
+    /// lists in its order, a record it names that is missing an error line (exit 1) while the rest go on;
+    /// a directory with no recording is one error line.
+    @Test func classifyReadsADirectoryAsPhysioNetLaysItOut() throws {
+        let whole = try run(Paths.tscope, ["ecg", "classify", "--json", Self.cinc.path])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        func records(_ output: String) throws -> [String] {
+            try output.split(separator: "\n").map {
+                try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["record"] as? String)
+            }
+        }
+        let expected = try FileManager.default.contentsOfDirectory(atPath: Self.cinc.path)
+            .filter { $0.hasSuffix(".hea") }.map { String($0.dropLast(4)) }.sorted()
+        #expect(expected.count >= 6)
+        #expect(try records(whole.stdoutText) == expected)
+        // the same verdicts as the files given one by one
+        let oneByOne = try run(Paths.tscope, ["ecg", "classify", "--json"] + expected.map { Self.cinc.appendingPathComponent($0).path })
+        #expect(oneByOne.stdoutText == whole.stdoutText)
+
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("tscope-classify-dir-\(getpid())")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        for name in ["A00004", "A00001"] {
+            for suffix in [".hea", ".mat"] {
+                try FileManager.default.copyItem(at: Self.cinc.appendingPathComponent(name + suffix),
+                                                 to: temporary.appendingPathComponent(name + suffix))
+            }
+        }
+        try "A00004\r\n\nA00001\r\nB00009\r\n".write(to: temporary.appendingPathComponent("RECORDS"), atomically: true, encoding: .utf8)
+        let listed = try run(Paths.tscope, ["ecg", "classify", "--json", temporary.path])
+        #expect(listed.status == 1, "\(listed.stderr)")
+        #expect(try records(listed.stdoutText) == ["A00004", "A00001"])
+        let errors = listed.stderr.split(separator: "\n").filter { !$0.contains("checksum") }
+        #expect(errors.count == 1 && errors[0].contains("B00009"), "\(listed.stderr)")
+
+        let empty = temporary.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let nothing = try run(Paths.tscope, ["ecg", "classify", empty.path, Self.cinc.appendingPathComponent("A00001").path])
+        #expect(nothing.status == 1)
+        #expect(nothing.stdoutText.hasPrefix("A00001  normal  "), "\(nothing.stdoutText)")
+        #expect(nothing.stderr.contains("\(empty.path): a directory with no RECORDS file and no .hea or .edf recording"),
+                "\(nothing.stderr)")
+    }
+
     /// `ecg classify` measures with the detector its model learnt from (Pan–Tompkins), not the other
     /// commands' `auto`: its features without `--qrs-detector` are those of `--qrs-detector pan-tompkins`,
     /// and `auto`, still taken when asked for, counts a beat fewer on this noisy recording (A00056, labelled ~).
