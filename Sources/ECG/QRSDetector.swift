@@ -208,7 +208,7 @@ public final class QRSDetector {
         var start = 0
         while start < samples.count {
             let count = min(Self.batchLength, samples.count - start)
-            bandPass(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]))
+            filterBatch(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]))
             matchFilters(count: count)
             for offset in 0..<count {
                 step(filtered: batchFiltered[offset], energy: batchEnergy[offset], beats: &beats)
@@ -223,7 +223,7 @@ public final class QRSDetector {
 
     /// The band-pass over one batch into `batchFiltered` (NaN holds the last value; 0 before the first
     /// finite sample).
-    private func bandPass(_ samples: UnsafeBufferPointer<Float>) {
+    private func filterBatch(_ samples: UnsafeBufferPointer<Float>) {
         bandPass.withUnsafeMutableBufferPointer { sections in
             for (offset, sample) in samples.enumerated() {
                 let input = Double(sample)
