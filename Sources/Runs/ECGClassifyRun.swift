@@ -3,8 +3,8 @@ import Foundation
 
 /// `ecg classify`: one verdict per recording (normal, af, other, noisy,
 /// too_short) with its heart rate, beats per class and reasons; many files
-/// in one run, a file that cannot be read an error line while the others go
-/// on. With a labels file (`record,label` as the CinC 2017 REFERENCE.csv):
+/// (or directories of them) in one run, a file that cannot be read an error
+/// line while the others go on. With a labels file (`record,label` as the CinC 2017 REFERENCE.csv):
 /// F1 per class and the challenge score.
 public struct ECGClassifyRun {
     public var source: ECGSourceRequest
