@@ -92,8 +92,11 @@ public struct ECGClassifyRun {
         let directory = URL(fileURLWithPath: path)
         let list = directory.appendingPathComponent("RECORDS").path
         if FileManager.default.fileExists(atPath: list) {
-            guard let data = FileManager.default.contents(atPath: list), let text = String(data: data, encoding: .utf8) else {
-                throw ECGError(file: list, "cannot read it as UTF-8 text (a record name per line)")
+            guard let data = FileManager.default.contents(atPath: list) else {
+                throw ECGError(file: list, "cannot read it (no permission?)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ECGError(file: list, "not UTF-8 text (expected a record name per line)")
             }
             let names = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }

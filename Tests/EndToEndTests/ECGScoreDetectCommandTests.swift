@@ -115,6 +115,15 @@ import Testing
         #expect(nothing.stdoutText.hasPrefix("A00001  normal  "), "\(nothing.stdoutText)")
         #expect(nothing.stderr.contains("\(empty.path): a directory with no RECORDS file and no .hea or .edf recording"),
                 "\(nothing.stderr)")
+        // a RECORDS file that names nothing, or is not text: one line each, naming it
+        for (bytes, says) in [(Data("# no records\n\n".utf8), "names no record"), (Data([0xFF, 0xFE, 0x00, 0x41]), "not UTF-8 text")] {
+            let list = empty.appendingPathComponent("RECORDS")
+            try bytes.write(to: list)
+            let result = try run(Paths.tscope, ["ecg", "classify", empty.path])
+            #expect(result.status == 1)
+            #expect(result.stdoutText.isEmpty)
+            #expect(result.stderr.contains("\(list.path): \(says)"), "\(result.stderr)")
+        }
     }
 
     /// `ecg classify` measures with the detector its model learnt from (Pan–Tompkins), not the other
