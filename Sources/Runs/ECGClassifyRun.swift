@@ -111,7 +111,9 @@ public struct ECGClassifyRun {
         }
         let records = files.filter { ["hea", "edf"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         guard !records.isEmpty else {
-            throw ECGError(file: path, "a directory with no RECORDS file and no .hea or .edf recording in it")
+            throw ECGError(file: path, "a directory with no RECORDS file and no .hea or .edf recording in it"
+                + (files.contains { ($0 as NSString).pathExtension.lowercased() == "csv" }
+                    ? " (CSV files in a directory are left alone, as a labels file may be one: name them as files)" : ""))
         }
         return records.map { directory.appendingPathComponent($0).path }
     }

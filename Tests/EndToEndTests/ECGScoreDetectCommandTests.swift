@@ -115,6 +115,12 @@ import Testing
         #expect(nothing.stdoutText.hasPrefix("A00001  normal  "), "\(nothing.stdoutText)")
         #expect(nothing.stderr.contains("\(empty.path): a directory with no RECORDS file and no .hea or .edf recording"),
                 "\(nothing.stderr)")
+        // a directory of CSV files only (a real Polar H10 export): CSV is read only when named
+        let csvOnly = temporary.appendingPathComponent("csv")
+        try FileManager.default.createDirectory(at: csvOnly, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.polar, toPath: csvOnly.appendingPathComponent("ecg-excerpt.csv").path)
+        let csv = try run(Paths.tscope, ["ecg", "classify", csvOnly.path])
+        #expect(csv.status == 1 && csv.stderr.contains("name them as files"), "\(csv.stderr)")
         // a RECORDS file that names nothing, or is not text: one line each, naming it
         for (bytes, says) in [(Data("# no records\n\n".utf8), "names no record"), (Data([0xFF, 0xFE, 0x00, 0x41]), "not UTF-8 text")] {
             let list = empty.appendingPathComponent("RECORDS")
