@@ -58,15 +58,16 @@ public struct RecordingAssessment: Sendable {
 
 /// One verdict per recording (`ecg classify`): the recording runs through the
 /// same pipeline as `ecg monitor` (`RhythmAnalysis`), its features
-/// (`RecordingFeatures`) go to gradient-boosted trees trained on the
-/// development half of the CinC 2017 set (`VerdictModelData`, made by
+/// (`RecordingFeatures`) go to gradient-boosted trees blended with a small
+/// network, both trained on the development half of the CinC 2017 set
+/// (`VerdictModel`: `VerdictModelData` and `VerdictNetworkData`, made by
 /// Tools/train-ecg-verdict), and the reasons are read off the features.
 public enum RecordingClassifier {
     /// less signal than this is too short to judge [s]
     public static let minimumSeconds = 8.0
 
-    /// the verdict model, decoded once
-    static let model: GradientBoostedTrees? = try? GradientBoostedTrees(json: VerdictModelData.json)
+    /// the verdict model, decoded once (nil only if the committed model is broken, which the tests refuse)
+    static let model: VerdictModel? = try? VerdictModel.committed()
 
     /// The QRS detector the verdict model learnt from, so `classify`'s default. Pan–Tompkins alone, not
     /// `auto`: cross-validated on the CinC development half (six fold shuffles, before the second look) the
@@ -132,7 +133,7 @@ public enum RecordingClassifier {
     /// Averages `probabilities` (the whole recording's) with its parts' when the two largest are within
     /// `secondLookMargin`; returns the number of parts judged (0: none, the whole stands).
     static func secondLook(_ samples: [Float], sampleRate: Double, detector: BeatDetectorKind, mains: Double?,
-                           model: GradientBoostedTrees, probabilities: inout [Double]) -> Int {
+                           model: VerdictModel, probabilities: inout [Double]) -> Int {
         var largest = -Double.infinity, second = -Double.infinity
         for probability in probabilities {
             if probability > largest { (largest, second) = (probability, largest) } else if probability > second { second = probability }

@@ -12,8 +12,8 @@ struct ECGClassifyCommand: ParsableCommand {
             A screening aid, not a diagnosis: tscope is not a medical device, and a verdict is no \\
             substitute for a clinician reading the ECG. Each recording (WFDB, EDF, CSV; many in one run) \\
             runs through the ecg monitor pipeline: QRS detection, beat classes (N, S, V, Q), the AF \\
-            detector; its features go to gradient-boosted trees trained on the development half of the \\
-            PhysioNet/CinC 2017 set (Docs/ecg.md, "A verdict per recording"). too_short: under 8 s of \\
+            detector; its features go to gradient-boosted trees blended with a small neural network, both \\
+            trained on the development half of the PhysioNet/CinC 2017 set (Docs/ecg.md, "A verdict per recording"). too_short: under 8 s of \\
             signal. --json prints one object per recording: {"record":…,"verdict":…,"heart_rate":…,\\
             "beats":{"N":…,"S":…,"V":…,"Q":…},"af_burden":…,"probabilities":{…},"parts_judged":…,"reasons":[…]}; \\
             when the model is unsure of a recording of 18 s or more (its two likeliest verdicts within 0.2) it also judges \\
