@@ -25,7 +25,7 @@ public enum QuantileNetworkError: Error, Equatable, CustomStringConvertible {
 ///    scikit-learn 1.9): within 1e-7 of the lowest quantile or below it is 0, within 1e-7 of the highest
 ///    or above it 1; between, the mean of `np.interp` upward through the quantiles and downward (so a
 ///    value on a run of equal quantiles lands in the middle of the run); then the standard normal's
-///    quantile function, clipped to ±5.1993 (the values of 1e-7 − ε and 1 − (1e-7 − ε));
+///    quantile function, clipped to ±5.1993 (its values at 1e-7 − ε and 1 − (1e-7 − ε));
 /// 3. then, for each feature in `missingIndicators`, 1 if it was missing, else 0.
 ///
 /// The JSON (format `tscope-quantile-network/1`):

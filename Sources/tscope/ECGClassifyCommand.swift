@@ -9,17 +9,17 @@ struct ECGClassifyCommand: ParsableCommand {
         commandName: "classify",
         abstract: "Give each recording a verdict: normal, af, other, noisy or too_short, with heart rate, beats per class and reasons.",
         discussion: """
-            A screening aid, not a diagnosis: tscope is not a medical device, and a verdict is no \\
-            substitute for a clinician reading the ECG. Each recording (WFDB, EDF, CSV; many in one run) \\
-            runs through the ecg monitor pipeline: QRS detection, beat classes (N, S, V, Q), the AF \\
-            detector; its features go to gradient-boosted trees blended with a small neural network, both \\
-            trained on the development half of the PhysioNet/CinC 2017 set (Docs/ecg.md, "A verdict per recording"). too_short: under 8 s of \\
-            signal. --json prints one object per recording: {"record":…,"verdict":…,"heart_rate":…,\\
-            "beats":{"N":…,"S":…,"V":…,"Q":…},"af_burden":…,"probabilities":{…},"parts_judged":…,"reasons":[…]}; \\
-            when the model is unsure of a recording of 18 s or more (its two likeliest verdicts within 0.2) it also judges \\
-            three half-length parts and the probabilities are their mean with the whole's. A file \\
-            that cannot be read gets a one-line error and the rest are still classified; the exit status \\
-            is then 1. --labels FILE (`record,label`, labels N, A, O, ~ as the challenge's REFERENCE.csv) \\
+            A screening aid, not a diagnosis: tscope is not a medical device, and a verdict is no \
+            substitute for a clinician reading the ECG. Each recording (WFDB, EDF, CSV; many in one run) \
+            runs through the ecg monitor pipeline: QRS detection, beat classes (N, S, V, Q), the AF \
+            detector; its features go to gradient-boosted trees blended with a small neural network, both \
+            trained on the development half of the PhysioNet/CinC 2017 set (Docs/ecg.md, "A verdict per recording"). too_short: under 8 s of \
+            signal. --json prints one object per recording: {"record":…,"verdict":…,"heart_rate":…,\
+            "beats":{"N":…,"S":…,"V":…,"Q":…},"af_burden":…,"probabilities":{…},"parts_judged":…,"reasons":[…]}; \
+            when the model is unsure of a recording of 18 s or more (its two likeliest verdicts within 0.2) it also judges \
+            three half-length parts and the probabilities are their mean with the whole's. A file \
+            that cannot be read gets a one-line error and the rest are still classified; the exit status \
+            is then 1. --labels FILE (`record,label`, labels N, A, O, ~ as the challenge's REFERENCE.csv) \
             adds F1 per class and the challenge score (mean F1 of normal, af, other).
             """
     )

@@ -9,8 +9,8 @@ struct ECGDetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Detect QRS complexes and write them as a WFDB annotation file or a CSV.",
         discussion: """
-            --out x.csv writes `sample,time,type` (time in s from the start, type N); any other name \\
-            (100.qrs, 100.det) a WFDB annotation file for rdann, bxb or wfdb-python's rdann, annotator \\
+            --out x.csv writes `sample,time,type` (time in s from the start; type the beat class as an MIT code: N normal, V ventricular ectopic, S supraventricular ectopic, Q unclassifiable); any other name \
+            (100.qrs, 100.det) a WFDB annotation file for rdann, bxb or wfdb-python's rdann, annotator \
             = the extension. Samples count from the start of the recording, --from included.
             """
     )

@@ -9,12 +9,16 @@ struct ECGMonitorCommand: ParsableCommand {
         commandName: "monitor",
         abstract: "Run the ECG pipeline headless: heart rate, rhythm and events as JSON Lines (or text).",
         discussion: """
-            Once per second of signal: {"time":12,"heart_rate":72.4,"rhythm":"normal","status":"ok",\\
-            "text":"Sinus rhythm 72 bpm"}; heart_rate is null and status "waiting" until two beats came; \\
-            status is "ok", "waiting", "noisy" or "signal_lost"; rhythm one of normal, bradycardia, \\
-            tachycardia, irregular, pause, signal_lost, noisy. Each onset of an abnormal rhythm adds \\
-            {"time":20.4,"event":"bradycardia","heart_rate":42.1}. A file plays at its rate (--speed, or \\
-            max for as fast as it reads); --stdin and --listen take numbers or JSON Lines \\
+            Once per second of signal: {"time":12,"heart_rate":72.4,"rhythm":"normal","status":"ok",\
+            "text":"Sinus rhythm 72 bpm","ectopic_per_min":0.0,"af_burden":0.0}; heart_rate is null and \
+            status "waiting" until two beats came; status is "ok", "waiting", "noisy" or "signal_lost"; \
+            rhythm one of normal, bradycardia, tachycardia, af, irregular, pause, signal_lost, noisy; \
+            af_burden is the share of the time so far in AF. An abnormal rhythm that has held long \
+            enough (AF 30 s) is one episode, a line when it ends: \
+            {"event":"af","start":7.95,"end":383.75,"duration_s":375.8,"heart_rate":90.8}. The last line \
+            sums up: {"summary":true,"duration_s":…,"af_burden":…,"episodes":{…},"beats":{"N":…,"S":…,\
+            "V":…,"Q":…}}. A file plays at its rate (--speed, or \
+            max for as fast as it reads); --stdin and --listen take numbers or JSON Lines \
             {"time":…,"amplitude":…} (a number, or an array of consecutive samples).
             """
     )
