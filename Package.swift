@@ -4,6 +4,13 @@ import PackageDescription
 /// `-O` for the hot modules in debug builds as well (release builds are optimised anyway).
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// The ECG module: `-O` in debug too, and in release without the run-time exclusivity checks on class
+/// properties (beat classifier, pipeline, detectors: each has one owner on one thread). Those checks
+/// were about 3 % of `ecg classify`'s time (Benchmarks/README.md, "ECG classify"). Debug builds, which
+/// the tests run, keep them, so a conflicting access still traps there.
+let ecgSettings: [SwiftSetting] = optimisedInDebug
+    + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "tscope",
     products: [
@@ -67,7 +74,7 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the detectors and filters run per sample: optimised in debug builds too (the detector table scores 70 records)
-        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP"], swiftSettings: optimisedInDebug),
+        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP"], swiftSettings: ecgSettings),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).

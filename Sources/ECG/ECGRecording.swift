@@ -35,7 +35,17 @@ public struct ECGSignal: Sendable, Equatable {
     public var millivolts: [Float] {
         let scale = Self.millivoltsPerUnit(units) / gain
         let missing = missingValue
-        return digital.map { $0 == missing ? .nan : Float((Double($0) - baseline) * scale) }
+        let baseline = baseline
+        // written through buffer pointers: `map`'s closure cost more than the arithmetic
+        return [Float](unsafeUninitializedCapacity: digital.count) { output, initialized in
+            digital.withUnsafeBufferPointer { input in
+                for index in input.indices {
+                    let value = input[index]
+                    output[index] = value == missing ? .nan : Float((Double(value) - baseline) * scale)
+                }
+            }
+            initialized = digital.count
+        }
     }
 
     /// how many mV one of `units` is; 1 for units that are not voltages

@@ -93,6 +93,13 @@ public struct GradientBoostedTrees: Sendable {
     let leafValues: [Double]
     /// Each tree's root in the children encoding of `Split` (a leaf for a single-leaf tree).
     let roots: [Int32]
+    /// For each group of four trees in order (`rawScores` walks them side by side), the most splits
+    /// on a path from one of the four roots to a leaf; a last group of fewer than four has none.
+    let groupDepths: [Int32]
+    /// For a binary model: before group g (`remainingLeafRange[g]`, g = 0 … group count), the largest
+    /// and the smallest sum of leaf values the trees from 4·g to the last can add (each tree's largest
+    /// leaf, and each one's smallest); `probabilityExceeds` stops when these cannot change its answer.
+    let remainingLeafRange: [(highest: Double, lowest: Double)]
 
     /// LightGBM's kZeroThreshold (1e-35 as a Float, widened): values this small are zero to it. Its
     /// dense-row prediction path drops them as zeros before the trees see them, and its `Zero`
@@ -160,25 +167,130 @@ public struct GradientBoostedTrees: Sendable {
         }
         let classes = classCount
         var classIndex = 0
-        // read once here: a static's every read in the loop went through its lazy initialiser's check
-        let zero = Self.zeroThreshold
-        // Trees summed in LightGBM's order, so the floating-point sums are the same. Through
-        // buffer pointers: the indices were checked when the model was read (every child and
-        // feature index in range), and the beat model runs 100 trees per beat.
+        // Trees summed in LightGBM's order, so the floating-point sums are the same.
+        withWalker(features) { walker in
+            output.withUnsafeMutableBufferPointer { sums in
+                @inline(__always) func add(_ leaf: Int32) {
+                    sums[classIndex] += walker.leafValue(leaf)
+                    classIndex += 1
+                    if classIndex == classes { classIndex = 0 }
+                }
+                for group in 0..<walker.groupCount {
+                    let (a, b, c, d) = walker.leaves(ofGroup: group)
+                    add(a)
+                    add(b)
+                    add(c)
+                    add(d)
+                }
+                for tree in (4 * walker.groupCount)..<walker.treeCount { add(walker.leaf(ofTree: tree)) }
+            }
+        }
+    }
+
+    /// Whether a binary model's probability exceeds `threshold` (in 0…1): the same answer as
+    /// `probabilities(features)[0] > threshold`, usually without walking every tree. After each group
+    /// of four trees the raw score so far, plus the largest (smallest) sum the trees left could still
+    /// add, is compared with the threshold's raw score; once the answer cannot change it is given.
+    /// The bounds keep a margin of 1e-6 (far above the sums' rounding, about 1e-13), so a score near
+    /// the threshold is always summed to the end and put through the logistic function as there.
+    /// The beat model decides every beat with this, and most beats are plainly not ventricular.
+    public func probabilityExceeds(_ threshold: Double, for features: [Double]) -> Bool {
+        probabilityExceedsCountingTrees(threshold, for: features).answer
+    }
+
+    /// `probabilityExceeds` and how many trees it walked to answer.
+    func probabilityExceedsCountingTrees(_ threshold: Double, for features: [Double]) -> (answer: Bool, treesWalked: Int) {
+        precondition(classCount == 1, "GradientBoostedTrees.probabilityExceeds: a binary model's question")
+        precondition(features.count == featureCount,
+                     "GradientBoostedTrees: \(features.count) feature values for a model of \(featureCount) features")
+        guard threshold > 0, threshold < 1 else {
+            var output = [0.0]
+            probabilities(features, into: &output)
+            return (output[0] > threshold, treeCount)
+        }
+        let limit = log(threshold / (1 - threshold)), margin = 1e-6
+        var raw = 0.0
+        return withWalker(features) { walker in
+            remainingLeafRange.withUnsafeBufferPointer { remaining in
+                for group in 0..<walker.groupCount {
+                    let (a, b, c, d) = walker.leaves(ofGroup: group)
+                    raw += walker.leafValue(a)
+                    raw += walker.leafValue(b)
+                    raw += walker.leafValue(c)
+                    raw += walker.leafValue(d)
+                    let left = remaining[group + 1]
+                    if raw + left.highest < limit - margin { return (false, 4 * (group + 1)) }
+                    if raw + left.lowest > limit + margin { return (true, 4 * (group + 1)) }
+                }
+                for tree in (4 * walker.groupCount)..<walker.treeCount { raw += walker.leafValue(walker.leaf(ofTree: tree)) }
+                return (1 / (1 + exp(-raw)) > threshold, walker.treeCount)
+            }
+        }
+    }
+
+    /// The model's arrays and one row, as buffer pointers for a walk through the trees: the indices
+    /// were checked when the model was read (every child and feature index in range), and the beat
+    /// model runs 100 trees per beat.
+    ///
+    /// Four trees are walked side by side, each a fixed number of steps (the group's deepest tree's
+    /// depth; a walk that has reached its leaf stays there): one tree's walk is a chain of dependent
+    /// loads (split, feature value, child) that left the processor waiting, and its length-dependent
+    /// loop exit was mispredicted at most leaves. Four independent chains overlap, and the step count
+    /// is the same on every row.
+    struct Walker {
+        let values: UnsafeBufferPointer<Double>
+        let splits: UnsafeBufferPointer<Split>
+        let leaves: UnsafeBufferPointer<Double>
+        let roots: UnsafeBufferPointer<Int32>
+        let depths: UnsafeBufferPointer<Int32>
+        /// read once: a static's every read in the loop went through its lazy initialiser's check
+        let zero = GradientBoostedTrees.zeroThreshold
+
+        var treeCount: Int { roots.count }
+        /// the groups of four trees walked side by side; the trees after them are walked alone
+        var groupCount: Int { depths.count }
+
+        /// One step down from `node`; a leaf (< 0) stays itself. Without a branch on the outcome
+        /// (written as arithmetic, since the compiler made `? :` jumps, mispredicted at every other
+        /// split): the split read for a leaf is split 0, any in range will do.
+        @inline(__always) func advance(_ node: Int32) -> Int32 {
+            let split = splits[Int(max(node, 0))]
+            let left = GradientBoostedTrees.goesLeft(values[Int(split.feature)], at: split, zeroThreshold: zero)
+            let goesRight = Int32(unsafeBitCast(!left, to: UInt8.self))
+            let next = split.left &+ (split.right &- split.left) &* goesRight
+            let isLeaf = node >> 31 // all ones for a leaf, else 0
+            return (next & ~isLeaf) | (node & isLeaf)
+        }
+
+        /// the leaves (children codes, < 0) the row reaches in trees 4·group … 4·group + 3
+        @inline(__always) func leaves(ofGroup group: Int) -> (Int32, Int32, Int32, Int32) {
+            var a = roots[4 * group], b = roots[4 * group + 1], c = roots[4 * group + 2], d = roots[4 * group + 3]
+            for _ in 0..<Int(depths[group]) {
+                a = advance(a)
+                b = advance(b)
+                c = advance(c)
+                d = advance(d)
+            }
+            return (a, b, c, d)
+        }
+
+        @inline(__always) func leaf(ofTree tree: Int) -> Int32 {
+            var node = roots[tree]
+            while node >= 0 { node = advance(node) }
+            return node
+        }
+
+        @inline(__always) func leafValue(_ leaf: Int32) -> Double { leaves[Int(-(leaf + 1))] }
+    }
+
+    @inline(__always)
+    func withWalker<Result>(_ features: [Double], _ body: (Walker) -> Result) -> Result {
         features.withUnsafeBufferPointer { values in
             splits.withUnsafeBufferPointer { splits in
                 leafValues.withUnsafeBufferPointer { leaves in
-                    output.withUnsafeMutableBufferPointer { sums in
-                        for root in roots {
-                            var node = root
-                            while node >= 0 {
-                                let split = splits[Int(node)]
-                                node = Self.goesLeft(values[Int(split.feature)], at: split, zeroThreshold: zero)
-                                    ? split.left : split.right
-                            }
-                            sums[classIndex] += leaves[Int(-(node + 1))]
-                            classIndex += 1
-                            if classIndex == classes { classIndex = 0 }
+                    roots.withUnsafeBufferPointer { roots in
+                        groupDepths.withUnsafeBufferPointer { depths in
+                            body(Walker(values: values, splits: splits, leaves: leaves, roots: roots, depths: depths))
                         }
                     }
                 }
@@ -238,6 +350,7 @@ public struct GradientBoostedTrees: Sendable {
         var splits: [Split] = []
         var leafValues: [Double] = []
         var roots: [Int32] = []
+        var depths: [Int32] = []
         for (treeIndex, tree) in file.trees.enumerated() {
             let treeSplits = try Self.checkedSplits(of: tree, treeIndex: treeIndex, featureCount: file.featureNames.count)
             guard splits.count + treeSplits.count < Int(Int32.max), leafValues.count + tree.leaf.count < Int(Int32.max) else {
@@ -247,6 +360,7 @@ public struct GradientBoostedTrees: Sendable {
             let splitBase = Int32(splits.count), leafBase = Int32(leafValues.count)
             func global(_ child: Int32) -> Int32 { child >= 0 ? child + splitBase : child - leafBase }
             roots.append(treeSplits.isEmpty ? global(-1) : splitBase)
+            depths.append(Self.depth(of: treeSplits))
             for var split in treeSplits {
                 split.left = global(split.left)
                 split.right = global(split.right)
@@ -271,6 +385,28 @@ public struct GradientBoostedTrees: Sendable {
         self.splits = splits
         self.leafValues = leafValues
         self.roots = roots
+        groupDepths = stride(from: 0, to: depths.count - 3, by: 4).map { depths[$0..<($0 + 4)].max()! }
+        remainingLeafRange = (0...groupDepths.count).map { group in
+            file.trees[(4 * group)...].reduce((highest: 0.0, lowest: 0.0)) { range, tree in
+                (range.highest + tree.leaf.max()!, range.lowest + tree.leaf.min()!)
+            }
+        }
+    }
+
+    /// The most splits on a path from the root to a leaf of one checked tree (tree-local children).
+    static func depth(of splits: [Split]) -> Int32 {
+        guard !splits.isEmpty else { return 0 }
+        // children come after their parents, so one pass in order gives every split its depth
+        var splitDepth = [Int32](repeating: 0, count: splits.count)
+        splitDepth[0] = 1
+        var deepest: Int32 = 1
+        for (index, split) in splits.enumerated() {
+            for child in [split.left, split.right] where child >= 0 {
+                splitDepth[Int(child)] = splitDepth[index] + 1
+                deepest = max(deepest, splitDepth[index] + 1)
+            }
+        }
+        return deepest
     }
 
     /// One tree's splits with its own (tree-local) children, after checking that it is a well-formed

@@ -250,35 +250,74 @@ public final class QRSDetector {
 
     /// The smaller of the two matched filters' squared outputs for each of the batch's first `count`
     /// band-passed samples, into `batchEnergy`.
+    ///
+    /// Each output is summed as four partial sums (taps 4m + j into lane j, in order of m) plus the
+    /// leftover taps in order, then the lanes added in order and the leftover sum last: one running sum
+    /// is a chain of dependent additions that the processor cannot overlap, and this was the detector's
+    /// costliest loop. Two neighbouring outputs are computed together so that each load of the taps
+    /// serves both; the order of every output's additions is unchanged, so are its bits.
     private func matchFilters(count: Int) {
         let taps = narrowTemplate.count
         let input = matchInput
         for offset in 0..<count { input[taps - 1 + offset] = batchFiltered[offset] }
+        let blockEnd = taps / 4 * 4
+        let x = UnsafePointer(input.baseAddress!)
+        let energy = batchEnergy
         narrowTemplate.withUnsafeBufferPointer { narrowTaps in
             wideTemplate.withUnsafeBufferPointer { wideTaps in
-                for offset in 0..<count {
-                    // input[offset ..< offset + taps]: this sample's last `taps`, oldest first. Four
-                    // partial sums per filter: one running sum is a chain of dependent additions that
-                    // the processor cannot overlap, and this was the detector's costliest loop.
-                    var narrow = SIMD4<Double>()
-                    var wide = SIMD4<Double>()
-                    var narrowTail = 0.0
-                    var wideTail = 0.0
-                    var k = 0
-                    while k + 4 <= taps {
-                        let x = SIMD4(input[offset + k], input[offset + k + 1], input[offset + k + 2], input[offset + k + 3])
-                        narrow += SIMD4(narrowTaps[k], narrowTaps[k + 1], narrowTaps[k + 2], narrowTaps[k + 3]) * x
-                        wide += SIMD4(wideTaps[k], wideTaps[k + 1], wideTaps[k + 2], wideTaps[k + 3]) * x
-                        k += 4
-                    }
-                    while k < taps {
-                        narrowTail += narrowTaps[k] * input[offset + k]
-                        wideTail += wideTaps[k] * input[offset + k]
-                        k += 1
-                    }
+                let narrowTap = narrowTaps.baseAddress!, wideTap = wideTaps.baseAddress!
+                @inline(__always) func four(_ pointer: UnsafePointer<Double>) -> SIMD4<Double> {
+                    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Double>.self)
+                }
+                @inline(__always) func smallerSquare(_ narrow: SIMD4<Double>, _ narrowTail: Double,
+                                                     _ wide: SIMD4<Double>, _ wideTail: Double) -> Double {
                     let narrowSum = narrow.sum() + narrowTail
                     let wideSum = wide.sum() + wideTail
-                    batchEnergy[offset] = min(narrowSum * narrowSum, wideSum * wideSum)
+                    return min(narrowSum * narrowSum, wideSum * wideSum)
+                }
+                // x[offset ..< offset + taps]: output `offset`'s last `taps` samples, oldest first
+                var offset = 0
+                while offset + 2 <= count {
+                    var narrow0 = SIMD4<Double>(), wide0 = SIMD4<Double>()
+                    var narrow1 = SIMD4<Double>(), wide1 = SIMD4<Double>()
+                    var k = 0
+                    while k < blockEnd {
+                        let narrowFour = four(narrowTap + k), wideFour = four(wideTap + k)
+                        let x0 = four(x + (offset &+ k)), x1 = four(x + (offset &+ 1 &+ k))
+                        narrow0 += narrowFour * x0
+                        wide0 += wideFour * x0
+                        narrow1 += narrowFour * x1
+                        wide1 += wideFour * x1
+                        k &+= 4
+                    }
+                    var narrowTail0 = 0.0, wideTail0 = 0.0, narrowTail1 = 0.0, wideTail1 = 0.0
+                    while k < taps {
+                        narrowTail0 += narrowTap[k] * x[offset &+ k]
+                        wideTail0 += wideTap[k] * x[offset &+ k]
+                        narrowTail1 += narrowTap[k] * x[offset &+ 1 &+ k]
+                        wideTail1 += wideTap[k] * x[offset &+ 1 &+ k]
+                        k &+= 1
+                    }
+                    energy[offset] = smallerSquare(narrow0, narrowTail0, wide0, wideTail0)
+                    energy[offset + 1] = smallerSquare(narrow1, narrowTail1, wide1, wideTail1)
+                    offset += 2
+                }
+                if offset < count {
+                    var narrow = SIMD4<Double>(), wide = SIMD4<Double>()
+                    var k = 0
+                    while k < blockEnd {
+                        let x0 = four(x + (offset &+ k))
+                        narrow += four(narrowTap + k) * x0
+                        wide += four(wideTap + k) * x0
+                        k &+= 4
+                    }
+                    var narrowTail = 0.0, wideTail = 0.0
+                    while k < taps {
+                        narrowTail += narrowTap[k] * x[offset &+ k]
+                        wideTail += wideTap[k] * x[offset &+ k]
+                        k &+= 1
+                    }
+                    energy[offset] = smallerSquare(narrow, narrowTail, wide, wideTail)
                 }
             }
         }

@@ -76,7 +76,6 @@ final class VentricularBeatModel {
     private var previousRow: [Double]
     private var waitingRow: [Double]
     private var modelRow: [Double]
-    private var probability: [Double] = [0]
 
     convenience init?(_ choice: BeatModelChoice) {
         switch choice {
@@ -128,9 +127,8 @@ final class VentricularBeatModel {
             modelRow[own + 2 * position] = previousRow[column]
             modelRow[own + 2 * position + 1] = next?[column] ?? .nan
         }
-        trees.probabilities(modelRow, into: &probability)
         var beat = queue[0]
-        if probability[0] > threshold {
+        if trees.probabilityExceeds(threshold, for: modelRow) {
             beat.beatClass = .ventricular
         } else if beat.beatClass == .ventricular {
             beat.beatClass = .normal

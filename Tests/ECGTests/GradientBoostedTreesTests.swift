@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ECG
+import Signals
 
 /// GradientBoostedTrees against LightGBM (the committed model's test vectors), against a hand-built
 /// model whose every path is worked out below, and against malformed JSON.
@@ -139,6 +140,77 @@ import Testing
         #expect(scores == [0.25 - 0.5, 1 + 0.125])
         model.rawScores([.nan], into: &scores)
         #expect(scores == [0.25 - 0.5, 2 + 0.125])
+    }
+
+    /// Trees are walked four at a time, each for as many steps as the group's deepest tree: a deep
+    /// tree beside shallow ones and single leaves, and trees after the last whole group walked alone.
+    /// One class (a binary model), six trees on x0 and x1:
+    ///
+    ///     tree 0: x0 <= 0 → 1 | (x1 <= 0 → 2 | (x0 <= 5 → 4 | 8))     (depth 3)
+    ///     tree 1: the single leaf 16
+    ///     tree 2: x1 <= 1 → 32 | 64                                   (depth 1)
+    ///     tree 3: the single leaf 128
+    ///     tree 4: x0 <= 2 → 256 | 512   (after the group)
+    ///     tree 5: the single leaf 1024  (after the group)
+    @Test func treesOfMixedDepthsAreWalkedToTheirLeaves() throws {
+        let leaf = #"{"feature":[],"threshold":[],"defaultLeft":[],"missingType":[],"left":[],"right":[],"leaf":[%@]}"#
+        let json = """
+            {"format":"tscope-gradient-boosted-trees/1","featureNames":["x0","x1"],"classNames":["yes"],"trees":[
+             {"feature":[0,1,0],"threshold":[0,0,5],"defaultLeft":[1,1,1],"missingType":[2,2,2],
+              "left":[-1,-2,-3],"right":[1,2,-4],"leaf":[1,2,4,8]},
+             \(leaf.replacingOccurrences(of: "%@", with: "16")),
+             {"feature":[1],"threshold":[1],"defaultLeft":[1],"missingType":[2],"left":[-1],"right":[-2],"leaf":[32,64]},
+             \(leaf.replacingOccurrences(of: "%@", with: "128")),
+             {"feature":[0],"threshold":[2],"defaultLeft":[1],"missingType":[2],"left":[-1],"right":[-2],"leaf":[256,512]},
+             \(leaf.replacingOccurrences(of: "%@", with: "1024"))]}
+            """
+        let model = try GradientBoostedTrees(json: json)
+        var scores: [Double] = []
+        // (x0, x1) → tree 0's leaf, tree 2's, tree 4's; the single leaves always add 16 + 128 + 1024
+        let cases: [(x0: Double, x1: Double, expected: Double)] = [
+            (-1, 0, 1 + 32 + 256), (1, 0, 2 + 32 + 256), (3, 2, 4 + 64 + 512), (9, 2, 8 + 64 + 512),
+            (.nan, .nan, 1 + 32 + 256),
+        ]
+        for (x0, x1, expected) in cases {
+            model.rawScores([x0, x1], into: &scores)
+            #expect(scores == [expected + 16 + 128 + 1024], "x0 \(x0), x1 \(x1)")
+        }
+    }
+
+    /// The beat model's yes-or-no question, which stops once the trees left cannot change the
+    /// answer, gives what the probability gives: on LightGBM's test rows, on rows altered from them
+    /// (values scaled, some missing) and at thresholds on either side of each row's own probability.
+    @Test func probabilityExceedsAnswersAsTheProbabilityDoes() throws {
+        let model = try GradientBoostedTrees(json: VentricularBeatModelData.json)
+        var random = SeededRandom(seed: 42)
+        var rows = model.testVectors.map(\.features)
+        for vector in model.testVectors {
+            for _ in 0..<40 {
+                rows.append(vector.features.map { value in
+                    let draw = random.unit()
+                    return draw < 0.05 ? .nan : value * (0.5 + 1.5 * random.unit())
+                })
+            }
+        }
+        var answeredYes = 0, treesWalked = 0, questions = 0
+        for row in rows {
+            let probability = model.probabilities(row)[0]
+            let thresholds = [0.01, 0.1, VentricularBeatModelData.threshold, 0.5, 0.9, 0.99,
+                              probability, probability.nextUp, probability.nextDown, 0, 1]
+            for threshold in thresholds {
+                let (answer, walked) = model.probabilityExceedsCountingTrees(threshold, for: row)
+                #expect(answer == (probability > threshold), "p \(probability), threshold \(threshold)")
+                #expect(answer == model.probabilityExceeds(threshold, for: row))
+                if answer { answeredYes += 1 }
+                // at the row's own probability every tree counts
+                if threshold == probability { #expect(walked == model.treeCount) }
+                treesWalked += walked
+                questions += 1
+            }
+        }
+        #expect(rows.count > 500 && answeredYes > 0)
+        // and far from it most questions are answered before the last tree
+        #expect(Double(treesWalked) < 0.9 * Double(questions * model.treeCount), "\(treesWalked) trees for \(questions) questions")
     }
 
     static func softmax(_ scores: [Double]) -> [Double] {

@@ -158,10 +158,21 @@ import Testing
             [Float](repeating: 3, count: 50),
             (0..<64).map { Float($0 % 5) },
             [1],
+            // long, with many equal values (whole rounds answered by the pivot), and ECG-like
+            (0..<5000).map { (index: Int) -> Float in Float((index * 7919) % 13) },
+            (0..<3000).map { (index: Int) -> Float in
+                let wave = Float(sin(Double(index) * 0.05))
+                return wave + 0.01 * Float(random.gaussian())
+            },
+            // −0 beside +0, which compare equal: still the value sorting gives
+            (0..<40).map { (index: Int) -> Float in
+                let zeros: [Float] = [-0.0, 0.0]
+                return index % 3 == 2 ? Float(index) - 20 : zeros[index % 3]
+            },
         ]
         for input in inputs {
             let sorted = input.sorted()
-            for rank in input.indices {
+            for rank in input.count > 1000 ? Array(stride(from: 0, to: input.count, by: 97)) + [input.count - 1] : Array(input.indices) {
                 var copy = input
                 #expect(OrderStatistic.select(&copy, rank: rank) == sorted[rank], "rank \(rank) of \(input.count)")
             }
