@@ -87,6 +87,9 @@ public final class BeatClassifier {
     /// the rules' decisions when the caller does not ask for them
     private var ruledScratch: [ClassifiedBeat] = []
     private var segment: [Float]
+    /// the correlations of `segment` (or `beatWindow`) with the template at each shift from
+    /// −`shiftRange` to `shiftRange`, as the last comparison left them
+    private var shiftCorrelations: [Double] = []
 
     struct Measured {
         var beat: Int
@@ -266,9 +269,10 @@ public final class BeatClassifier {
     /// energy against the normal beats'.
     private func compareWithTemplate(_ beat: inout Measured) {
         var bestShift = 0, best = -Double.infinity
-        for shift in -shiftRange...shiftRange {
-            let value = correlation(segment, template, shift: shift)
-            if value > best { best = value; bestShift = shift }
+        BeatShape.correlations(segment, template, shifts: -shiftRange...shiftRange, into: &shiftCorrelations)
+        for (position, value) in shiftCorrelations.enumerated() where value > best {
+            best = value
+            bestShift = position - shiftRange
         }
         var dot = 0.0, templateEnergy = 0.0, area = 0.0, templateArea = 0.0
         for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
@@ -291,14 +295,17 @@ public final class BeatClassifier {
         beat.afterLevel = (beat.afterMean - normalAfterMean) / templateAmplitude
         beat.outsideEnergyRatio = beat.outsideEnergy / max(normalOutsideEnergy, 1e-9)
         var bestWindow = -1.0
-        for shift in -shiftRange...shiftRange { bestWindow = max(bestWindow, correlation(beatWindow, windowTemplate, shift: shift)) }
+        BeatShape.correlations(beatWindow, windowTemplate, shifts: -shiftRange...shiftRange, into: &shiftCorrelations)
+        for value in shiftCorrelations { bestWindow = max(bestWindow, value) }
         beat.windowCorrelation = bestWindow
     }
 
-    /// The largest correlation of `segment` with the template over shifts of ±2 samples.
+    /// The largest correlation of `segment` with the template over shifts of ±2 samples; each
+    /// shift's stays in `shiftCorrelations` (for `followTemplate`, until either changes).
     private func bestCorrelation() -> Double {
         var best = -1.0
-        for shift in -shiftRange...shiftRange { best = max(best, correlation(segment, template, shift: shift)) }
+        BeatShape.correlations(segment, template, shifts: -shiftRange...shiftRange, into: &shiftCorrelations)
+        for value in shiftCorrelations { best = max(best, value) }
         return best
     }
 
@@ -425,11 +432,13 @@ public final class BeatClassifier {
 
     /// The template follows slow changes of the normal beat's shape: 5 % of
     /// each beat of its shape (`segment`, at its best shift) goes into it.
+    /// Moves the template towards `segment`, aligned at its best shift: `bestCorrelation()` must have
+    /// measured the two just before (its `shiftCorrelations` are read here, not measured again).
     private func followTemplate(_ beat: Measured) {
         var bestShift = 0, best = -1.0
-        for shift in -shiftRange...shiftRange {
-            let value = correlation(segment, template, shift: shift)
-            if value > best { best = value; bestShift = shift }
+        for (position, value) in shiftCorrelations.enumerated() where value > best {
+            best = value
+            bestShift = position - shiftRange
         }
         for index in template.indices where index + bestShift >= 0 && index + bestShift < segment.count {
             template[index] = 0.95 * template[index] + 0.05 * segment[index + bestShift]

@@ -218,6 +218,43 @@ public struct SignalQualityMeter: Sendable {
             // accesses to the struct's array checked uniqueness on every write)
             var minimum = self.minimum, maximum = self.maximum, previous = self.previous, count = self.count
             differences.withUnsafeMutableBufferPointer { differences in
+                // A stretch with no missing sample (nearly always) in plain loops the compiler can
+                // run several samples at a time: the running minimum and maximum were each a chain of
+                // dependent comparisons. The order does not change the result: a minimum and a
+                // maximum are the same whatever the order (for ±0 their difference is), and the
+                // differences land where the loop below puts them.
+                let stretch = min(samples.count - next, differences.count - count)
+                var nonFinite: UInt32 = 0
+                for index in next..<(next + stretch) {
+                    nonFinite |= UInt32(unsafeBitCast(samples[index].bitPattern & 0x7F80_0000 == 0x7F80_0000, to: UInt8.self))
+                }
+                if nonFinite == 0 && stretch > 0 {
+                    differences[count] = abs(samples[next] - (previous ?? samples[next]))
+                    for offset in 1..<stretch {
+                        differences[count &+ offset] = abs(samples[next &+ offset] - samples[next &+ offset &- 1])
+                    }
+                    // four lanes at a time, by comparison and selection as `min` and `max` are
+                    // (there is no NaN here, so the order does not change them)
+                    var lows = SIMD4<Float>(repeating: minimum), highs = SIMD4<Float>(repeating: maximum)
+                    var index = next
+                    while index + 4 <= next + stretch {
+                        let four = SIMD4(samples[index], samples[index + 1], samples[index + 2], samples[index + 3])
+                        lows.replace(with: four, where: four .< lows)
+                        highs.replace(with: four, where: four .> highs)
+                        index += 4
+                    }
+                    var low = lows.min(), high = highs.max()
+                    while index < next + stretch {
+                        low = min(low, samples[index])
+                        high = max(high, samples[index])
+                        index += 1
+                    }
+                    minimum = low
+                    maximum = high
+                    previous = samples[next + stretch - 1]
+                    next += stretch
+                    count += stretch
+                }
                 while next < samples.count, count < differences.count {
                     let sample = samples[next]
                     next += 1
@@ -240,7 +277,10 @@ public struct SignalQualityMeter: Sendable {
         // (The median by selection was 3 % of `ecg classify`'s time.)
         let rank = differences.count / 2
         var atOrBelow = 0
-        for difference in differences where difference <= Self.noisyAbove { atOrBelow += 1 }
+        let noisyAbove = Self.noisyAbove
+        differences.withUnsafeBufferPointer { differences in
+            for difference in differences { atOrBelow &+= Int(unsafeBitCast(difference <= noisyAbove, to: UInt8.self)) }
+        }
         if maximum - minimum < Self.flatBelow {
             quality = .flat
         } else if atOrBelow <= rank {
