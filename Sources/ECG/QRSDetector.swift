@@ -176,6 +176,7 @@ public final class QRSDetector {
         amplitudeHistory = zeros(learningLength)
         recentRR = Array(repeating: Int(sampleRate), count: 8)
         regularRR = Array(repeating: Int(sampleRate), count: 8)
+        regularMeanRR = Self.mean(regularRR)
     }
 
     deinit {
@@ -196,7 +197,9 @@ public final class QRSDetector {
     /// mean of the last eight RR intervals [samples]
     private var meanRR: Double { Double(recentRR.reduce(0, +)) / Double(recentRR.count) }
     /// mean of the last eight regular RR intervals [samples]
-    private var regularMeanRR: Double { Double(regularRR.reduce(0, +)) / Double(regularRR.count) }
+    /// kept up to date whenever `regularRR` changes: the search-back test reads it every sample
+    private var regularMeanRR: Double
+    private static func mean(_ intervals: [Int]) -> Double { Double(intervals.reduce(0, +)) / Double(intervals.count) }
 
     private var threshold: Double { noiseLevel + 0.25 * (signalLevel - noiseLevel) }
     private var amplitudeThreshold: Double { noiseAmplitude + 0.25 * (signalAmplitude - noiseAmplitude) }
@@ -325,7 +328,10 @@ public final class QRSDetector {
         for index in 0..<(taps - 1) { input[index] = input[count + index] }
     }
 
-    /// One sample's peak logic, from its band-passed value and matched-filter energy.
+    /// One sample's peak logic, from its band-passed value and matched-filter energy. Inlined into
+    /// `process`'s loop: a call per sample, with its saving and restoring of registers, was a good
+    /// part of this function's time; what is rarely done stays in calls of its own.
+    @inline(__always)
     private func step(filtered: Double, energy square: Double, beats: inout [Int]) {
         // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
         let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
@@ -520,6 +526,7 @@ public final class QRSDetector {
             let regular = regularMeanRR
             if Double(interval) >= 0.92 * regular, Double(interval) <= 1.16 * regular {
                 regularRR[regularRRCount % regularRR.count] = interval
+                regularMeanRR = Self.mean(regularRR)
                 regularRRCount += 1
                 irregularRun = 0
             } else {
@@ -527,6 +534,7 @@ public final class QRSDetector {
                 if irregularRun >= regularRR.count {
                     // the rate has changed: start again from the last eight intervals
                     for index in regularRR.indices { regularRR[index] = recentRR[index] }
+                    regularMeanRR = Self.mean(regularRR)
                     irregularRun = 0
                 }
             }
