@@ -59,7 +59,7 @@ public struct ECGClassifyRun {
             let label = reference?[name]
             if featuresOutput != nil {
                 featureRows += "\(name),\(label?.challengeLabel ?? ""),"
-                    + assessment.features.values.map { $0.isFinite ? String(format: "%.6g", $0) : "" }.joined(separator: ",") + "\n"
+                    + assessment.features.values.map { $0.isFinite ? Self.number("%.6g", $0) : "" }.joined(separator: ",") + "\n"
             }
             if let label { scored.append((label, assessment.verdict)) }
         }
@@ -145,23 +145,35 @@ public struct ECGClassifyRun {
     }
 
     static func text(_ name: String, _ assessment: RecordingAssessment) -> String {
-        let rate = assessment.heartRate.map { String(format: "%.0f bpm", $0) } ?? "— bpm"
+        let rate = assessment.heartRate.map { Self.number("%.0f bpm", $0) } ?? "— bpm"
         let counts = BeatClass.allCases.map { "\($0.rawValue) \(assessment.beatCounts[$0] ?? 0)" }.joined(separator: " ")
         return "\(name)  \(assessment.verdict.rawValue)  \(rate)  beats \(counts)  "
-            + String(format: "%.1f s", assessment.analysis.duration) + "  " + assessment.reasons.joined(separator: "; ")
+            + Self.number("%.1f s", assessment.analysis.duration) + "  " + assessment.reasons.joined(separator: "; ")
     }
 
     static func json(_ name: String, _ assessment: RecordingAssessment) -> String {
-        let rate = assessment.heartRate.map { String(format: "%.1f", $0) } ?? "null"
+        let rate = assessment.heartRate.map { Self.number("%.1f", $0) } ?? "null"
         let counts = BeatClass.allCases.map { "\"\($0.rawValue)\":\(assessment.beatCounts[$0] ?? 0)" }.joined(separator: ",")
         let reasons = assessment.reasons.map { "\"" + escaped($0) + "\"" }.joined(separator: ",")
         let probabilities = RecordingVerdict.allCases.compactMap { verdict in
-            assessment.probabilities[verdict].map { "\"\(verdict.rawValue)\":" + String(format: "%.4f", $0) }
+            assessment.probabilities[verdict].map { "\"\(verdict.rawValue)\":" + Self.number("%.4f", $0) }
         }.joined(separator: ",")
         return "{\"record\":\"\(escaped(name))\",\"verdict\":\"\(assessment.verdict.rawValue)\",\"heart_rate\":\(rate),"
-            + String(format: "\"duration_s\":%.3f,", assessment.analysis.duration)
-            + "\"beats\":{\(counts)},\"af_burden\":\(assessment.analysis.afBurden.map { String(format: "%.4f", $0) } ?? "null"),"
+            + Self.number("\"duration_s\":%.3f,", assessment.analysis.duration)
+            + "\"beats\":{\(counts)},\"af_burden\":\(assessment.analysis.afBurden.map { Self.number("%.4f", $0) } ?? "null"),"
             + "\"probabilities\":{\(probabilities)},\"parts_judged\":\(assessment.partsJudged),\"reasons\":[\(reasons)]}"
+    }
+
+    /// `String(format: format, value)` for a format with one floating-point conversion, printed by
+    /// the C library's `vsnprintf` directly: the same bytes (checked on all 2999 development
+    /// recordings' lines and features), without Foundation's formatting machinery, which was a
+    /// sixtieth of `ecg classify --json`'s time at eight numbers a recording.
+    static func number(_ format: String, _ value: Double) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let length = withVaList([value]) { vsnprintf(buffer.baseAddress, buffer.count, format, $0) }
+            guard length >= 0, Int(length) < buffer.count else { return String(format: format, value) }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 
     static func escaped(_ text: String) -> String {
