@@ -492,10 +492,16 @@ public final class QRSDetector {
     /// Learns the thresholds again from the last 2 s when no beat came for too
     /// long and those 2 s hold prominent peaks; classes the peaks held since
     /// the last beat with them.
+    @inline(__always)
     private func relearnIfLost(beats: inout [Int]) {
         let since = max(lastBeat?.peakIndex ?? 0, lastRelearn)
-        // the same test as "> max(relearnAfter, 2 × mean RR)", the cheap half first: it runs every sample
+        // the same test as "> max(relearnAfter, 2 × mean RR)", the cheap half first: it runs every
+        // sample, inlined (a call per sample was a hundredth of `ecg classify`), the rest in a call
         guard sampleIndex - since > relearnAfter, sampleIndex - since > Int(2 * meanRR) else { return }
+        relearn(beats: &beats)
+    }
+
+    private func relearn(beats: inout [Int]) {
         lastRelearn = sampleIndex
         var maximum = 0.0
         var sum = 0.0

@@ -111,6 +111,15 @@ enum QRSTCancellation {
         spectrum(of: residual, rate: rate, into: &value)
     }
 
+    /// The Hann window of `count` points (periodic form) as Float.
+    static func hann(_ count: Int) -> [Float] {
+        (0..<count).map { index in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(count))) }
+    }
+
+    /// the window at the KardiaMobile's 300 Hz, made once: made for every recording it was a
+    /// hundredth of `ecg classify`'s time, in `cos`
+    static let hann1024 = hann(1024)
+
     /// Welch's averaged periodogram of the remainder (Hann window, half
     /// overlap, each segment's mean removed), and the spectral features of it.
     static func spectrum(of residual: [Float], rate: Double, into value: inout [String: Double]) {
@@ -118,7 +127,7 @@ enum QRSTCancellation {
         guard segment >= 16 else { return }
         let step = max(1, segment / 2)
         let fft = PowerSpectrumFFT(size: segment)
-        let window = (0..<segment).map { index in Float(0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(segment))) }
+        let window = segment == Self.hann1024.count ? Self.hann1024 : Self.hann(segment)
         var power = [Float](repeating: 0, count: segment)
         var first = true
         var start = 0
