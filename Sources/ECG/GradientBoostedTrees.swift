@@ -187,7 +187,7 @@ public struct GradientBoostedTrees: Sendable {
         }
     }
 
-    /// Whether a binary model's probability exceeds `threshold` (in 0…1): the same answer as
+    /// Whether a binary model's probability exceeds `threshold`: the same answer as
     /// `probabilities(features)[0] > threshold`, usually without walking every tree. After each group
     /// of four trees the raw score so far, plus the largest (smallest) sum the trees left could still
     /// add, is compared with the threshold's raw score; once the answer cannot change it is given.
@@ -203,7 +203,9 @@ public struct GradientBoostedTrees: Sendable {
         precondition(classCount == 1, "GradientBoostedTrees.probabilityExceeds: a binary model's question")
         precondition(features.count == featureCount,
                      "GradientBoostedTrees: \(features.count) feature values for a model of \(featureCount) features")
-        guard threshold > 0, threshold < 1 else {
+        // Within 1e-6 of 0 or 1 the logistic function is so flat that 1e-6 of score moves the
+        // probability by less than its own rounding: there every tree is summed.
+        guard threshold >= 1e-6, threshold <= 1 - 1e-6 else {
             var output = [0.0]
             probabilities(features, into: &output)
             return (output[0] > threshold, treeCount)

@@ -377,7 +377,4 @@ public struct RecordingFeatures: Sendable {
         value["f_wave_ratio"] = bandRatios[bandRatios.count / 2]
         value["tq_activity_ratio"] = activityRatios[activityRatios.count / 2]
     }
-
-
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double { BeatShape.correlation(a, b) }
 }
