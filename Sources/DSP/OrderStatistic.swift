@@ -4,7 +4,7 @@ public enum OrderStatistic {
     /// sorting; what `values` holds afterwards is unspecified (its values, partly moved and partly
     /// overwritten). The same value as `values.sorted()[rank]`: the median of a whole lead, of each
     /// second's differences and of each beat's window took a sixth of `ecg classify`'s time when
-    /// they were sorted. Allocates nothing on the heap for up to a few thousand values.
+    /// they were sorted. Its one scratch copy is a temporary allocation (on the stack when small).
     public static func select(_ values: inout [Float], rank: Int) -> Float {
         // Through one buffer pointer: indexing the inout array checked bounds and uniqueness on
         // every read and swap, which was half of this function's time in `ecg classify`.
@@ -49,6 +49,8 @@ public enum OrderStatistic {
                 lessCount &+= Int(unsafeBitCast(value < pivot, to: UInt8.self))
                 greaterCount &+= Int(unsafeBitCast(value > pivot, to: UInt8.self))
             }
+            // the side's values, in order, to the front of `target`: two loops, not one testing the
+            // side per value (measured slower: 4.3 → 5.8 % of `ecg classify`)
             var kept = 0
             if rank < lessCount {
                 for index in 0..<count {

@@ -96,7 +96,7 @@ public struct GradientBoostedTrees: Sendable {
     /// For each group of four trees in order (`rawScores` walks them side by side), the most splits
     /// on a path from one of the four roots to a leaf; a last group of fewer than four has none.
     let groupDepths: [Int32]
-    /// For a binary model: before group g (`remainingLeafRange[g]`, g = 0 … group count), the largest
+    /// For a binary model (empty for others): before group g (`remainingLeafRange[g]`, g = 0 … group count), the largest
     /// and the smallest sum of leaf values the trees from 4·g to the last can add (each tree's largest
     /// leaf, and each one's smallest); `probabilityExceeds` stops when these cannot change its answer.
     let remainingLeafRange: [(highest: Double, lowest: Double)]
@@ -388,7 +388,8 @@ public struct GradientBoostedTrees: Sendable {
         self.leafValues = leafValues
         self.roots = roots
         groupDepths = stride(from: 0, to: depths.count - 3, by: 4).map { depths[$0..<($0 + 4)].max()! }
-        remainingLeafRange = (0...groupDepths.count).map { group in
+        // only a binary model is asked `probabilityExceeds`
+        remainingLeafRange = file.classNames.count != 1 ? [] : (0...groupDepths.count).map { group in
             file.trees[(4 * group)...].reduce((highest: 0.0, lowest: 0.0)) { range, tree in
                 (range.highest + tree.leaf.max()!, range.lowest + tree.leaf.min()!)
             }
