@@ -71,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Detectors over the whole dwell (issue 22): one HackRF block, 8187 usable
+    // Detectors over the whole dwell: one HackRF block, 8187 usable
     // samples, at 1 MHz / 100 kHz / 10 kHz bins (N = 20 / 200 / 2000). The
     // HackRF delivers one kept block per 1.2288 ms; at 20 MS/s a block's
     // samples last 409 µs: the margins in README divide those by a block's time.
@@ -89,7 +89,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Every detector kept at once (issue 37: a sensor's viewers each get
+    // Every detector kept at once (a sensor's viewers each get
     // their own detector): the same block as above, peak primary, with the
     // mean and last segment kept too; Benchmarks/README.md "serve" compares
     // it with the peak detector alone in the same run.
@@ -105,7 +105,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Trace holds (issue 20) on a 0–6 GHz sweep at 100 kHz bins (60 000 bins),
+    // Trace holds on a 0–6 GHz sweep at 100 kHz bins (60 000 bins),
     // per sweep; a HackRF sweep of that band takes 300 steps × 1.2288 ms = 369 ms.
     let wideSweep = SpectrumFrame(startHz: 0, binWidthHz: 100_000, timestamp: 0,
                                   powerDB: (0..<60_000).map { Float(-100 + ($0 * 37) % 60) })
@@ -120,7 +120,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Calibration (issue 32) against the sweep it corrects: a 0–6 GHz sweep
+    // Calibration against the sweep it corrects: a 0–6 GHz sweep
     // is 300 tuning steps of two kept blocks each through SweepFFT (average
     // detector, as `meter` uses), then one add per bin of the assembled
     // frame. Both side by side in one run; README "Calibration" gives the ratio.
@@ -152,7 +152,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Real-time mode (issue 33): one HackRF receive transfer (262144 bytes,
+    // Real-time mode: one HackRF receive transfer (262144 bytes,
     // 131072 samples = 6.5536 ms at 20 MS/s) through RealtimeSpectrum —
     // int8 → float, DC estimate, Hann window, FFT at 50 % overlap, |X/N|²,
     // the detector per bin, a frame (dB) every 30th of a second. The share
