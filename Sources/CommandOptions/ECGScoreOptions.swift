@@ -35,7 +35,7 @@ public struct ECGScoreOptions: ParsableArguments {
     }
 
     /// The score run of `source` (a path, or nil for --stdin/--serial) with these options.
-    public func run(source: ECGSourceRequest, sourcePath: String?) throws -> ECGScoreRun {
+    public func run(source: ECGSourceRequest, sourcePath: String?, beats: BeatListRequest? = nil) throws -> ECGScoreRun {
         var score = ECGScoreRun(source: source, sourcePath: sourcePath)
         score.reference = reference
         score.annotator = annotator
@@ -43,6 +43,7 @@ public struct ECGScoreOptions: ParsableArguments {
         score.to = to
         score.windowMilliseconds = window
         score.rhythm = rhythm
+        score.beats = beats
         if let beatModel { score.beatModel = try BeatModelChoice.trees(file: beatModel) }
         return score
     }

@@ -10,6 +10,8 @@ public struct ECGMonitorRun {
     public var json = false
     /// stop after this much signal [s]
     public var to: Double?
+    /// beat times instead of a signal (`--beats`, `--rr`): the rhythm engine alone
+    public var beats: BeatListRequest?
 
     public init(source: ECGSourceRequest, sourcePath: String?) {
         self.source = source
@@ -17,6 +19,10 @@ public struct ECGMonitorRun {
     }
 
     public func run() throws {
+        if let beats {
+            try runBeats(try beats.read(recordPath: sourcePath, rate: source.rate))
+            return
+        }
         let opened = try source.openSource(sourcePath: sourcePath)
         let raw = opened.source
         let paced: any ECGSource
@@ -56,17 +62,66 @@ public struct ECGMonitorRun {
     }
 }
 
+extension ECGMonitorRun {
+    /// The beat list through the rhythm engine, a second at a time, with the same lines as from a signal.
+    func runBeats(_ list: BeatList) throws {
+        let monitor = BeatRhythmMonitor(list)
+        let rate = list.sampleRate
+        let end = min(list.endSample, to.map { Int(($0 * rate).rounded()) } ?? Int.max)
+        let output = ECGMonitorOutput(json: json)
+        let started = Date()
+        var second = 1
+        while Double(second) * rate <= Double(end) {
+            monitor.advance(to: Int((Double(second) * rate).rounded()))
+            for episode in monitor.takeEndedEpisodes() { output.event(episode) }
+            output.report(time: second, pipeline: monitor)
+            if let factor = source.speed {
+                // paced as a signal file is: `factor` seconds of beats per second
+                let due = Double(second) / factor - Date().timeIntervalSince(started)
+                if due > 0 { usleep(UInt32(min(due, 1) * 1_000_000)) }
+            }
+            second += 1
+        }
+        monitor.advance(to: end)
+        for episode in monitor.finish() { output.event(episode) }
+        output.summary(pipeline: monitor)
+        if monitor.unreadableSeconds > 0 {
+            printError("\(list.name): \(monitor.unreadableSeconds) s of the beat list unreadable (gaps or beats closer than 0.2 s)")
+        }
+    }
+}
+
+/// Beat times to read instead of a signal.
+public enum BeatListRequest: Sendable, Equatable {
+    /// the record's WFDB annotation file REC.ANN (`qrs`, `atr`, …) or an annotation file's path
+    case annotations(String)
+    /// an RR-interval list (`--rr FILE`)
+    case intervals(String)
+
+    /// The beats; `recordPath` names the record of an annotator, `rate` the clock when the record has no header.
+    public func read(recordPath: String?, rate: Double?) throws -> BeatList {
+        switch self {
+        case .annotations(let annotator):
+            guard let recordPath else { throw ECGError(file: annotator, "--beats needs the record: ecg monitor REC --beats ANN") }
+            return try BeatListFile.readAnnotations(record: recordPath, annotator: annotator, rate: rate)
+        case .intervals(let path):
+            return try BeatListFile.readIntervals(path: path)
+        }
+    }
+}
+
 /// The monitor's lines, flushed one by one so a pipe sees each as it happens.
 struct ECGMonitorOutput {
     let json: Bool
 
-    func report(time: Int, pipeline: ECGPipeline) {
+    func report(time: Int, pipeline: some RhythmReporting) {
         let status = pipeline.status
         let rate = pipeline.heartRate
         let signal: String
         switch status.code {
         case .signalLost: signal = "signal_lost"
         case .noisy: signal = "noisy"
+        case .unreadable: signal = "unreadable"
         default: signal = rate == nil ? "waiting" : "ok"
         }
         let rhythm = pipeline.rhythm
@@ -95,7 +150,7 @@ struct ECGMonitorOutput {
     }
 
     /// The whole run: duration, AF burden, episodes per rhythm, beats per class.
-    func summary(pipeline: ECGPipeline) {
+    func summary(pipeline: some RhythmReporting) {
         let rhythm = pipeline.rhythm
         let duration = Double(pipeline.sampleCount) / pipeline.sampleRate
         var episodes: [String: Int] = [:]

@@ -47,6 +47,8 @@ public struct ECGScoreRun {
     /// the V decision after the classifier's rules (hidden --beat-model: Tools/train-beat-model's
     /// held-out models, for Tools/score-mitdb)
     public var beatModel = BeatModelChoice.committed
+    /// beat times to score instead of the detector's (`--beats`, `--rr`)
+    public var beats: BeatListRequest?
 
     public init(source: ECGSourceRequest, sourcePath: String?) {
         self.source = source
@@ -55,6 +57,7 @@ public struct ECGScoreRun {
 
     /// The report as printed: one line per figure.
     public func run() throws -> String {
+        if let beats { return try runBeats(try beats.read(recordPath: sourcePath, rate: source.rate)) }
         let file = try source.readWhole(sourcePath: sourcePath, until: to, annotator: annotator, unused: "not scored")
         let record = file.record
         let lead = try source.detectionLead(file)
@@ -111,6 +114,61 @@ public struct ECGScoreRun {
                                             episodes: episodes)
             report += "\n" + Self.rhythmReport(rhythmScore)
         }
+        return report
+    }
+
+    /// A beat list scored without a signal: its beats against the reference beats, and with
+    /// --rhythm the rhythm engine's AF per second and per episode against the reference's rhythm notes.
+    func runBeats(_ list: BeatList) throws -> String {
+        let referencePath: String
+        if let reference {
+            referencePath = reference
+        } else if let sourcePath {
+            referencePath = WFDBRecordReader.recordBase(sourcePath) + "." + annotator
+        } else {
+            throw ECGError(file: list.name, "no reference: give the record (REC.\(annotator)) or --reference FILE")
+        }
+        let bytes = try WFDBRecordReader.contents(of: referencePath)
+        let annotations = try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: referencePath) }
+        let rate = list.sampleRate
+        let first = Int(((from ?? 0) * rate).rounded())
+        let last = min(list.endSample, to.map { Int(($0 * rate).rounded()) } ?? list.endSample)
+        guard first < last else {
+            throw ECGError(file: list.name, String(format: "--from %.3f s is past the end (%.3f s)", from ?? 0, list.duration))
+        }
+        let window = Int((windowMilliseconds / 1000 * rate).rounded())
+        let referenceBeats = annotations.filter { $0.isBeat && (first..<last).contains($0.sample) }.map { $0.sample - first }
+        let given = list.samples.filter { (first..<last).contains($0) }.map { $0 - first }
+        let score = BeatScore(reference: referenceBeats, detections: given, window: window)
+        let percent = { (value: Double) in value.isNaN ? "   —   " : String(format: "%.2f %%", value * 100) }
+        var report = "\(list.name): \(given.count) beats, "
+            + String(format: "%.3f–%.3f s", Double(first) / rate, Double(last) / rate) + " against \(referencePath)"
+            + "\nQRS  Se \(percent(score.sensitivity))  +P \(percent(score.positivePredictivity))"
+            + "  TP \(score.truePositives)  FN \(score.falseNegatives)  FP \(score.falsePositives)"
+        guard rhythm else { return report }
+        var excerpt = list
+        excerpt.samples = given
+        excerpt.classes = list.classes.map { classes in zip(list.samples, classes).filter { (first..<last).contains($0.0) }.map(\.1) }
+        excerpt.endSample = last - first
+        let analysis = BeatRhythmAnalysis.analyze(excerpt)
+        let shifted = annotations.map { annotation -> WFDBAnnotation in
+            var moved = annotation
+            moved.sample -= first
+            return moved
+        }
+        let referenceAF = AFRhythmScore.referenceAF(shifted, sampleRate: rate, end: analysis.duration)
+            .compactMap { interval -> ClosedRange<Double>? in
+                let lower = max(0, interval.lowerBound), upper = min(analysis.duration, interval.upperBound)
+                return lower < upper ? lower...upper : nil
+            }
+        let episodes = analysis.episodes.filter { $0.code == .af }.map { $0.time...($0.end ?? analysis.duration) }
+        let rhythmScore = AFRhythmScore(referenceAF: referenceAF, detectedAF: analysis.secondCodes.map { $0 == .af },
+                                        episodes: episodes)
+        let unreadable = analysis.secondCodes.filter { $0 == .unreadable }.count
+        report += "\n" + Self.rhythmReport(rhythmScore)
+            + "\nunreadable   \(unreadable) s of \(analysis.secondCodes.count)"
+            + "; AF burden " + (analysis.afBurden.map { String(format: "%.4f", $0) } ?? "—")
+            + String(format: ", reference %.4f", referenceAF.reduce(0) { $0 + $1.upperBound - $1.lowerBound } / analysis.duration)
         return report
     }
 

@@ -51,6 +51,7 @@ enum ECGEventListView {
             detail = event.durationSeconds.map { ECGText.number($0) + " s without a beat" } ?? "no beat for > 2 s"
         case .signalLost: detail = "lead off or flat"
         case .noisy: detail = "too noisy to count"
+        case .unreadable: detail = "beats dropped or spurious"
         case .irregular:
             detail = "RR varies" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
         case .af:

@@ -14,6 +14,7 @@ enum ECGText {
         case .pause: return "Pause"
         case .signalLost: return "Signal lost"
         case .noisy: return "Noisy"
+        case .unreadable: return "Unreadable"
         }
     }
 

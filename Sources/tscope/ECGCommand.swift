@@ -25,7 +25,10 @@ struct ECGScoreCommand: ParsableCommand {
             if the recording began there. A detection matches the nearest unmatched reference beat within \
             the window (ANSI/AAMI EC57). Against a WFDB annotation file the report adds the beat \
             classes as an EC57 report does: Se and +P of ventricular (V) and supraventricular (S) \
-            ectopic beats (reference F and Q beats are not counted against +P).
+            ectopic beats (reference F and Q beats are not counted against +P). --beats ANN scores the \
+            record's beat annotations REC.ANN (e.g. qrs, an automatic annotator's) instead of the detector, \
+            without reading the signal; with --rhythm, the rhythm engine runs on them (AF from beat times \
+            alone) and the report adds the seconds judged unreadable and the AF burden against the reference's.
             """
     )
 
@@ -36,11 +39,19 @@ struct ECGScoreCommand: ParsableCommand {
 
     @OptionGroup var scoreOptions: ECGScoreOptions
 
+    @OptionGroup var beatOptions: ECGBeatInputOptions
+
     func validate() throws {
         try sourceOptions.validate(sourcePath: source)
+        if beatOptions.rr != nil {
+            throw ValidationError("--rr: an RR list has no reference annotations to be scored against; score a record's beats with --beats ANN")
+        }
+        try beatOptions.validate(sourcePath: source, streams: sourceOptions.stdin || sourceOptions.serial != nil || sourceOptions.listen != nil)
     }
 
     func run() throws {
-        try reportingECGErrors { print(try scoreOptions.run(source: sourceOptions.request, sourcePath: source).run()) }
+        try reportingECGErrors {
+            print(try scoreOptions.run(source: sourceOptions.request, sourcePath: source, beats: beatOptions.request).run())
+        }
     }
 }

@@ -19,7 +19,10 @@ struct ECGMonitorCommand: ParsableCommand {
             sums up: {"summary":true,"duration_s":…,"af_burden":…,"episodes":{…},"beats":{"N":…,"S":…,\
             "V":…,"Q":…}}. A file plays at its rate (--speed, or \
             max for as fast as it reads); --stdin and --listen take numbers or JSON Lines \
-            {"time":…,"amplitude":…} (a number, or an array of consecutive samples).
+            {"time":…,"amplitude":…} (a number, or an array of consecutive samples). \
+            --beats ANN reads a record's beat annotations (REC.ANN: a Holter export, LTAFDB's qrs) and --rr FILE \
+            an RR-interval list instead of a signal: the same rhythm engine and lines, with rhythm and status \
+            "unreadable" where the beats cannot be a heart's (gaps over 5 s, beats under 0.2 s apart).
             """
     )
 
@@ -27,6 +30,8 @@ struct ECGMonitorCommand: ParsableCommand {
     var source: String?
 
     @OptionGroup var sourceOptions: ECGSourceOptions
+
+    @OptionGroup var beatOptions: ECGBeatInputOptions
 
     @Flag(help: "JSON Lines on stdout (default: one line of text per second).")
     var json = false
@@ -36,6 +41,7 @@ struct ECGMonitorCommand: ParsableCommand {
 
     func validate() throws {
         try sourceOptions.validate(sourcePath: source, allowsMaximumSpeed: true)
+        try beatOptions.validate(sourcePath: source, streams: sourceOptions.stdin || sourceOptions.serial != nil || sourceOptions.listen != nil)
         if let to, !(to.isFinite && to > 0) { throw ValidationError("--to \(to): expected a time after 0 s") }
     }
 
@@ -43,6 +49,7 @@ struct ECGMonitorCommand: ParsableCommand {
         var monitor = ECGMonitorRun(source: sourceOptions.request, sourcePath: source)
         monitor.json = json
         monitor.to = to
+        monitor.beats = beatOptions.request
         try reportingECGErrors { try monitor.run() }
     }
 }

@@ -119,7 +119,7 @@ public final class RhythmMonitor {
         let code = classifyCode(now: now, quality: quality)
         if let last = lastUpdate, now > last {
             let seconds = Double(now - last) / sampleRate
-            if code != .noisy && code != .signalLost { readableSeconds += seconds }
+            if code != .noisy && code != .signalLost && code != .unreadable { readableSeconds += seconds }
             if code == .af { afSeconds += seconds }
         }
         lastUpdate = now
@@ -137,6 +137,7 @@ public final class RhythmMonitor {
         switch quality {
         case .flat: return .signalLost
         case .noisy: return .noisy
+        case .unreadable: return .unreadable
         case .good: break
         }
         if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate { return .pause }
@@ -152,6 +153,7 @@ public final class RhythmMonitor {
         switch code {
         case .signalLost: return RhythmStatus(code: .signalLost, text: "Signal lost: lead off?")
         case .noisy: return RhythmStatus(code: .noisy, text: "Noisy signal")
+        case .unreadable: return RhythmStatus(code: .unreadable, text: "Beats unreadable: dropped or extra beats")
         case .pause:
             return RhythmStatus(code: .pause, text: String(format: "Pause %.1f s", Double(now - (lastBeat ?? now)) / sampleRate))
         case .af: return RhythmStatus(code: .af, text: "Atrial fibrillation" + rate)
@@ -189,6 +191,8 @@ public enum SignalQuality: Sendable, Equatable {
     case flat
     /// fast fluctuation too large for reliable detection
     case noisy
+    /// beat times alone that cannot be a heart's (`BeatListQuality`)
+    case unreadable
 }
 
 /// Judges signal quality over each second of one (filtered) lead.

@@ -37,7 +37,7 @@ public struct RhythmEventLog: Sendable, Equatable {
         switch code {
         case .af, .irregular: return 30
         case .bradycardia, .tachycardia: return 10
-        case .signalLost, .noisy: return 5
+        case .signalLost, .noisy, .unreadable: return 5
         case .pause, .normal: return 0
         }
     }
@@ -48,7 +48,7 @@ public struct RhythmEventLog: Sendable, Equatable {
         case .af, .irregular: return 10
         case .bradycardia, .tachycardia: return 5
         // a flat pause also reads as lost signal now and then: one pause all the same
-        case .signalLost, .noisy, .pause: return 2
+        case .signalLost, .noisy, .unreadable, .pause: return 2
         case .normal: return 0
         }
     }

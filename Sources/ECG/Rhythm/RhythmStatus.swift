@@ -15,6 +15,9 @@ public enum RhythmCode: String, Sendable, CaseIterable {
     case signalLost
     /// too much noise to detect beats reliably
     case noisy
+    /// a beat list that cannot be a heart's beats here (gaps, beats closer than any rhythm): dropped or
+    /// spurious detections, not a rhythm (`BeatListQuality`)
+    case unreadable
 
     /// true for every state worth an event
     public var isAbnormal: Bool { self != .normal }

@@ -203,7 +203,8 @@ public struct WFDBSignalSpec: Sendable, Equatable {
             guard let value = Int(fields[index]) else { throw fail("expected \(what), found \"\(fields[index])\"") }
             return value
         }
-        if let value = try integer(3, "an ADC resolution [bits]") {
+        // 0 means "not given": the default stands (WFDB header(5); the Long-Term AF Database writes 0)
+        if let value = try integer(3, "an ADC resolution [bits]"), value != 0 {
             guard (1...32).contains(value) else { throw fail("ADC resolution \(value) bits is out of range 1…32") }
             spec.adcResolution = value
         }
