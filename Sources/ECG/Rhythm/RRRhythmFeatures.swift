@@ -51,7 +51,12 @@ public struct RRRhythmFeatures: Sendable {
     private var differences: [Int]
     private var codes: [Int]
 
-    public init(sampleRate: Double, windowIntervals: Int = RRAFModelData.windowIntervals) {
+    /// Measures of the committed model's window (`RRAFModelData.windowIntervals` intervals).
+    public init(sampleRate: Double) {
+        self.init(sampleRate: sampleRate, windowIntervals: RRAFModelData.windowIntervals)
+    }
+
+    public init(sampleRate: Double, windowIntervals: Int) {
         precondition(windowIntervals >= 4, "RRRhythmFeatures: at least 4 intervals")
         precondition(sampleRate > 0, "RRRhythmFeatures: the sample rate must be positive")
         self.windowIntervals = windowIntervals
