@@ -191,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["tscope", "Analyzers", "Devices", "USBDriver", "Capture", "DSP", "Signals"],
+            dependencies: ["tscope", "Analyzers", "Devices", "USBDriver", "Capture", "DSP", "ECG", "Signals"],
             resources: [.copy("Fixtures")]
         ),
     ],

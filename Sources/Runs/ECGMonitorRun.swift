@@ -66,13 +66,12 @@ extension ECGMonitorRun {
     /// The beat list through the rhythm engine, a second at a time, with the same lines as from a signal.
     func runBeats(_ list: BeatList) throws {
         let monitor = BeatRhythmMonitor(list)
-        let rate = list.sampleRate
-        let end = min(list.endSample, to.map { Int(($0 * rate).rounded()) } ?? Int.max)
+        let end = min(list.endSample, to.map { Int(($0 * list.sampleRate).rounded()) } ?? Int.max)
         let output = ECGMonitorOutput(json: json)
         let started = Date()
         var second = 1
-        while Double(second) * rate <= Double(end) {
-            monitor.advance(to: Int((Double(second) * rate).rounded()))
+        while monitor.sample(atSecond: second) <= end {
+            monitor.advance(toSecond: second)
             for episode in monitor.takeEndedEpisodes() { output.event(episode) }
             output.report(time: second, pipeline: monitor)
             if let factor = source.speed {
@@ -82,11 +81,11 @@ extension ECGMonitorRun {
             }
             second += 1
         }
-        monitor.advance(to: end)
         for episode in monitor.finish() { output.event(episode) }
         output.summary(pipeline: monitor)
+        if list.skippedIntervals > 0 { printError("\(list.name): \(list.skippedIntervals) intervals of 0 skipped") }
         if monitor.unreadableSeconds > 0 {
-            printError("\(list.name): \(monitor.unreadableSeconds) s of the beat list unreadable (gaps or beats closer than 0.2 s)")
+            printError("\(list.name): \(monitor.unreadableSeconds) s of \(monitor.seconds) unreadable (gaps over 3 s, intervals beyond physiology or beats dropped)")
         }
     }
 }

@@ -130,7 +130,7 @@ public enum BeatListFile {
             }
             let separator = separatorOf(line.text)
             let fields = split(line.text, separator)
-            if fields.contains(where: { number($0) == nil && !$0.isEmpty }), let column = intervalColumn(fields) {
+            if isHeader(line.text, fields: fields, separator: separator), let column = intervalColumn(fields) {
                 header = (index, column, separator)
             } else if header == nil, !fields.contains(where: { number($0) == nil && !$0.isEmpty }) {
                 break   // numbers before any header: a list without one
@@ -230,6 +230,19 @@ public enum BeatListFile {
     /// `;` where the line has one, else `,`, else a tab, else spaces
     static func separatorOf(_ line: Substring) -> Character {
         line.contains(";") ? ";" : line.contains(",") ? "," : line.contains("\t") ? "\t" : " "
+    }
+
+    /// Whether a line can be a table's header: a name where a number would be, no `key: value` (a report's
+    /// preamble line), and when split by spaces, a few short names, not a sentence.
+    static func isHeader(_ line: Substring, fields: [String], separator: Character) -> Bool {
+        guard fields.contains(where: { number($0) == nil && !$0.isEmpty }) else { return false }
+        var depth = 0
+        for character in line {
+            if character == "[" || character == "(" { depth += 1 } else if character == "]" || character == ")" {
+                depth = max(0, depth - 1)
+            } else if character == ":", depth == 0 { return false }
+        }
+        return separator != " " || fields.count <= 4
     }
 
     /// interval column names, lower case, letters only, without a unit

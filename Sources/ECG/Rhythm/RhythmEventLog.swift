@@ -61,7 +61,9 @@ public struct RhythmEventLog: Sendable, Equatable {
                                  duration: Double? = nil) -> RhythmEvent? {
         var logged: RhythmEvent?
         // end what has been away past its bridge
-        for (other, candidate) in candidates where other != code && time - candidate.lastSeen > Self.bridgeSeconds(other) {
+        // beats that cannot be read say nothing of the rhythm: an AF episode goes on through them
+        for (other, candidate) in candidates where other != code && !(code == .unreadable && other == .af)
+            && time - candidate.lastSeen > Self.bridgeSeconds(other) {
             finish(other, candidate)
         }
         guard code.isAbnormal else { return nil }

@@ -24,6 +24,8 @@ public final class RhythmMonitor {
     public private(set) var afSeconds = 0.0
     public private(set) var readableSeconds = 0.0
     public let afDetector: AFDetector
+    /// AF decided elsewhere (`RRAFDetector` over beat times alone), nil to ask `afDetector`
+    public var externalAF: Bool?
 
     static let bradycardiaBelow = 50.0, tachycardiaAbove = 100.0
     /// hysteresis: a bradycardia ends at this rate, a tachycardia at that [beats/min]
@@ -142,7 +144,7 @@ public final class RhythmMonitor {
         }
         if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate { return .pause }
         guard heartRate != nil else { return .normal }
-        if afDetector.isAF { return .af }
+        if externalAF ?? afDetector.isAF { return .af }
         if slow { return .bradycardia }
         if fast { return .tachycardia }
         return irregular ? .irregular : .normal
