@@ -141,7 +141,8 @@ struct ECGMonitorOutput {
         if json {
             emit("{\"event\":\"\(Self.name(event.code))\"," + String(format: "\"start\":%.3f,\"end\":%.3f,\"duration_s\":%.3f,",
                                                                    event.time, end, end - event.time)
-                 + "\"heart_rate\":\(Self.number(event.heartRateBPM))}")
+                 + "\"heart_rate\":\(Self.number(event.heartRateBPM)),\"mean_heart_rate\":\(Self.number(event.meanHeartRateBPM)),"
+                 + "\"max_heart_rate\":\(Self.number(event.maxHeartRateBPM))}")
         } else {
             emit("\(Self.clock(event.time))–\(Self.clock(end))  episode: \(Self.name(event.code)) "
                  + String(format: "%.1f s", end - event.time))
@@ -158,8 +159,10 @@ struct ECGMonitorOutput {
         if json {
             let episodeText = episodes.keys.sorted().map { "\"\($0)\":\(episodes[$0]!)" }.joined(separator: ",")
             let beatText = counts.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+            let hourly = rhythm.hourlyAFBurden.map { Self.fraction($0) }.joined(separator: ",")
             emit("{\"summary\":true," + String(format: "\"duration_s\":%.3f,", duration)
-                 + "\"af_burden\":\(Self.fraction(rhythm.afBurden)),\"episodes\":{\(episodeText)},\"beats\":{\(beatText)}}")
+                 + "\"af_burden\":\(Self.fraction(rhythm.afBurden)),\"af_burden_by_hour\":[\(hourly)],"
+                 + "\"episodes\":{\(episodeText)},\"beats\":{\(beatText)}}")
         } else {
             let burden = rhythm.afBurden.map { String(format: "%.1f %%", $0 * 100) } ?? "—"
             let episodeText = episodes.isEmpty ? "none" : episodes.keys.sorted().map { "\($0) \(episodes[$0]!)" }.joined(separator: ", ")

@@ -55,7 +55,12 @@ enum ECGEventListView {
         case .irregular:
             detail = "RR varies" + (event.heartRateBPM.map { ", \(Int($0.rounded())) bpm" } ?? "")
         case .af:
-            detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
+            // a Holter report's episode line: mean and highest rate over the episode
+            if let mean = event.meanHeartRateBPM, let highest = event.maxHeartRateBPM {
+                detail = "\(Int(mean.rounded())) bpm, max \(Int(highest.rounded()))"
+            } else {
+                detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
+            }
         case .normal, .bradycardia, .tachycardia:
             detail = event.heartRateBPM.map { "\(Int($0.rounded())) bpm" } ?? "—"
         }

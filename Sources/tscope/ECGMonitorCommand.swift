@@ -11,13 +11,15 @@ struct ECGMonitorCommand: ParsableCommand {
         discussion: """
             Once per second of signal: {"time":12,"heart_rate":72.4,"rhythm":"normal","status":"ok",\
             "text":"Sinus rhythm 72 bpm","ectopic_per_min":0.0,"af_burden":0.0}; heart_rate is null and \
-            status "waiting" until two beats came; status is "ok", "waiting", "noisy" or "signal_lost"; \
-            rhythm one of normal, bradycardia, tachycardia, af, irregular, pause, signal_lost, noisy; \
+            status "waiting" until two beats came; status is "ok", "waiting", "noisy", "signal_lost" or \
+            "unreadable" (beat times that cannot be a heart's); rhythm one of normal, bradycardia, \
+            tachycardia, af, irregular, pause, signal_lost, noisy, unreadable; \
             af_burden is the share of the time so far in AF. An abnormal rhythm that has held long \
             enough (AF 30 s) is one episode, a line when it ends: \
-            {"event":"af","start":7.95,"end":383.75,"duration_s":375.8,"heart_rate":90.8}. The last line \
-            sums up: {"summary":true,"duration_s":…,"af_burden":…,"episodes":{…},"beats":{"N":…,"S":…,\
-            "V":…,"Q":…}}. A file plays at its rate (--speed, or \
+            {"event":"af","start":7.95,"end":383.75,"duration_s":375.8,"heart_rate":90.8,\
+            "mean_heart_rate":88.1,"max_heart_rate":131.0} (heart_rate when it was confirmed, the mean and \
+            highest over the episode). The last line sums up: {"summary":true,"duration_s":…,"af_burden":…,\
+            "af_burden_by_hour":[…],"episodes":{…},"beats":{"N":…,"S":…,"V":…,"Q":…}}. A file plays at its rate (--speed, or \
             max for as fast as it reads); --stdin and --listen take numbers or JSON Lines \
             {"time":…,"amplitude":…} (a number, or an array of consecutive samples). \
             --beats ANN reads a record's beat annotations (REC.ANN: a Holter export, LTAFDB's qrs) and --rr FILE \

@@ -50,6 +50,14 @@ import Testing
             let start = try #require(event["start"] as? Double), end = try #require(event["end"] as? Double)
             #expect(reference.contains { $0.overlaps(start...end) }, "\(event)")
         }
+        for event in af {
+            let mean = try #require(event["mean_heart_rate"] as? Double), highest = try #require(event["max_heart_rate"] as? Double)
+            #expect((40...200).contains(mean) && highest >= mean, "\(event)")
+        }
+        // AF burden per hour of the recording, as a Holter report lists it
+        let hourly = try #require(summary["af_burden_by_hour"] as? [Any])
+        #expect(hourly.count == 20)   // 19.9 h
+        #expect(hourly.allSatisfy { ($0 as? Double).map { (0...1).contains($0) } ?? ($0 is NSNull) })
         let firstOnset = try #require(reference.first?.lowerBound)
         #expect(abs((af.first?["start"] as? Double ?? 0) - firstOnset) <= 120, "\(af.first ?? [:]) against onset \(firstOnset)")
         let episodes = try #require(summary["episodes"] as? [String: Int])

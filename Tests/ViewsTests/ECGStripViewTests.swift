@@ -155,6 +155,20 @@ import ViewModels
         #expect(writer.output.isEmpty)
     }
 
+    /// An AF episode reads as a Holter report lists it: its mean and highest heart rate, how long it held.
+    @Test func anAFEpisodeShowsItsMeanAndHighestRate() {
+        var event = RhythmEvent(time: 600, code: .af, heartRateBPM: 90, durationSeconds: 1800, end: 2400)
+        event.meanHeartRateBPM = 87.6
+        event.maxHeartRateBPM = 131.2
+        #expect(ECGEventListView.line(event) == "10:00.0  AF           88 bpm, max 131, 1800 s")
+        var log = RhythmEventLog()
+        for (second, rate) in zip(1...40, (0..<40).map { 80.0 + Double($0 % 5) * 10 }) {
+            log.observe(.af, time: Double(second), heartRate: rate)
+        }
+        let logged = log.events.first
+        #expect(logged?.meanHeartRateBPM == 100 && logged?.maxHeartRateBPM == 120, "\(String(describing: logged))")
+    }
+
     @Test func theEventListShowsNewestFirstAndTheSelection() {
         var model = ECGMonitorModel(strip: stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 1) { _, _ in 0 })
         model.events.append(RhythmEvent(time: 12.34, code: .bradycardia, heartRateBPM: 42))

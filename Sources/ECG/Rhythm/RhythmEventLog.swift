@@ -24,6 +24,19 @@ public struct RhythmEventLog: Sendable, Equatable {
         /// its event in `events` once confirmed (nil before, or after deletion)
         var confirmed: Bool
         var event: RhythmEvent?
+        /// heart rates seen since the start: sum, count and highest [beats/min]
+        var rateSum = 0.0
+        var rateCount = 0
+        var rateMax: Double?
+
+        mutating func note(_ heartRate: Double?) {
+            guard let heartRate, heartRate.isFinite else { return }
+            rateSum += heartRate
+            rateCount += 1
+            rateMax = max(rateMax ?? heartRate, heartRate)
+        }
+
+        var meanRate: Double? { rateCount > 0 ? rateSum / Double(rateCount) : nil }
     }
     private var candidates: [RhythmCode: Candidate] = [:]
 
@@ -70,15 +83,20 @@ public struct RhythmEventLog: Sendable, Equatable {
         var candidate = candidates[code] ?? Candidate(start: code == .pause ? time - (duration ?? 0) : time,
                                                       lastSeen: time, confirmed: false)
         candidate.lastSeen = time
+        candidate.note(heartRate)
         let held = code == .pause ? (duration ?? time - candidate.start) : time - candidate.start
         if !candidate.confirmed, held >= Self.minimumSeconds(code) {
             candidate.confirmed = true
-            let event = RhythmEvent(time: candidate.start, code: code, heartRateBPM: heartRate, durationSeconds: held)
+            var event = RhythmEvent(time: candidate.start, code: code, heartRateBPM: heartRate, durationSeconds: held)
+            event.meanHeartRateBPM = candidate.meanRate
+            event.maxHeartRateBPM = candidate.rateMax
             append(event)
             candidate.event = event
             logged = event
         } else if candidate.confirmed, var event = candidate.event {
             event.durationSeconds = held
+            event.meanHeartRateBPM = candidate.meanRate
+            event.maxHeartRateBPM = candidate.rateMax
             update(candidate.event, to: event)
             candidate.event = event
         }

@@ -65,6 +65,13 @@ public final class RhythmMonitor {
 
     /// AF burden: the share of readable time in AF, nil before any
     public var afBurden: Double? { readableSeconds > 0 ? afSeconds / readableSeconds : nil }
+    /// seconds of readable time and of AF in each hour of the recording since its start
+    public private(set) var hourlyReadableSeconds: [Double] = []
+    public private(set) var hourlyAFSeconds: [Double] = []
+    /// AF burden in each hour of the recording (nil for an hour with no readable time), as a Holter report lists it
+    public var hourlyAFBurden: [Double?] {
+        zip(hourlyAFSeconds, hourlyReadableSeconds).map { af, readable in readable > 0 ? af / readable : nil }
+    }
 
     /// S and V beats over the last minute of signal [per minute], at `now`
     public func ectopicsPerMinute(now: Int) -> Double {
@@ -121,8 +128,17 @@ public final class RhythmMonitor {
         let code = classifyCode(now: now, quality: quality)
         if let last = lastUpdate, now > last {
             let seconds = Double(now - last) / sampleRate
-            if code != .noisy && code != .signalLost && code != .unreadable { readableSeconds += seconds }
+            let readable = code != .noisy && code != .signalLost && code != .unreadable
+            if readable { readableSeconds += seconds }
             if code == .af { afSeconds += seconds }
+            // per clock hour of the recording (by the update's end)
+            let hour = Int(Double(now) / sampleRate / 3600)
+            while hourlyReadableSeconds.count <= hour {
+                hourlyReadableSeconds.append(0)
+                hourlyAFSeconds.append(0)
+            }
+            if readable { hourlyReadableSeconds[hour] += seconds }
+            if code == .af { hourlyAFSeconds[hour] += seconds }
         }
         lastUpdate = now
         let pauseTenths = code == .pause ? Int(Double(now - (lastBeat ?? now)) / sampleRate * 10) : 0

@@ -47,6 +47,9 @@ public struct RhythmEvent: Sendable, Equatable {
     public var durationSeconds: Double?
     /// the episode's end [s since the start]; nil while it goes on
     public var end: Double?
+    /// mean and highest heart rate over the episode so far, from its start [beats/min]
+    public var meanHeartRateBPM: Double?
+    public var maxHeartRateBPM: Double?
 
     public init(time: Double, code: RhythmCode, heartRateBPM: Double?, durationSeconds: Double? = nil, end: Double? = nil) {
         self.time = time
