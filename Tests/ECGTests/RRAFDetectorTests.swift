@@ -94,15 +94,15 @@ import Testing
                         #expect(Self.close(s, p), "\(where_): \(name) \(s) vs Python \(p)")
                     }
                 default:
-                    let rows = "\(String(describing: detector.lastFeatureRow)) vs Python \(String(describing: excerpt.features[index]))"
-                    Issue.record("\(where_): feature row \(rows)")
+                    let python = String(describing: excerpt.features[index])
+                    Issue.record("\(where_): feature row \(String(describing: detector.lastFeatureRow)) vs Python \(python)")
                 }
                 switch (second.probability, excerpt.probabilities[index]) {
                 case (nil, nil): break
                 case let (s?, p?): #expect(abs(s - p) <= 1e-9, "\(where_): P(AF) \(s) vs LightGBM \(p)")
                 default:
-                    let values = "\(String(describing: second.probability)) vs Python \(String(describing: excerpt.probabilities[index]))"
-                    Issue.record("\(where_): P(AF) \(values)")
+                    let python = String(describing: excerpt.probabilities[index])
+                    Issue.record("\(where_): P(AF) \(String(describing: second.probability)) vs Python \(python)")
                 }
                 switch (second.heartRate, excerpt.heartRates[index]) {
                 case (nil, nil): break

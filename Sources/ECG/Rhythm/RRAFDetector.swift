@@ -36,8 +36,8 @@ public struct RRSecond: Sendable, Equatable {
 /// from the run's first `af` second (`RRSecond.episodeOnset`). Not a medical device.
 ///
 /// Use: `addBeat(at:)` for every beat in time order, and `endOfSecond(at:)` at the end of every whole second
-/// of the beat clock, after the beats up to that sample. Per stream (not Sendable); storage is allocated in
-/// `init`, and a second allocates nothing but what the trees' evaluation does not.
+/// of the beat clock, after the beats up to that sample. Per stream (not Sendable: one detector per thread);
+/// its storage is allocated in `init` and reused, and the model is read once per process.
 public final class RRAFDetector {
     /// the committed model, read once; nil only if the data file does not match this code (a test checks it)
     static let committed: GradientBoostedTrees? = {

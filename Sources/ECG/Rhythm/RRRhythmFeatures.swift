@@ -28,6 +28,13 @@ import Foundation
 /// - `regular10`: the share of intervals within 10 % of the median (high in flutter with fixed conduction).
 /// - `prem_comp`: the share of successive pairs "premature (< 0.85 · median), then compensatory
 ///   (> 1.15 · median)", the pattern of isolated ectopic beats.
+/// - `cosen`: coefficient of sample entropy (Lake & Moorman, "Accurate estimation of entropy in very short
+///   physiological time series: the problem of atrial fibrillation detection in implanted ventricular
+///   devices", Am J Physiol Heart Circ Physiol 2011): SampEn(m = 1, r = 30 ms) + ln(2r) − ln(mean RR), r and
+///   RR in seconds. Of the templates rr[0] … rr[n−2], `matches` counts the pairs i < j with
+///   |rr[i] − rr[j]| ≤ r and `longer` those of them with also |rr[i+1] − rr[j+1]| ≤ r (compared in whole
+///   samples against r · sample rate, so exactly); SampEn = −ln((longer + 1) / (matches + 1)) — one added to
+///   both counts so that it is always defined in a short window.
 ///
 /// The window is implausible (the second is unreadable, never AF) when it holds `shortRRCount` intervals
 /// shorter than `shortRR` (beyond physiology: noise detections), one longer than `longRR` (a gap), or when
@@ -36,7 +43,7 @@ import Foundation
 public struct RRRhythmFeatures: Sendable {
     /// The feature names in row order (the model's `featureNames`).
     public static let featureNames = ["hr", "rr_mean", "rr_median", "nrmssd", "mad1", "mad2", "mad3", "mad_min",
-                                      "pnn10", "pnn25", "tpr", "bins40", "regular10", "prem_comp"]
+                                      "pnn10", "pnn25", "tpr", "bins40", "regular10", "prem_comp", "cosen"]
 
     /// RR intervals a row reads.
     public let windowIntervals: Int
@@ -138,6 +145,16 @@ public struct RRRhythmFeatures: Sendable {
         let premature = 0.85 * median, compensatory = 1.15 * median
         var pairs = 0
         for k in 0..<(n - 1) where rr[k] < premature && rr[k + 1] > compensatory { pairs += 1 }
+        let tolerance = RRAFModelData.cosenToleranceSeconds * fs
+        var matches = 0, longer = 0
+        for i in 0..<(n - 1) {
+            for j in (i + 1)..<(n - 1) where Double(abs(rrSamples[i] - rrSamples[j])) <= tolerance {
+                matches += 1
+                if Double(abs(rrSamples[i + 1] - rrSamples[j + 1])) <= tolerance { longer += 1 }
+            }
+        }
+        let cosen = -log(Double(longer + 1) / Double(matches + 1))
+            + log(2 * RRAFModelData.cosenToleranceSeconds / mean)
         var short = 0, long = false
         for k in 0..<n {
             if rr[k] < RRAFModelData.shortRR { short += 1 }
@@ -158,6 +175,7 @@ public struct RRRhythmFeatures: Sendable {
         row[11] = Double(distinct) / Double(n - 2)
         row[12] = Double(regular) / Double(n)
         row[13] = Double(pairs) / Double(n - 1)
+        row[14] = cosen
         return short >= RRAFModelData.shortRRCount || long || mean > RRAFModelData.collapseRatio * median
     }
 
