@@ -87,6 +87,7 @@ public final class RRAFDetector {
         inAF = false
         runStart = nil
         runAFSeconds = 0
+        windowChanged = true
     }
 
     /// One beat at `sample`; beats must come in increasing sample order (one at or before the last is ignored).
@@ -96,11 +97,18 @@ public final class RRAFDetector {
         nextBeat = (nextBeat + 1) % beats.count
         beatCount = min(beatCount + 1, beats.count)
         lastBeat = sample
+        windowChanged = true
     }
 
     /// The feature row of the last second (nil before `windowIntervals + 1` beats): for tests and inspection.
     public var lastFeatureRow: [Double]? { hasRow ? features.row : nil }
     private var hasRow = false
+    /// The window's measures and P(AF) depend on its beats alone: kept from the last second until a beat
+    /// arrives (a second without a new beat, often at rest, measures nothing again).
+    private var windowChanged = true
+    private var cachedImplausible = false
+    /// P(AF) of the unchanged window, nil before the trees read it
+    private var cachedProbability: Double?
 
     /// The verdict of the second ending at `sample` (after every beat at or before it was added).
     public func endOfSecond(at sample: Int) -> RRSecond {
@@ -108,16 +116,23 @@ public final class RRAFDetector {
         var heartRate: Double?
         hasRow = false
         if beatCount == beats.count, let lastBeat {
-            // once full, the ring's oldest is where the next beat goes
-            let implausible = features.measure(beats: beats, oldest: nextBeat)
+            if windowChanged {
+                // once full, the ring's oldest is where the next beat goes
+                cachedImplausible = features.measure(beats: beats, oldest: nextBeat)
+                cachedProbability = nil
+                windowChanged = false
+            }
             heartRate = features.row[0]
             hasRow = true
-            unreadable = implausible || Double(sample - lastBeat) > RRAFModelData.gapSeconds * sampleRate
+            unreadable = cachedImplausible || Double(sample - lastBeat) > RRAFModelData.gapSeconds * sampleRate
         }
         var p: Double?
         if !unreadable {
-            trees.probabilities(features.row, into: &probability)
-            p = probability[0]
+            if cachedProbability == nil {
+                trees.probabilities(features.row, into: &probability)
+                cachedProbability = probability[0]
+            }
+            p = cachedProbability
         }
         recent[nextRecent] = p ?? .nan
         nextRecent = (nextRecent + 1) % recent.count
