@@ -21,7 +21,7 @@ import Foundation
 /// runs the detector on through its delay at the end, so a beat just before
 /// a record's end is reported.
 ///
-/// Nothing about the start or the baseline may fool it (issue 11): the
+/// Nothing about the start or the baseline may fool it: the
 /// band-pass starts settled on the first finite sample (each section on what
 /// the one before it settles to, so a constant offset never reaches the
 /// squarer), leading missing samples are skipped, and when no beat has been
