@@ -14,6 +14,8 @@ public struct ECGClassifyRun {
     public var labels: String?
     /// write every recording's features as CSV (`record,label,…`) for Tools/train-ecg-verdict
     public var featuresOutput: String?
+    /// each record's beat annotations REC.ANN instead of its signal (`--beats`): the rhythm engine alone
+    public var beatAnnotator: String?
 
     public init(source: ECGSourceRequest, paths: [String]) {
         self.source = source
@@ -35,6 +37,28 @@ public struct ECGClassifyRun {
                 printError(error.description)
                 failures += 1
             }
+        }
+        if let beatAnnotator {
+            for path in recordings {
+                do {
+                    let list = try BeatListFile.readAnnotations(record: path, annotator: beatAnnotator, rate: source.rate)
+                    let analysis = BeatRhythmAnalysis.analyze(list)
+                    let name = Self.recordName(path)
+                    print(json ? Self.json(name, analysis) : Self.text(name, analysis))
+                    fflush(nil)
+                    if let label = reference?[name] { scored.append((label, analysis.verdict)) }
+                } catch let error as ECGError {
+                    printError(error.description)
+                    failures += 1
+                }
+            }
+            if let reference {
+                let missing = recordings.map(Self.recordName).filter { reference[$0] == nil }.count
+                if missing > 0 { printError("\(labels!): \(missing) of the recordings have no label, not scored") }
+                let score = VerdictScore(scored)
+                print(json ? score.json : score.text)
+            }
+            return failures
         }
         for path in recordings {
             let assessment: RecordingAssessment
@@ -142,6 +166,27 @@ public struct ECGClassifyRun {
             labels[recordName(fields[0])] = verdict
         }
         return labels
+    }
+
+    /// A record judged from its beats: verdict, heart rate, AF burden and episodes, unreadable time.
+    static func text(_ name: String, _ analysis: BeatRhythmAnalysis) -> String {
+        let rate = analysis.heartRate.map { number("%.0f bpm", $0) } ?? "--- bpm"
+        let burden = analysis.afBurden.map { number("%.1f %%", $0 * 100) } ?? "—"
+        let afEpisodes = analysis.episodes.filter { $0.code == .af }.count
+        return "\(name)  \(analysis.verdict.rawValue)  \(rate)  AF burden \(burden) in \(afEpisodes) episode\(afEpisodes == 1 ? "" : "s")"
+            + number(", %.1f h", analysis.duration / 3600) + ", \(analysis.unreadableSeconds) s unreadable"
+    }
+
+    static func json(_ name: String, _ analysis: BeatRhythmAnalysis) -> String {
+        let counts = BeatClass.allCases.map { "\"\($0.rawValue)\":\(analysis.classCounts[$0] ?? 0)" }.joined(separator: ",")
+        let rate = analysis.heartRate.map { number("%.1f", $0) } ?? "null"
+        let episodes = analysis.episodes.filter { $0.code == .af }.map { episode in
+            number("{\"start\":%.3f,", episode.time) + number("\"end\":%.3f}", episode.end ?? analysis.duration)
+        }.joined(separator: ",")
+        return "{\"record\":\"\(escaped(name))\",\"verdict\":\"\(analysis.verdict.rawValue)\",\"heart_rate\":\(rate),"
+            + number("\"duration_s\":%.3f,", analysis.duration)
+            + "\"beats\":{\(counts)},\"af_burden\":\(analysis.afBurden.map { number("%.4f", $0) } ?? "null"),"
+            + "\"af_episodes\":[\(episodes)],\"unreadable_s\":\(analysis.unreadableSeconds)}"
     }
 
     static func text(_ name: String, _ assessment: RecordingAssessment) -> String {

@@ -20,7 +20,12 @@ struct ECGClassifyCommand: ParsableCommand {
             three half-length parts and the probabilities are their mean with the whole's. A file \
             that cannot be read gets a one-line error and the rest are still classified; the exit status \
             is then 1. --labels FILE (`record,label`, labels N, A, O, ~ as the challenge's REFERENCE.csv) \
-            adds F1 per class and the challenge score (mean F1 of normal, af, other).
+            adds F1 per class and the challenge score (mean F1 of normal, af, other). With --beats ANN each \
+            record is judged from its beat annotations REC.ANN alone, as a Holter summary: af with an AF \
+            episode (AF held 30 s), else noisy when over half the time is unreadable, else other with a \
+            brady-, tachycardia or irregular episode, else normal; too_short under 30 s; --json gives {"record":…,"verdict":…,\
+            "heart_rate":…,"duration_s":…,"beats":{…},"af_burden":…,"af_episodes":[{"start":…,"end":…}],\
+            "unreadable_s":…}.
             """
     )
 
@@ -28,6 +33,8 @@ struct ECGClassifyCommand: ParsableCommand {
     var sources: [String]
 
     @OptionGroup var sourceOptions: ECGSourceOptions
+
+    @OptionGroup var beatOptions: ECGBeatInputOptions
 
     @Flag(help: "One JSON object per recording (and the score, with --labels).")
     var json = false
@@ -41,6 +48,10 @@ struct ECGClassifyCommand: ParsableCommand {
     func validate() throws {
         guard !sources.isEmpty else { throw ValidationError("expected at least one recording") }
         try sourceOptions.validate(sourcePath: sources[0])
+        if beatOptions.rr != nil { throw ValidationError("--rr: classify reads records; give their beat annotations with --beats ANN") }
+        if beatOptions.beats != nil, features != nil {
+            throw ValidationError("--features measures a signal; --beats reads beat annotations only")
+        }
     }
 
     func run() throws {
@@ -48,6 +59,7 @@ struct ECGClassifyCommand: ParsableCommand {
         classify.json = json
         classify.labels = labels
         classify.featuresOutput = features
+        classify.beatAnnotator = beatOptions.beats
         var failures = 0
         try reportingECGErrors { failures = try classify.run() }
         if failures > 0 { throw ExitCode.failure }

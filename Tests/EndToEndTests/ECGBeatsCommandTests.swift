@@ -132,6 +132,26 @@ import Testing
         #expect((summary["beats"] as? [String: Int])?["N"] == 299)
     }
 
+    /// `ecg classify --beats qrs DIR`: a Holter summary per record of the directory, from its beats alone.
+    @Test func classifyJudgesEachRecordFromItsBeats() throws {
+        let result = try run(Paths.tscope, ["ecg", "classify", "--beats", "qrs", "--json",
+                                            Self.fixtures.appendingPathComponent("ltafdb-beats").path], timeoutSeconds: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not JSON: \($0)")
+        }
+        #expect(objects.map { $0["record"] as? String } == ["13", "30", "62"])
+        // 13 and 62 have AF by their reference, 30 has none
+        #expect(objects.map { $0["verdict"] as? String == "af" } == [true, false, true], "\(objects)")
+        let burden13 = try #require(objects[0]["af_burden"] as? Double)
+        let reference13 = try Self.referenceAF("13", duration: 71_760).reduce(0) { $0 + $1.upperBound - $1.lowerBound } / 71_760
+        #expect(abs(burden13 - reference13) <= 0.05)
+        let episodes13 = try #require(objects[0]["af_episodes"] as? [[String: Double]])
+        #expect((1...4).contains(episodes13.count), "\(episodes13)")
+        #expect((objects[2]["unreadable_s"] as? Int ?? 0) > 30_000, "62 lost half its beats")
+        #expect((objects[1]["af_episodes"] as? [Any])?.isEmpty == true)
+    }
+
     @Test func badBeatInputIsOneLineAndExit1() throws {
         let directory = try Paths.temporaryDirectory("ecg-beats-bad")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -144,3 +144,21 @@ public struct BeatRhythmAnalysis: Sendable {
                                   classCounts: monitor.rhythm.classCounts, duration: list.duration)
     }
 }
+
+extension BeatRhythmAnalysis {
+    /// seconds judged unreadable
+    public var unreadableSeconds: Int { secondCodes.reduce(0) { $0 + ($1 == .unreadable ? 1 : 0) } }
+
+    /// A verdict per recording from its beats, as a Holter summary gives one: too_short under 33 beats
+    /// (the AF window) or 30 s; af with an AF episode (AF held 30 s in readable beats, however much else
+    /// is unreadable); noisy when over half the seconds are unreadable; other with a brady-, tachycardia
+    /// or irregular episode; else normal.
+    public var verdict: RecordingVerdict {
+        let beats = classCounts.values.reduce(0, +)
+        if beats <= RRAFModelData.windowIntervals || duration < 30 { return .tooShort }
+        if episodes.contains(where: { $0.code == .af }) { return .af }
+        if 2 * unreadableSeconds > secondCodes.count { return .noisy }
+        if episodes.contains(where: { [.bradycardia, .tachycardia, .irregular].contains($0.code) }) { return .other }
+        return .normal
+    }
+}
