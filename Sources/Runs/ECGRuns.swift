@@ -99,19 +99,9 @@ public struct ECGScoreRun {
         if rhythm {
             let analysis = RhythmAnalysis.analyze(excerptSamples, sampleRate: record.sampleRate, detector: source.detector,
                                                   mains: source.mains, beatModel: beatModel)
-            let shifted = annotations.map { annotation -> WFDBAnnotation in
-                var moved = annotation
-                moved.sample -= excerpt.samples.lowerBound
-                return moved
-            }
-            let referenceAF = AFRhythmScore.referenceAF(shifted, sampleRate: record.sampleRate, end: analysis.duration)
-                .compactMap { interval -> ClosedRange<Double>? in
-                    let lower = max(0, interval.lowerBound), upper = min(analysis.duration, interval.upperBound)
-                    return lower < upper ? lower...upper : nil
-                }
-            let episodes = analysis.episodes.filter { $0.code == .af }.map { $0.time...($0.end ?? analysis.duration) }
-            let rhythmScore = AFRhythmScore(referenceAF: referenceAF, detectedAF: analysis.secondCodes.map { $0 == .af },
-                                            episodes: episodes)
+            let (rhythmScore, _) = Self.afScore(annotations, from: excerpt.samples.lowerBound, sampleRate: record.sampleRate,
+                                                duration: analysis.duration, codes: analysis.secondCodes,
+                                                episodes: analysis.episodes)
             report += "\n" + Self.rhythmReport(rhythmScore)
         }
         return report
@@ -151,25 +141,32 @@ public struct ECGScoreRun {
         excerpt.classes = list.classes.map { classes in zip(list.samples, classes).filter { (first..<last).contains($0.0) }.map(\.1) }
         excerpt.endSample = last - first
         let analysis = BeatRhythmAnalysis.analyze(excerpt)
-        let shifted = annotations.map { annotation -> WFDBAnnotation in
-            var moved = annotation
-            moved.sample -= first
-            return moved
-        }
-        let referenceAF = AFRhythmScore.referenceAF(shifted, sampleRate: rate, end: analysis.duration)
-            .compactMap { interval -> ClosedRange<Double>? in
-                let lower = max(0, interval.lowerBound), upper = min(analysis.duration, interval.upperBound)
-                return lower < upper ? lower...upper : nil
-            }
-        let episodes = analysis.episodes.filter { $0.code == .af }.map { $0.time...($0.end ?? analysis.duration) }
-        let rhythmScore = AFRhythmScore(referenceAF: referenceAF, detectedAF: analysis.secondCodes.map { $0 == .af },
-                                        episodes: episodes)
-        let unreadable = analysis.secondCodes.filter { $0 == .unreadable }.count
+        let (rhythmScore, referenceAF) = Self.afScore(annotations, from: first, sampleRate: rate, duration: analysis.duration,
+                                                      codes: analysis.secondCodes, episodes: analysis.episodes)
+        let unreadable = analysis.unreadableSeconds
         report += "\n" + Self.rhythmReport(rhythmScore)
             + "\nunreadable   \(unreadable) s of \(analysis.secondCodes.count)"
             + "; AF burden " + (analysis.afBurden.map { String(format: "%.4f", $0) } ?? "—")
             + String(format: ", reference %.4f", referenceAF.reduce(0) { $0 + $1.upperBound - $1.lowerBound } / analysis.duration)
         return report
+    }
+
+    /// AF per second and per episode of an excerpt starting at sample `first`, against the reference's
+    /// rhythm notes clipped to the excerpt; also the reference's AF intervals [s from the excerpt's start].
+    static func afScore(_ annotations: [WFDBAnnotation], from first: Int, sampleRate: Double, duration: Double,
+                        codes: [RhythmCode], episodes: [RhythmEvent]) -> (AFRhythmScore, [ClosedRange<Double>]) {
+        let shifted = annotations.map { annotation -> WFDBAnnotation in
+            var moved = annotation
+            moved.sample -= first
+            return moved
+        }
+        let referenceAF = AFRhythmScore.referenceAF(shifted, sampleRate: sampleRate, end: duration)
+            .compactMap { interval -> ClosedRange<Double>? in
+                let lower = max(0, interval.lowerBound), upper = min(duration, interval.upperBound)
+                return lower < upper ? lower...upper : nil
+            }
+        let detected = episodes.filter { $0.code == .af }.map { $0.time...($0.end ?? duration) }
+        return (AFRhythmScore(referenceAF: referenceAF, detectedAF: codes.map { $0 == .af }, episodes: detected), referenceAF)
     }
 
     /// AF per second and per episode, one line each.

@@ -10,33 +10,39 @@ enum ECGEventListView {
     static let titleStyle = CellStyle(foreground: .rgb(255, 255, 255), background: .rgb(25, 25, 35), attributes: [.bold])
     static let selectedStyle = CellStyle(foreground: .rgb(0, 0, 0), background: .rgb(120, 200, 255), attributes: [.bold])
     static let footer = "↑/↓ select  x delete  e close"
-    /// widest the box gets [cells]
+    /// the box's width [cells] unless a line needs more (an AF episode's rates and length), and room allows
     static let maximumWidth = 46
 
     static func render(_ list: ECGEventListModel, in rect: Rect, into buffer: inout Buffer) {
-        let width = min(maximumWidth, rect.width - 2)
         // title, one row per event (at least one), footer
         let height = min(max(list.count, 1) + 2, rect.height - 2)
-        guard width >= 12, height >= 3 else { return }
+        guard height >= 3 else { return }
+        let visibleRows = height - 2
+        let selected = list.selection ?? 0
+        // keep the selection in view
+        let first = min(max(0, selected - visibleRows + 1), max(0, list.count - visibleRows))
+        var lines: [(event: Int, text: String)] = []
+        for row in 0..<visibleRows {
+            guard let event = list.event(newestFirst: first + row) else { break }
+            lines.append((first + row, line(event)))
+        }
+        // two cells of margin on each side, wider than usual only where a line needs it and room allows
+        let longest = lines.map { $0.text.unicodeScalars.count }.max() ?? 0
+        let width = min(max(maximumWidth, longest + 4), rect.width - 2)
+        guard width >= 12 else { return }
         let box = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2,
                        width: width, height: height)
         buffer.fill(box, with: Cell(" ", style: boxStyle))
         let dropped = list.droppedCount > 0 ? ", \(list.droppedCount) dropped" : ""
         buffer.put(" Events (\(list.count)\(dropped)) ", x: box.x + 1, y: box.y, limit: box.maxX - 1, style: titleStyle)
-        let visibleRows = height - 2
-        let selected = list.selection ?? 0
-        // keep the selection in view
-        let first = min(max(0, selected - visibleRows + 1), max(0, list.count - visibleRows))
         if list.count == 0 {
             buffer.put("no events yet", x: box.x + 2, y: box.y + 1, limit: box.maxX - 1, style: boxStyle)
         }
-        for row in 0..<visibleRows {
-            let index = first + row
-            guard let event = list.event(newestFirst: index) else { break }
+        for (row, (index, text)) in lines.enumerated() {
             let style = index == list.selection ? selectedStyle : boxStyle
             let y = box.y + 1 + row
             buffer.fill(Rect(x: box.x + 1, y: y, width: width - 2, height: 1), with: Cell(" ", style: style))
-            buffer.put(line(event), x: box.x + 2, y: y, limit: box.maxX - 1, style: style)
+            buffer.put(text, x: box.x + 2, y: y, limit: box.maxX - 1, style: style)
         }
         buffer.put(footer, x: box.x + 2, y: box.maxY - 1, limit: box.maxX - 1, style: boxStyle)
     }

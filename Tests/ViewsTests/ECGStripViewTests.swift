@@ -167,6 +167,15 @@ import ViewModels
         }
         let logged = log.events.first
         #expect(logged?.meanHeartRateBPM == 100 && logged?.maxHeartRateBPM == 120, "\(String(describing: logged))")
+        // the box widens for the line at 80 columns: nothing of it is cut
+        var model = ECGMonitorModel(strip: stripModel(leads: ["II"], rate: 250, stripSeconds: 5, seconds: 1) { _, _ in 0 })
+        var ongoing = event
+        ongoing.end = nil
+        model.events.append(ongoing)
+        _ = model.apply(.toggleEventList)
+        var buffer = Buffer(width: 80, height: 24)
+        ECGMonitorView().render(model: model, status: fixedECGStatus, in: buffer.area, into: &buffer)
+        #expect(buffer.lines.contains { $0.contains("10:00.0  AF           88 bpm, max 131, 1800 s so far ") }, "\(buffer.lines)")
     }
 
     @Test func theEventListShowsNewestFirstAndTheSelection() {
