@@ -15,7 +15,8 @@ public struct ECGBeatInputOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Read RR intervals instead of a signal: one per line in ms or s (Elite HRV, Kubios), or a table with a header naming "
-            + "the interval column (Polar Sensor Logger's `Phone timestamp;RR-interval [ms]`, `rr_ms`, …).",
+            + "the interval column (Polar Sensor Logger's `Phone timestamp;RR-interval [ms]`, `rr_ms`, …), or PhysioNet's "
+            + "`ann2rr -i s -v -V` (`start interval end`: the beats keep the record's sample numbers).",
         valueName: "FILE"))
     public var rr: String?
 

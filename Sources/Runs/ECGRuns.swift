@@ -119,7 +119,7 @@ public struct ECGScoreRun {
             throw ECGError(file: list.name, "no reference: give the record (REC.\(annotator)) or --reference FILE")
         }
         let bytes = try WFDBRecordReader.contents(of: referencePath)
-        let annotations = try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: referencePath) }
+        let annotations = try WFDBAnnotationReader.read(contents: bytes, file: referencePath)
         let rate = list.sampleRate
         let first = Int(((from ?? 0) * rate).rounded())
         let last = min(list.endSample, to.map { Int(($0 * rate).rounded()) } ?? list.endSample)
@@ -133,8 +133,11 @@ public struct ECGScoreRun {
         let percent = { (value: Double) in value.isNaN ? "   —   " : String(format: "%.2f %%", value * 100) }
         var report = "\(list.name): \(given.count) beats, "
             + String(format: "%.3f–%.3f s", Double(first) / rate, Double(last) / rate) + " against \(referencePath)"
-            + "\nQRS  Se \(percent(score.sensitivity))  +P \(percent(score.positivePredictivity))"
-            + "  TP \(score.truePositives)  FN \(score.falseNegatives)  FP \(score.falsePositives)"
+        // a reference of rhythm notes only (rdann's dump of an AFDB .atr) has no beats to score against
+        report += referenceBeats.isEmpty
+            ? "\nQRS  not scored: the reference holds no beats"
+            : "\nQRS  Se \(percent(score.sensitivity))  +P \(percent(score.positivePredictivity))"
+                + "  TP \(score.truePositives)  FN \(score.falseNegatives)  FP \(score.falsePositives)"
         guard rhythm else { return report }
         var excerpt = list
         excerpt.samples = given
@@ -178,13 +181,14 @@ public struct ECGScoreRun {
         """
     }
 
-    /// The reference annotations with their codes, when the reference is a
-    /// WFDB annotation file (the record's own, or --reference NAME.atr); nil for a CSV.
+    /// The reference annotations with their codes, when the reference is a WFDB annotation
+    /// file (the record's own, --reference NAME.atr, or rdann's text of one); nil for a CSV.
     func referenceAnnotations(record: ECGRecord) throws -> [WFDBAnnotation]? {
         if let reference {
-            guard ECGRecordFormat(path: reference) != .csv else { return nil }
             let bytes = try WFDBRecordReader.contents(of: reference)
-            return try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: reference) }
+            // a CSV of beats has no codes; rdann text (often named .txt) has them
+            guard ECGRecordFormat(path: reference) != .csv || WFDBAnnotationText.isText(bytes) else { return nil }
+            return try WFDBAnnotationReader.read(contents: bytes, file: reference)
         }
         guard let sourcePath, ECGRecordFormat(path: sourcePath) == .wfdb,
               FileManager.default.fileExists(atPath: WFDBRecordReader.recordBase(sourcePath) + "." + annotator) else { return nil }

@@ -152,6 +152,30 @@ import Testing
         #expect((objects[1]["af_episodes"] as? [Any])?.isEmpty == true)
     }
 
+    /// PhysioNet's text tools' output as it is shared: `ann2rr -i s -v -V` beats scored with `--rr` against
+    /// `rdann` rhythm notes of the same record (AFDB 04015, first 15 min; AFDB is the model's development
+    /// data, so this checks the reading and the clock, not the model's accuracy on new patients).
+    @Test func ann2rrBeatsScoredAgainstRdannRhythm() throws {
+        let directory = Self.fixtures.appendingPathComponent("afdb-text")
+        let result = try run(Paths.tscope, ["ecg", "score", "--rr", directory.appendingPathComponent("qrs04015-15min.txt").path,
+                                            "--reference", directory.appendingPathComponent("atr04015.txt").path, "--rhythm"],
+                             timeoutSeconds: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        // the reference's AF from the dump's sample numbers (250 Hz), read here apart: (AFIB … (N pairs
+        // up to the excerpt's end, the last beat at sample 224,944
+        let af = [(102_584, 119_604), (121_773, 122_194), (133_348, 166_857)].reduce(0) { $0 + $1.1 - $1.0 }
+        let burden = Double(af) / (224_945.0)
+        let text = result.stdoutText
+        #expect(text.contains("1465 beats, 0.000–899.780 s against"), "\(text)")
+        #expect(text.contains(String(format: "reference %.4f", burden)), "\(text)")
+        #expect(text.contains("QRS  not scored: the reference holds no beats"), "\(text)")
+        let seconds = try #require(text.split(separator: "\n").first { $0.hasPrefix("AF seconds") })
+        let sensitivity = try #require(Double(seconds.split(separator: " ")[3]))
+        #expect(sensitivity >= 80, "\(seconds)")
+        let usage = try run(Paths.tscope, ["ecg", "score", "--rr", directory.appendingPathComponent("qrs04015-15min.txt").path])
+        #expect(usage.status == 64 && usage.stderr.contains("--rr: an RR list has no record beside it"), "\(usage.stderr)")
+    }
+
     @Test func badBeatInputIsOneLineAndExit1() throws {
         let directory = try Paths.temporaryDirectory("ecg-beats-bad")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -45,7 +45,7 @@ public enum BeatListFile {
             throw ECGError(file: annotationPath, FileManager.default.fileExists(atPath: annotationPath)
                            ? "cannot read (permission?)" : "no such annotation file (--beats names the annotator: REC.ANN)")
         }
-        let annotations = try [UInt8](data).withUnsafeBytes { try WFDBAnnotationReader.read($0, file: annotationPath) }
+        let annotations = try WFDBAnnotationReader.read(contents: [UInt8](data), file: annotationPath)
         var sampleRate = rate
         var length: Int?
         let headerPath = base + ".hea"
@@ -94,6 +94,8 @@ public enum BeatListFile {
     ///   HRV Logger's `timestamp, rr, since_start`, a Kubios report's `RR interval` column with `(s)` under it),
     ///   separated by `;`, `,`, tabs or spaces, after any preamble;
     /// - two columns without a header: time and interval (a Polar V800 export);
+    /// - PhysioNet's `ann2rr -i s -v -V` (`start interval end` in samples, seconds, samples): the beats keep
+    ///   the record's sample numbers and rate;
     /// - a Polar `.hrm` file in RR mode (`Interval=238`): the intervals under `[HRData]`.
     /// The unit is the header's (`[ms]`, `(s)`, `_ms`…), else ms when the median interval is above 10, seconds
     /// otherwise. Beats are the intervals' running sum on a 1 kHz clock, the first at 0: time stamps beside
@@ -163,6 +165,7 @@ public enum BeatListFile {
             }
         } else {
             let separator = separatorOf(first.text)
+            if let list = try ann2rrWithTimes(lines, separator: separator, file: file) { return list }
             for (line, lineNumber) in lines {
                 let fields = split(line, separator).filter { !$0.isEmpty }
                 // one interval, time and interval, or a row of intervals
@@ -177,6 +180,50 @@ public enum BeatListFile {
             }
         }
         return try beats(from: values, scale: scale, skipped: skipped, file: file)
+    }
+
+    /// PhysioNet `ann2rr -i s -v -V` output: `start interval end` per line, the start and end of each
+    /// interval as sample numbers of the record and the interval in seconds, so the record's rate is
+    /// (end − start) / interval and the beats keep the record's clock (a reference annotation file of the
+    /// same record lines up). Nil when the lines are not three numbers agreeing that way.
+    static func ann2rrWithTimes(_ lines: [(text: Substring, number: Int)], separator: Character, file: String) throws -> BeatList? {
+        func row(_ line: Substring) -> (start: Int, interval: Double, end: Int)? {
+            let fields = split(line, separator).filter { !$0.isEmpty }
+            guard fields.count == 3, let start = Int(fields[0]), let interval = number(fields[1]), let end = Int(fields[2]),
+                  start >= 0, end > start, interval.isFinite, interval > 0 else { return nil }
+            return (start, interval, end)
+        }
+        // the rate: the median over the first rows (one damaged row does not set it)
+        var ratios: [Double] = []
+        for line in lines.prefix(64) {
+            guard let row = row(line.text) else { return nil }
+            ratios.append(Double(row.end - row.start) / row.interval)
+        }
+        guard !ratios.isEmpty else { return nil }
+        var rate = median(ratios)
+        guard rate >= 20, rate <= 100_000 else { return nil }
+        if abs(rate - rate.rounded()) < 0.01 * rate { rate = rate.rounded() }
+        var samples: [Int] = []
+        samples.reserveCapacity(lines.count + 1)
+        for (text, lineNumber) in lines {
+            guard let row = row(text) else {
+                throw ECGError(file: file, location: .line(lineNumber),
+                               "expected ann2rr's `start interval end` (samples, seconds, samples) as on the lines above, found \"\(text)\"")
+            }
+            // the printed interval is rounded: allow its last decimal and a sample either way
+            let expected = row.interval * rate
+            guard abs(Double(row.end - row.start) - expected) <= max(1.5, 0.002 * expected) else {
+                throw ECGError(file: file, location: .line(lineNumber),
+                               String(format: "interval %g s does not match samples %d to %d at the file's %g Hz", row.interval, row.start, row.end, rate))
+            }
+            if let last = samples.last, row.start < last {
+                throw ECGError(file: file, location: .line(lineNumber), "interval starts at sample \(row.start), before the end of the one above (\(last))")
+            }
+            // a start other than the last end: intervals left out between them (ann2rr prints only some kinds)
+            if samples.last != row.start { samples.append(row.start) }
+            samples.append(row.end)
+        }
+        return BeatList(name: file, sampleRate: rate, samples: samples)
     }
 
     /// A Polar `.hrm` file's `[HRData]`: RR intervals [ms] when `[Params]` says `Interval=238` (R-R recording);

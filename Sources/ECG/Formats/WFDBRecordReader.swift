@@ -33,7 +33,7 @@ public enum WFDBRecordReader {
     public static func readAnnotations(recordPath: String, annotator: String = "atr") throws -> [WFDBAnnotation] {
         let path = recordBase(recordPath) + "." + annotator
         let bytes = try contents(of: path)
-        return try bytes.withUnsafeBytes { try WFDBAnnotationReader.read($0, file: path) }
+        return try WFDBAnnotationReader.read(contents: bytes, file: path)
     }
 
     /// Loads `<record>.<annotator>` with times in seconds. An annotation file

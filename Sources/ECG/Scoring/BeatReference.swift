@@ -18,6 +18,9 @@ public enum BeatReference {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ECGError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file")
         }
+        if WFDBAnnotationText.isText([UInt8](data)) {
+            return try WFDBAnnotationText.parse([UInt8](data), file: path).filter(\.isBeat).map(\.sample)
+        }
         switch (path as NSString).pathExtension.lowercased() {
         case "csv", "txt", "tsv":
             return try parseCSV(String(decoding: data, as: UTF8.self), file: path, sampleRate: sampleRate)
@@ -25,7 +28,7 @@ public enum BeatReference {
             // an EDF+ file's annotations that mark beats
             return try EDFReader.read(path: path).beatSamples(atRate: sampleRate).sorted()
         default:
-            let annotations = try [UInt8](data).withUnsafeBytes { try WFDBAnnotationReader.read($0, file: path) }
+            let annotations = try WFDBAnnotationReader.read(contents: [UInt8](data), file: path)
             return annotations.filter(\.isBeat).map(\.sample).sorted()
         }
     }
