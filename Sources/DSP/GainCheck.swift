@@ -40,13 +40,13 @@ public enum GainCheck {
         public var products: [Product]
     }
 
-    /// Harmonics 2… found both times (by number).
+    /// Harmonics 2… found clear of the noise both times (by number): a noise reading moves with the noise.
     public static func compare(_ before: BenchMeasurements.Harmonics, _ after: BenchMeasurements.Harmonics,
                                gainChangeDB: Double) -> Result? {
         guard let first = before.tones.first?.tone, let second = after.tones.first?.tone else { return nil }
         var products: [Product] = []
-        for harmonic in before.tones.dropFirst() {
-            guard let later = after.tones.first(where: { $0.n == harmonic.n }) else { continue }
+        for harmonic in before.tones.dropFirst() where !harmonic.belowNoise {
+            guard let later = after.tones.first(where: { $0.n == harmonic.n }), !later.belowNoise else { continue }
             products.append(Product(name: "H\(harmonic.n)", order: harmonic.n, hz: harmonic.tone.hz,
                                     dBcBefore: harmonic.tone.decibels - first.decibels,
                                     dBcAfter: later.tone.decibels - second.decibels,

@@ -149,8 +149,11 @@ public enum MeasureRun {
             }
             let level = result.tones[0].tone.decibels
             if json {
+                // below the noise: no level, only the bound (the noise's strongest bin where it was looked for)
                 let items = result.tones.map {
-                    "{\"n\":\($0.n),\"frequency_hz\":\(hz($0.tone.hz)),\"level_db\":\(db($0.tone.decibels)),\"dbc\":\(db($0.tone.decibels - level))}"
+                    "{\"n\":\($0.n),\"frequency_hz\":\(hz($0.belowNoise ? $0.tone.expectedHz : $0.tone.hz)),"
+                        + ($0.belowNoise ? "\"below_noise\":true,\"dbc_less_than\":\(db($0.tone.decibels - level))}"
+                            : "\"below_noise\":false,\"level_db\":\(db($0.tone.decibels)),\"dbc\":\(db($0.tone.decibels - level))}")
                 }
                 var line = head + ",\"harmonics\":[" + items.joined(separator: ",") + "]"
                 if let thd = result.thdDB, let percent = result.thdPercent {
@@ -160,11 +163,16 @@ public enum MeasureRun {
             }
             var lines = ["harmonics of \(label(result.tones[0].tone.hz)) (\(unitName))", "  n  frequency          level      dBc"]
             for item in result.tones {
-                lines.append(String(format: "%3d  ", item.n) + padded(label(item.tone.hz), 15)
-                    + String(format: "%8.2f  %7.2f", item.tone.decibels, item.tone.decibels - level))
+                let reading = item.belowNoise
+                    ? String(format: "   below noise (< %.2f dBc)", item.tone.decibels - level)
+                    : String(format: "%8.2f  %7.2f", item.tone.decibels, item.tone.decibels - level)
+                lines.append(String(format: "%3d  ", item.n) + padded(label(item.belowNoise ? item.tone.expectedHz : item.tone.hz), 15) + reading)
             }
             if let thd = result.thdDB, let percent = result.thdPercent {
-                lines.append(String(format: "THD %.2f dB (%.4g %%)", thd, percent))
+                let partial = result.tones.contains(where: \.belowNoise) ? ", harmonics above the noise" : ""
+                lines.append(String(format: "THD %.2f dB (%.4g %%)", thd, percent) + partial)
+            } else if result.tones.count > 1 {
+                lines.append("THD below noise")
             }
             return lines.joined(separator: "\n")
         case let .toi(f1, f2):

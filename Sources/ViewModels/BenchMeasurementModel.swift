@@ -167,7 +167,7 @@ public struct BenchMeasurementModel: Sendable {
     public var marks: [Mark] {
         switch reading {
         case .harmonics(let result)?:
-            return result.tones.map { Mark(hz: $0.tone.hz, label: $0.n == 1 ? "F" : "H\($0.n)") }
+            return result.tones.map { Mark(hz: $0.belowNoise ? $0.tone.expectedHz : $0.tone.hz, label: $0.n == 1 ? "F" : "H\($0.n)") }
         case .toi(let result)?:
             return [Mark(hz: result.lower.hz, label: "F1"), Mark(hz: result.upper.hz, label: "F2"),
                     Mark(hz: result.lowerProduct.hz, label: "IM3"), Mark(hz: result.upperProduct.hz, label: "IM3")]
@@ -203,8 +203,13 @@ public struct BenchMeasurementModel: Sendable {
             var lines = ["n   frequency       level    dBc"]
             for item in result.tones {
                 let n = Self.padded(item.n == 1 ? "F" : "H\(item.n)", 4)
-                lines.append(n + frequency(item.tone.hz) + Self.number(item.tone.decibels, 8)
-                    + Self.number(item.tone.decibels - fundamental, 7))
+                if item.belowNoise {
+                    // the bound only: the noise's strongest bin where the harmonic was looked for
+                    lines.append(n + frequency(item.tone.expectedHz) + " noise <" + Self.number(item.tone.decibels - fundamental, 6))
+                } else {
+                    lines.append(n + frequency(item.tone.hz) + Self.number(item.tone.decibels, 8)
+                        + Self.number(item.tone.decibels - fundamental, 7))
+                }
             }
             if let thd = result.thdDB, let percent = result.thdPercent {
                 lines.append("THD " + Self.signed(thd) + " dB (" + String(format: "%.3g", percent) + " %)")
@@ -250,7 +255,9 @@ public struct BenchMeasurementModel: Sendable {
             let fundamental = result.tones[0].tone.decibels
             var items = ["F " + FrequencyFormat.label(result.tones[0].tone.hz, maxFractionDigits: 4) + " "
                             + Self.signed(fundamental) + " " + unit.rawValue]
-            items += result.tones.dropFirst().map { "H\($0.n) " + Self.dBc($0.tone.decibels - fundamental) + " dBc" }
+            items += result.tones.dropFirst().map {
+                "H\($0.n) " + ($0.belowNoise ? "< " : "") + Self.dBc($0.tone.decibels - fundamental) + " dBc"
+            }
             if let thd = result.thdDB { items.append("THD " + Self.signed(thd) + " dB") }
             return items
         case .toi(let result):

@@ -112,6 +112,40 @@ import Testing
         #expect(abs(logMean + 150 + 2.51) < 0.1, "\(logMean)")
     }
 
+    /// A harmonic under the noise reads as the noise's strongest bin where it was looked for: flagged
+    /// "below noise" with that bin as its bound, left out of THD; one above the noise keeps its level.
+    @Test func aHarmonicUnderTheNoiseIsFlaggedNotRead() {
+        // Rayleigh noise (exponential power) of mean −60 dB per bin, one sweep, 10 kHz bins from 0
+        var state: UInt64 = 11
+        func uniform() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return (Double(state >> 11) + 0.5) / Double(1 << 53)
+        }
+        var bins = (0..<40_000).map { _ in Float(10 * log10(-log(uniform()) * 1e-6)) }
+        func put(_ hz: Double, _ dB: Double) {
+            let index = Int(hz / 1e4)
+            bins[index] = Float(10 * log10(pow(10, Double(dB) / 10) + pow(10, Double(bins[index]) / 10)))
+        }
+        put(100e6, -10); put(200e6, -35); put(300e6, -80)   // H3 20 dB under the noise's mean
+        let frame = SpectrumFrame(startHz: 0, binWidthHz: 1e4, timestamp: 0, powerDB: bins)
+        let harmonics = BenchMeasurements.harmonics(fundamentalHz: 100e6, count: 3, in: frame)!
+        #expect(harmonics.tones.map(\.belowNoise) == [false, false, true], "\(harmonics)")
+        #expect(abs(harmonics.tones[1].tone.decibels + 35) < 0.1)
+        // the bound is the noise's strongest bin: above the truth, as "< X dBc" must be
+        let bound = harmonics.tones[2].tone.decibels + 10
+        // (noise of mean −50 dBc: the strongest of the 61 bins within ±300 kHz some 6 dB above it)
+        #expect(bound > -60 && bound < -35, "\(bound)")
+        #expect(abs(harmonics.thdDB! + 25) < 0.1, "THD of H2 alone")
+        // noise alone over many places: read as a tone in few of them
+        var falseTones = 0
+        for index in 0..<200 {
+            let hz = 1e6 + Double(index) * 1.5e6
+            let tone = BenchMeasurements.tone(near: hz, searchHz: 3e4, in: frame)!
+            if BenchMeasurements.standsClear(tone, searchHz: 3e4, in: frame) == true { falseTones += 1 }
+        }
+        #expect(falseTones <= 6, "\(falseTones) of 200 noise windows read as tones")
+    }
+
     @Test func harmonicsIntermodulationAndAdjacentChannelsOnKnownTones() {
         // a device-RBW frame (no FFT window): a tone's level is its bin's
         var levels = [Float](repeating: -120, count: 1000)
@@ -121,6 +155,8 @@ import Testing
         let harmonics = BenchMeasurements.harmonics(fundamentalHz: 100.5e6, count: 3, in: frame)!
         #expect(harmonics.tones.map(\.tone.decibels) == [-10, -40, -50])
         #expect(abs(harmonics.thdDB! - 10 * log10(pow(10, -3.0) + pow(10, -4.0))) < 1e-6)
+
+        #expect(harmonics.tones.map(\.belowNoise) == [false, false, false])
 
         var two = [Float](repeating: -120, count: 100)
         two[40] = -20; two[50] = -20; two[30] = -60; two[60] = -70

@@ -47,6 +47,16 @@ import Testing
         // harmonics: −20 dBm at 100 MHz, −35, −42, −38 dBm at 200, 300, 400 MHz
         let harmonics = try bench.measure(["harmonics", "--fundamental", "100M", "--count", "4"],
                                           generator: "100:-20,200:-35,300:-42,400:-38")
+        #expect((harmonics["harmonics"] as? [[String: Any]])?.allSatisfy { $0["below_noise"] as? Bool == false } == true)
+        // without the generator's 400 MHz tone, H4 is under the noise: flagged, no level, the noise's reading as its bound
+        let withoutFourth = try bench.measure(["harmonics", "--fundamental", "100M", "--count", "4"],
+                                              generator: "100:-20,200:-35,300:-42")
+        let fourth = try #require((withoutFourth["harmonics"] as? [[String: Any]])?.last)
+        #expect(fourth["below_noise"] as? Bool == true && fourth["level_db"] == nil && fourth["dbc"] == nil, "\(fourth)")
+        let bound = try #require(fourth["dbc_less_than"] as? Double, "\(fourth)")
+        #expect(bound > -90 && bound < -30, "\(fourth)")
+        let thdOfTwo = 10 * log10([-15.0, -22].map { pow(10, $0 / 10) }.reduce(0, +))
+        #expect(abs((withoutFourth["thd_db"] as? Double ?? 0) - thdOfTwo) < 0.5, "THD of the harmonics above the noise: \(withoutFourth)")
         #expect(harmonics["unit"] as? String == "dBm" && harmonics["relative"] as? Bool == false)
         let levels = Self.numbers(harmonics["harmonics"], "level_db"), dBc = Self.numbers(harmonics["harmonics"], "dbc")
         let truth = [-20.0, -35, -42, -38]
