@@ -39,6 +39,15 @@ import Testing
         #expect(install.stderr.contains("note: udev rule not installed"), "\(install.stderr)")
 
         let installed = prefix.appendingPathComponent("bin/tscope")
+        // the debug info split off beside it, found by the binary's .gnu_debuglink (binutils' readelf reads both)
+        let debugFile = prefix.appendingPathComponent("bin/.debug/tscope.debug")
+        let size = { (url: URL) in ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0 }
+        let installedSize = size(installed), builtSize = size(Paths.tscope)
+        #expect(installedSize > 0 && installedSize < builtSize / 2, "\(installedSize) of \(builtSize) bytes")
+        let sections = try run(URL(fileURLWithPath: "/usr/bin/env"), ["readelf", "-S", "-W", installed.path])
+        #expect(sections.stdoutText.contains(".gnu_debuglink") && !sections.stdoutText.contains(".debug_info"))
+        let debugSections = try run(URL(fileURLWithPath: "/usr/bin/env"), ["readelf", "-S", "-W", debugFile.path])
+        #expect(debugSections.stdoutText.contains(".debug_info"), "\(debugSections.stderr)")
         let version = try run(installed, ["--version"])
         #expect(version.status == 0)
         #expect(version.stdoutText.contains("(recorded by Tools/install)"), "\(version.stdoutText)")
