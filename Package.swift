@@ -11,6 +11,10 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 let ecgSettings: [SwiftSetting] = optimisedInDebug
     + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+/// The sensor link's engines (SwiftNIO, gRPC, postgres-nio, swift-prometheus): built only with the trait
+/// SensorLink. Remote, PostgresStore and Telemetry are empty modules without it (`#if SensorLink`).
+let sensorLink: TargetDependencyCondition? = .when(traits: ["SensorLink"])
+
 let package = Package(
     name: "tscope",
     products: [
@@ -30,6 +34,13 @@ let package = Package(
         .library(name: "Devices", targets: ["Devices"]),
         .library(name: "Runs", targets: ["Runs"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
+    ],
+    // The sensor link — `serve` and `--remote` (gRPC), captures in PostgreSQL, `meter --prometheus` — is a
+    // trait: off in a plain build, so the first `swift run -c release tscope watch` compiles none of
+    // SwiftNIO, gRPC, BoringSSL or postgres-nio; `swift build --traits SensorLink` builds it (Tools/test,
+    // Tools/install and CI do).
+    traits: [
+        .trait(name: "SensorLink", description: "tscope serve and --remote over gRPC, captures in PostgreSQL, meter --prometheus"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -82,19 +93,22 @@ let package = Package(
         // The capture store in PostgreSQL (postgres-nio): many sensors and sessions in one database.
         .target(
             name: "PostgresStore",
-            dependencies: ["Signals", "ThreadKit", "Capture", .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Signals", "ThreadKit", "Capture",
+                           .product(name: "PostgresNIO", package: "postgres-nio", condition: sensorLink),
+                           .product(name: "NIOCore", package: "swift-nio", condition: sensorLink),
+                           .product(name: "NIOPosix", package: "swift-nio", condition: sensorLink),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl", condition: sensorLink),
+                           .product(name: "Logging", package: "swift-log", condition: sensorLink)]
         ),
         // What tscope offers to other systems: Prometheus metrics over HTTP (swift-prometheus on SwiftNIO).
         .target(
             name: "Telemetry",
             dependencies: [
                 "Signals", "ThreadKit",
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: sensorLink),
+                .product(name: "NIOCore", package: "swift-nio", condition: sensorLink),
+                .product(name: "NIOPosix", package: "swift-nio", condition: sensorLink),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: sensorLink),
             ]
         ),
         // A sensor's analyzer over the network (gRPC: grpc-swift-2 on SwiftNIO HTTP/2, messages from
@@ -103,10 +117,10 @@ let package = Package(
             name: "Remote",
             dependencies: [
                 "Signals", "ThreadKit", "DSP", "Analyzers",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: sensorLink),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport", condition: sensorLink),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf", condition: sensorLink),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: sensorLink),
             ]
         ),
         // Headless and interactive runs: what a command does once its options are parsed.

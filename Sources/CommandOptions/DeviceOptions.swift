@@ -31,9 +31,15 @@ public struct DeviceOptions: ParsableArguments {
             help: "Headless commands: seconds to keep trying to reconnect a lost analyzer before giving up.")
     public var reconnectTimeout: Double = 10
 
+    #if SensorLink
     @Option(help: ArgumentHelp("A sensor's analyzer (`tscope serve` there) instead of a local one.",
                                valueName: "host:port"), transform: { try RemoteEndpoint(parsing: $0) })
     public var remote: RemoteEndpoint?
+    #else
+    @Option(help: ArgumentHelp("A sensor's analyzer (`tscope serve` there) instead of a local one: needs the sensor link "
+                                   + "(`\(SensorLink.buildCommand)`).", valueName: "host:port"))
+    public var remote: String?
+    #endif
 
     @Option(name: .customLong("token-file"),
             help: "File whose first line is the bearer token: the one `serve` requires, or `--remote` presents.")
@@ -85,10 +91,15 @@ extension DeviceOptions {
             var selection = DeviceSelection(device: device, serial: serial, reconnectTimeout: reconnectTimeout,
                                             demoSeed: demoSeed)
             selection.conversion = conversion
+            #if SensorLink
             selection.remote = try remote.map { RemoteSensor(endpoint: $0, token: try token, trust: try trust) }
+            #else
+            if remote != nil { throw SensorLink.missing("--remote") }
+            #endif
             return selection
         }
     }
+    #if SensorLink
 
     /// the token read from --token-file
     public var token: String? { get throws { try tokenFile.map(BearerToken.read) } }
@@ -100,4 +111,5 @@ extension DeviceOptions {
             return tls ? .systemRoots : nil
         }
     }
+    #endif
 }

@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import NIOCore
 import PostgresNIO
@@ -192,3 +193,4 @@ public enum PostgresCaptureStore {
         }
     }
 }
+#endif

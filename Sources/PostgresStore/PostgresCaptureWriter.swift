@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Foundation
 import NIOCore
@@ -250,3 +251,4 @@ public final class PostgresCaptureWriter: CaptureSessionStore {
             + "(\(state.pendingBytes >> 20) MiB) waiting: the buffer is full; recording ended, the frames committed before are kept")
     }
 }
+#endif

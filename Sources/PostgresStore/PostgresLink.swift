@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Logging
 import NIOCore
@@ -81,3 +82,4 @@ final class PostgresLink: Sendable {
         return "\(error)"
     }
 }
+#endif

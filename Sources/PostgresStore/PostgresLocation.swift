@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Foundation
 
@@ -96,3 +97,4 @@ public struct PostgresLocation: Sendable, Equatable {
     /// the URL without the password or the session choice, for messages
     public var name: String { "postgresql://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import PostgresNIO
 
@@ -245,3 +246,4 @@ public final class PostgresOccupancyStore {
         return counts
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 
 /// Where a store's password comes from, as libpq looks for it (PostgreSQL
@@ -66,3 +67,4 @@ public struct PostgresPassword: Sendable, Equatable {
         return fields
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import PostgresNIO
 
@@ -111,3 +112,4 @@ enum PostgresSchema {
         }
     }
 }
+#endif

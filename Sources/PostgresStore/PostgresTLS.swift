@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Foundation
 import NIOSSL
@@ -115,3 +116,4 @@ public struct PostgresTLS: Sendable, Equatable {
         }
     }
 }
+#endif

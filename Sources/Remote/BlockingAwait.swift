@@ -1,3 +1,4 @@
+#if SensorLink
 import Dispatch
 import ThreadKit
 
@@ -32,3 +33,4 @@ struct RemoteTimeout: Error, CustomStringConvertible {
     var seconds: Double
     var description: String { "no answer within \(Int(seconds)) s" }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 
 /// A sensor's address as the user writes it: `HOST:PORT`, `[v6]:PORT`.
@@ -90,3 +91,4 @@ public enum RemoteError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Dispatch
 
 /// Where the Remote module's tasks run (servers, streams, the blocking
@@ -17,3 +18,4 @@ final class RemoteExecutor: TaskExecutor {
         queue.async { job.runSynchronously(on: executor) }
     }
 }
+#endif

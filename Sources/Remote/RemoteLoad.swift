@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import DSP
 import Foundation
@@ -64,3 +65,4 @@ public enum RemoteLoad {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
+#endif

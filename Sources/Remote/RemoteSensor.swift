@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import Analyzers
 import DSP
@@ -349,3 +350,4 @@ public final class RemoteSpectrumSource: SpectrumSource {
         return nil
     }
 }
+#endif

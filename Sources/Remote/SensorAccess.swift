@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 
 /// Who may watch a sensor when `serve` was given neither `--token-file` nor
@@ -49,3 +50,4 @@ public enum SensorAccess {
         return token
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import DSP
 import Signals
@@ -280,3 +281,4 @@ public final class SensorHub: Sendable {
         for (id, feed) in state.feeds { feed.send(control: controlState(for: id, in: state)) }
     }
 }
+#endif

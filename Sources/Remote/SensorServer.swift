@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
@@ -202,3 +203,4 @@ struct BearerTokenCheck: ServerInterceptor {
         return difference == 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import GRPCNIOTransportHTTP2Posix
 
@@ -71,3 +72,4 @@ enum PEMFile {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import DSP
 import Foundation
 import Signals
@@ -328,3 +329,4 @@ struct FrameIdentity: Sendable {
     var badBlocks: UInt64
     var droppedBlocks: UInt64
 }
+#endif

@@ -40,9 +40,10 @@ public struct CaptureFollow: Sendable {
             return ConnectedSpectrumSource(source: source, close: {})
         }
         // short: the status line also carries the stall text
-        let name = "recording " + (CaptureInput.isDatabase(path)
-            ? "session \((opened.reader as? PostgresCaptureReader)?.sessionID ?? 0)"
-            : (path as NSString).lastPathComponent)
+        var name = "recording " + (path as NSString).lastPathComponent
+        #if SensorLink
+        if let session = (opened.reader as? PostgresCaptureReader)?.sessionID { name = "recording session \(session)" }
+        #endif
         var analyzer = SelectedAnalyzer(kind: .unknown, isDemo: false, name: name, factory: factory,
                                         serial: opened.reader.metadata.serial)
         analyzer.stallSecondsOverride = stallSeconds
@@ -55,9 +56,13 @@ public struct CaptureFollow: Sendable {
     private func open() throws -> (reader: any SpectrumFrameReader, firstBand: FrequencyRange?) {
         let resume = lastDelivered.value
         if CaptureInput.isDatabase(path) {
+            #if SensorLink
             let reader = try PostgresCaptureReader(location: PostgresLocation(url: path))
             try reader.follow(after: resume)
             return (reader, nil)
+            #else
+            throw SensorLink.missing("a PostgreSQL capture store")
+            #endif
         }
         let reader = try CaptureStoreReader(path: path)
         var first = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])

@@ -4,7 +4,7 @@ import PostgresStore
 /// Where a command reads a capture: a file in any format tscope reads, or a
 /// PostgreSQL store's session (`postgresql://USER@HOST:PORT/DB[?session=ID|label=L]`).
 public enum CaptureInput {
-    public static func isDatabase(_ path: String) -> Bool { PostgresLocation.isURL(path) }
+    public static func isDatabase(_ path: String) -> Bool { SensorLink.isDatabaseURL(path) }
 
     /// The format of `path`: given, detected, or — for a database — the store's.
     public static func format(of path: String, given: CaptureFormat?) throws -> CaptureFormat {
@@ -20,7 +20,13 @@ public enum CaptureInput {
 
     /// A forward reader of `path`.
     public static func open(_ path: String, format: CaptureFormat, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        if isDatabase(path) { return try PostgresCaptureReader(location: PostgresLocation(url: path)) }
+        if isDatabase(path) {
+            #if SensorLink
+            return try PostgresCaptureReader(location: PostgresLocation(url: path))
+            #else
+            throw SensorLink.missing("a PostgreSQL capture store")
+            #endif
+        }
         return try format.openReader(path: path, options: options)
     }
 
@@ -28,8 +34,12 @@ public enum CaptureInput {
     public static func openSeekable(_ path: String, format: CaptureFormat?, options: CaptureReadOptions) throws
         -> any SeekableSpectrumFrameReader {
         if isDatabase(path) {
+            #if SensorLink
             let location = try PostgresLocation(url: path)
             return try ReopeningSeekableReader { try PostgresCaptureReader(location: location) }
+            #else
+            throw SensorLink.missing("a PostgreSQL capture store")
+            #endif
         }
         return try ReplaySourceOpener.open(path: path, format: format, options: options)
     }

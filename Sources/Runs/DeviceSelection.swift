@@ -18,8 +18,18 @@ public struct DeviceSelection: Sendable {
     public var reconnectTimeout: Double
     /// the demo scene's noise seed
     public var demoSeed: UInt64
+    #if SensorLink
     /// `--remote HOST:PORT`: a sensor's analyzer instead of a local one
     public var remote: RemoteSensor?
+    #endif
+    /// whether the analyzer is a remote sensor's (`--remote`)
+    public var isRemote: Bool {
+        #if SensorLink
+        remote != nil
+        #else
+        false
+        #endif
+    }
     /// `replay --follow`: a capture being recorded, as a live analyzer
     public var follow: CaptureFollow?
     /// the analyzer's settings given (`--lna-gain`, `--gain` …)
@@ -57,6 +67,7 @@ public struct DeviceSelection: Sendable {
         if follow != nil, !settings.isEmpty {
             throw UsageError("the analyzer's settings were the recorder's: replay --follow takes none")
         }
+        #if SensorLink
         if var remote {
             if case .file = calibration {
                 throw UsageError("--calibration: a sensor applies its own calibration (give it to `tscope serve` there)")
@@ -71,6 +82,7 @@ public struct DeviceSelection: Sendable {
             analyzer.levelCorrection = levelUnits.isIdentity ? nil : LiveLevelCorrection(levelUnits)
             return analyzer
         }
+        #endif
         if let follow {
             // a recording keeps real frequencies already
             if conversion != nil { throw UsageError("--frequency-offset: replay --follow reads a recording, already in real frequencies") }
@@ -155,9 +167,11 @@ public struct DeviceSelection: Sendable {
     }
 
     private func refuseRemote(_ what: String) throws {
+        #if SensorLink
         guard let remote else { return }
         throw CommandError("this command \(what); --remote \(remote.endpoint) works with `tscope watch`, `meter` "
             + "and `record`")
+        #endif
     }
 }
 

@@ -34,7 +34,7 @@ public final class LiveZeroSpan: Sendable {
     /// Starts (or restarts) zero span with `settings`.
     public func start(_ settings: ZeroSpanSettings) throws {
         stop()
-        if selection.remote != nil {
+        if selection.isRemote {
             throw CommandError("zero span drives the analyzer itself: not over --remote (run `tscope zerospan` on the sensor's host)")
         }
         if analyzer.kind.id == AnalyzerKind.tinysa.id {

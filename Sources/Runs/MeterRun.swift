@@ -365,3 +365,18 @@ public enum MeterLine {
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
     }
 }
+
+#if !SensorLink
+/// Without the sensor link there is no Prometheus exporter: `--prometheus` ends in `SensorLink.missing`
+/// before anything is read (the readings go nowhere else).
+final class MeterMetrics: Sendable {
+    init(address: String, bands: [FrequencyRange], device: String, serial: String?, unit: PowerUnit) throws {
+        throw SensorLink.missing("--prometheus")
+    }
+
+    var url: String { "" }
+    func reading(band index: Int, decibels: Double, sweeps count: Int) {}
+    func device(droppedBlocks: Int, badBlocks: Int) {}
+    func stop() {}
+}
+#endif

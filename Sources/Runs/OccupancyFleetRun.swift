@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import DSP
 import Foundation
@@ -188,3 +189,4 @@ public enum OccupancyFleetRun {
         }
     }
 }
+#endif

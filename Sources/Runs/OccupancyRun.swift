@@ -88,11 +88,13 @@ public final class OccupancyRun: Sendable {
     /// counted per sensor and in all of them (`OccupancyFleetRun`).
     public static func input(_ input: String, speed: Double?, settings: OccupancySettings,
                              open: () throws -> any SpectrumFrameReader) throws {
+        #if SensorLink
         if CaptureInput.isDatabase(input), case let location = try PostgresLocation(url: input), location.choosesManySessions {
             try OccupancyFleetRun.run(location, settings: settings)
-        } else {
-            try file(try open(), speed: speed, settings: settings)
+            return
         }
+        #endif
+        try file(try open(), speed: speed, settings: settings)
     }
 
     /// `export --occupancy OUT.png`: the capture's occupancy per channel and

@@ -44,8 +44,12 @@ public struct RecordingRequest: Sendable {
         self.detector = detector
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: outputPath, isDirectory: &isDirectory)
-        if PostgresLocation.isURL(outputPath) {
+        if SensorLink.isDatabaseURL(outputPath) {
+            #if SensorLink
             output = .database(PostgresCaptureStore.database(try PostgresLocation(url: outputPath)))
+            #else
+            throw SensorLink.missing("recording into PostgreSQL")
+            #endif
         } else if (exists && isDirectory.boolValue) || outputPath.hasSuffix("/") {
             do {
                 try FileManager.default.createDirectory(atPath: outputPath, withIntermediateDirectories: true)

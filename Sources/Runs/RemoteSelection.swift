@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import Devices
 import Remote
@@ -31,3 +32,4 @@ extension RemoteSensor {
         return analyzer
     }
 }
+#endif

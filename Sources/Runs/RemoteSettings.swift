@@ -7,10 +7,31 @@ import Remote
 extension ReconnectingSpectrumSource {
     /// A remote sensor's settings line as it last described it (another
     /// viewer holding control may have changed them); nil for a local analyzer.
-    var remoteSettingsLine: String? { (connectedSource as? RemoteSpectrumSource)?.settingsLine }
+    var remoteSettingsLine: String? {
+        #if SensorLink
+        (connectedSource as? RemoteSpectrumSource)?.settingsLine
+        #else
+        nil
+        #endif
+    }
 
     /// What a remote sensor said of this viewer's settings request, once; nil for a local analyzer.
-    func takeRemoteNotice() -> String? { (connectedSource as? RemoteSpectrumSource)?.takeNotice() }
+    func takeRemoteNotice() -> String? {
+        #if SensorLink
+        (connectedSource as? RemoteSpectrumSource)?.takeNotice()
+        #else
+        nil
+        #endif
+    }
+
+    /// A remote sensor's settings as JSON, as it last described them; nil for a local analyzer.
+    var remoteSettingsJSON: String? {
+        #if SensorLink
+        (connectedSource as? RemoteSpectrumSource)?.settingsJSON
+        #else
+        nil
+        #endif
+    }
 }
 
 extension SelectedAnalyzer {
@@ -19,7 +40,7 @@ extension SelectedAnalyzer {
         guard settingsOverride != nil, let line = source.remoteSettingsLine else { return self }
         var analyzer = self
         analyzer.settingsOverride = line
-        analyzer.jsonSettingsOverride = (source.connectedSource as? RemoteSpectrumSource)?.settingsJSON
+        analyzer.jsonSettingsOverride = source.remoteSettingsJSON
         return analyzer
     }
 }

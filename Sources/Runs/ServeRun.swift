@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import DSP
 import Devices
@@ -162,3 +163,4 @@ public struct ServeAccess: Sendable, Equatable {
                            note: " (token required: viewers give --token-file with a copy of \(generatedTokenPath))")
     }
 }
+#endif

@@ -85,13 +85,18 @@ public final class ViewerRecording {
         }
         // --record-dir postgresql://…: each recording a new session in that database
         let output: RecordingSession.Plan.Output
-        if PostgresLocation.isURL(settings.directory) {
+        if SensorLink.isDatabaseURL(settings.directory) {
+            #if SensorLink
             do {
                 output = .database(PostgresCaptureStore.database(try PostgresLocation(url: settings.directory)))
             } catch {
                 message = "cannot record: \(error)"
                 return
             }
+            #else
+            message = "cannot record: \(SensorLink.missing("--record-dir postgresql://…"))"
+            return
+            #endif
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: settings.directory, withIntermediateDirectories: true)

@@ -61,8 +61,10 @@ public struct LiveViewerRun {
         let toRecording = recording.onFrame
         var selection = selection
         // a remote sensor sends the view what it draws: about one bin per column, at the display's rate
+        #if SensorLink
         selection.remote?.framesPerSecond = SpectrumViewer.maxFramesPerSecond
         selection.remote?.fullResolution = false
+        #endif
         let (source, analyzer) = try selection.spectrumSource(
             headless: false, detector: detector,
             onFrame: { frame in
@@ -143,9 +145,13 @@ public struct LiveViewerRun {
 
     /// "following 10.0.0.7:51234 (it holds control)" while another viewer of the same sensor retunes it.
     private static func following(_ source: ReconnectingSpectrumSource) -> String? {
+        #if SensorLink
         guard let remote = source.connectedSource as? RemoteSpectrumSource else { return nil }
         let control = remote.control
         return control.held || control.holder.isEmpty ? nil : "following \(control.holder) (it holds control)"
+        #else
+        return nil
+        #endif
     }
 
     /// One line per recording made, on stderr.

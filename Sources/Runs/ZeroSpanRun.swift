@@ -57,7 +57,7 @@ public enum ZeroSpanRun {
 
     public static func run(_ request: ZeroSpanRequest) throws {
         let selection = request.selection
-        if selection.remote != nil { throw CommandError("zerospan drives the analyzer itself; --remote is not taken") }
+        if selection.isRemote { throw CommandError("zerospan drives the analyzer itself; --remote is not taken") }
         let analyzer = try selection.selectAnalyzer()
         if analyzer.kind.id == AnalyzerKind.tinysa.id {
             try runTinySA(request, analyzer: analyzer)

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import Prometheus
 import Signals
@@ -71,3 +72,4 @@ public final class MeterMetrics: Sendable {
 
     public func stop() { exporter.stop() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -103,3 +104,4 @@ private final class MetricsHandler: ChannelInboundHandler, Sendable {
         }
     }
 }
+#endif

@@ -8,15 +8,15 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Calibrate an analyzer to dBm with reference signals of known level at its input.",
         discussion: """
-            REF.csv has the header frequency_hz,level_dbm and one row per reference signal at the input: all \
-            present at once (a comb generator, several generators), or with --step one at a time (each prompted \
-            for). Each is measured as channel power over --channel around it (average detector, noise-bandwidth \
-            corrected, the noise beside it subtracted) over --sweeps sweeps; the offset is its level minus what \
-            was measured, and ±1σ the spread of the sweeps. The table names the model, serial and settings it \
-            was made with, and goes to ${XDG_CONFIG_HOME:-~/.config}/tscope/calibration/MODEL-SERIAL.csv unless \
-            --output says otherwise; every command then applies it to that analyzer (linear in dB between the \
-            references, other gains corrected by the gain steps). References need 2 × --channel of room each; \
-            one not 10 dB above the noise beside it, outside the analyzer's range, or a bad row writes no table.
+            REF.csv has the header frequency_hz,level_dbm and one row per reference signal at the input: all present at once \
+            (a comb generator, several generators), or with --step one at a time (each prompted for). Each is measured as \
+            channel power over --channel around it (average detector, noise-bandwidth corrected, the noise beside it \
+            subtracted) over --sweeps sweeps; the offset is its level minus what was measured, and ±1σ the spread of the \
+            sweeps. The table names the model, serial and settings it was made with, and goes to \
+            ${XDG_CONFIG_HOME:-~/.config}/tscope/calibration/MODEL-SERIAL.csv unless --output says otherwise; every command \
+            then applies it to that analyzer (linear in dB between the references, other gains corrected by the gain steps). \
+            References need 2 × --channel of room each; one not 10 dB above the noise beside it, outside the analyzer's range, \
+            or a bad row writes no table.
             """
     )
 

@@ -10,13 +10,13 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a capture from one format into another (convert --help lists the formats).",
         discussion: """
-            The input format comes from the extension and the first bytes (or --in-format), the output format from \
-            the extension (\(CaptureFormat.outputExtensionsHelp)) or --format. CSV outputs need --format: \
-            hackrf_sweep, or csv (a table for pandas, see `tscope export --csv`). --format null reads the whole \
-            input and writes nothing: a check of a file.
+            The input format comes from the extension and the first bytes (or --in-format), the output format from the \
+            extension (\(CaptureFormat.outputExtensionsHelp)) or --format. CSV outputs need --format: hackrf_sweep, or csv (a \
+            table for pandas, see `tscope export --csv`). --format null reads the whole input and writes nothing: a check of a \
+            file.
             Damaged lines or records are skipped and counted with a warning; --strict stops at the first.
-            The output appears only when the run succeeds (it is written beside it under a temporary name); a session \
-            appended to an existing capture store is rolled back whole if the run fails.
+            The output appears only when the run succeeds (it is written beside it under a temporary name); a session appended \
+            to an existing capture store is rolled back whole if the run fails.
             Formats (r: read, w: written):
             \(CaptureFormat.helpTable)
             """

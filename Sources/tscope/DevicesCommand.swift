@@ -8,10 +8,9 @@ struct DevicesCommand: ParsableCommand {
         commandName: "devices",
         abstract: "List attached analyzers (model, serial, bus/address); --probe reads frames from one.",
         discussion: """
-            Supported: HackRF One (1d50:6089), RTL-SDR (RTL2832U dongles: 0bda:2838, 0bda:2832 and the \
-            rebadged ids librtlsdr knows), tinySA and tinySA Ultra (0483:5740), RF Explorer (CP210x bridge, \
-            10c4:ea60). The tinySA and CP210x ids are shared with other serial devices; --probe tells whether an \
-            analyzer answers.
+            Supported: HackRF One (1d50:6089), RTL-SDR (RTL2832U dongles: 0bda:2838, 0bda:2832 and the rebadged ids librtlsdr \
+            knows), tinySA and tinySA Ultra (0483:5740), RF Explorer (CP210x bridge, 10c4:ea60). The tinySA and CP210x ids are \
+            shared with other serial devices; --probe tells whether an analyzer answers.
             With --probe, a lost device is reconnected for up to --reconnect-timeout seconds.
             """
     )

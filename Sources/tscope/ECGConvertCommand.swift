@@ -9,9 +9,9 @@ struct ECGConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert an ECG record between WFDB (.hea or no extension), EDF/EDF+ (.edf) and CSV (.csv).",
         discussion: """
-            Samples are copied as stored (16-bit digital values with their gain, baseline and units) \
-            between WFDB and EDF, with lead names and annotations. CSV holds one rate: time_s and each lead in mV; \
-            leads at other rates and annotations are left out and named on stderr.
+            Samples are copied as stored (16-bit digital values with their gain, baseline and units) between WFDB and EDF, \
+            with lead names and annotations. CSV holds one rate: time_s and each lead in mV; leads at other rates and \
+            annotations are left out and named on stderr.
             """
     )
 

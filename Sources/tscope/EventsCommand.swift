@@ -12,16 +12,16 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Report when a condition on a band holds: a signal above a level, a limit line or a baseline.",
         discussion: """
-            Every sweep is examined at the device's bins. A sweep meets the condition when a bin in --band is above \
-            --above LEVEL, above the --mask limit line (CSV frequency_hz,level_db, linear between points), or more \
-            than --over-baseline DB above a baseline learned as the per-bin median of the first --learn DURATION \
-            or read with --baseline FILE (the CSV `export --trace avg` writes). An event opens once sweeps meet it \
-            for --for DURATION without a break and ends at the first sweep where every bin is below the limit minus \
-            --hysteresis DB. One line per event when it ends; --json: JSON Lines with start, end (ISO 8601 UTC, the \
-            first and last sweep that met it), duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps, band (--band-plan); \
-            --json-open adds a line with "open": true as an event starts. A device lost and found again is a \
-            "gap" line. --record DIR saves each event's sweeps (with --pre before and --post after) as a tscope \
-            capture. Live runs end with Ctrl-C, SIGTERM or --duration; a file ends at its end.
+            Every sweep is examined at the device's bins. A sweep meets the condition when a bin in --band is above --above \
+            LEVEL, above the --mask limit line (CSV frequency_hz,level_db, linear between points), or more than \
+            --over-baseline DB above a baseline learned as the per-bin median of the first --learn DURATION or read with \
+            --baseline FILE (the CSV `export --trace avg` writes). An event opens once sweeps meet it for --for DURATION \
+            without a break and ends at the first sweep where every bin is below the limit minus --hysteresis DB. One line per \
+            event when it ends; --json: JSON Lines with start, end (ISO 8601 UTC, the first and last sweep that met it), \
+            duration_s, peak_hz, peak_db, unit, start_hz, stop_hz, sweeps, band (--band-plan); --json-open adds a line with \
+            "open": true as an event starts. A device lost and found again is a "gap" line. --record DIR saves each event's \
+            sweeps (with --pre before and --post after) as a tscope capture. Live runs end with Ctrl-C, SIGTERM or --duration; \
+            a file ends at its end.
             """
     )
 

@@ -8,10 +8,10 @@ struct MeasureCommand: ParsableCommand {
         commandName: "measure",
         abstract: "Measure harmonics, two-tone intermodulation (TOI), adjacent-channel power (ACPR) or noise density.",
         discussion: """
-            Sweeps the band the measurement needs, averages --sweeps sweeps in power and reads tones as a marker \
-            does (window gain and scalloping corrected) and channels as channel power. dBc and the intercept's \
-            distance from the tones hold on any analyzer; absolute levels need a calibrated one (the output's \
-            "relative" says which). Docs/measurements-and-events.md shows each reading.
+            Sweeps the band the measurement needs, averages --sweeps sweeps in power and reads tones as a marker does (window \
+            gain and scalloping corrected) and channels as channel power. dBc and the intercept's distance from the tones hold \
+            on any analyzer; absolute levels need a calibrated one (the output's "relative" says which). \
+            Docs/measurements-and-events.md shows each reading.
             """
     )
 

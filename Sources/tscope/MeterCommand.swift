@@ -10,13 +10,12 @@ struct MeterCommand: ParsableCommand {
         commandName: "meter",
         abstract: "Print the power in a band, one reading per interval.",
         discussion: """
-            Each reading is the mean linear power of every sweep in the interval, integrated over the band as a \
-            channel-power measurement: Σ bin power × bin width / the noise bandwidth of one bin (a swept \
-            analyzer's RBW filter, an FFT window's; Docs/measurements-and-events.md "Channel power"), each bin weighted by the part of it \
-            inside the band, in dB. With --json: JSON Lines with the UTC \
-            time, the band edges in Hz and the power in dB, and for the HackRF how long each frequency is \
-            watched per sweep and how often (dwell_s, revisit_s, duty). --detector average (the default) takes \
-            every sample of each dwell; peak keeps each bin's largest segment; sample is hackrf_sweep's last N.
+            Each reading is the mean linear power of every sweep in the interval, integrated over the band as a channel-power \
+            measurement: Σ bin power × bin width / the noise bandwidth of one bin (a swept analyzer's RBW filter, an FFT \
+            window's; Docs/measurements-and-events.md "Channel power"), each bin weighted by the part of it inside the band, \
+            in dB. With --json: JSON Lines with the UTC time, the band edges in Hz and the power in dB, and for the HackRF how \
+            long each frequency is watched per sweep and how often (dwell_s, revisit_s, duty). --detector average (the \
+            default) takes every sample of each dwell; peak keeps each bin's largest segment; sample is hackrf_sweep's last N.
             """
     )
 

@@ -9,14 +9,14 @@ struct OccupancyCommand: ParsableCommand {
         commandName: "occupancy",
         abstract: "Count how much of the time each channel is busy (ITU-R SM.1880, Report SM.2256).",
         discussion: """
-            Every sweep is one measurement sample per channel. A channel's level is its bin's value, or with \
-            --channel-width / --channels the power integrated over its width; the channel is occupied in that \
-            sample when the level is at or above --threshold. Its occupancy over an --interval is the share of the \
-            interval's samples that were occupied; the band occupancy is the share of all channel samples that \
-            were. Sweeps without data in a channel (gaps, nan) are counted as missing, not as samples. Live from \
-            any --device and --band until Ctrl-C or --duration, or over a capture (--input, any format tscope reads). \
-            A PostgreSQL store's ?sensor=SERIAL or ?sessions=all is counted per sensor, and in all, inside the server. \
-            Docs/occupancy.md has the definitions and the noise floor estimate behind --threshold auto.
+            Every sweep is one measurement sample per channel. A channel's level is its bin's value, or with --channel-width / \
+            --channels the power integrated over its width; the channel is occupied in that sample when the level is at or \
+            above --threshold. Its occupancy over an --interval is the share of the interval's samples that were occupied; the \
+            band occupancy is the share of all channel samples that were. Sweeps without data in a channel (gaps, nan) are \
+            counted as missing, not as samples. Live from any --device and --band until Ctrl-C or --duration, or over a \
+            capture (--input, any format tscope reads). A PostgreSQL store's ?sensor=SERIAL or ?sessions=all is counted per \
+            sensor, and in all, inside the server. Docs/occupancy.md has the definitions and the noise floor estimate behind \
+            --threshold auto.
             """
     )
 

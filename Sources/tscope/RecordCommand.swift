@@ -8,12 +8,11 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record the spectrum into a capture file (SQLite), or raw I/Q as SigMF with --raw.",
         discussion: """
-            The file name is built from operator, label and UTC start, e.g. bench2_fm-survey_20261121T101500Z.tscope, \
-            in --output DIR (default: the current directory), unless --output names a file (later recordings are \
-            appended to it as new sessions). Frames are committed twice a second: a crash loses under a second. \
-            Ctrl-C or SIGTERM stop early and keep everything recorded. A write error (disk full) ends the \
-            recording at once, keeping what was stored, exit 1. At the end the requested and achieved frame rates, \
-            the dropped and bad blocks are printed and stored.
+            The file name is built from operator, label and UTC start, e.g. bench2_fm-survey_20261121T101500Z.tscope, in \
+            --output DIR (default: the current directory), unless --output names a file (later recordings are appended to it \
+            as new sessions). Frames are committed twice a second: a crash loses under a second. Ctrl-C or SIGTERM stop early \
+            and keep everything recorded. A write error (disk full) ends the recording at once, keeping what was stored, exit \
+            1. At the end the requested and achieved frame rates, the dropped and bad blocks are printed and stored.
             """
     )
 

@@ -12,10 +12,10 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a capture file in the \(AnalyzerMode.titlesInWords) views.",
         discussion: """
-            Plays at the recorded speed. Keys: space pause/resume, < > (or , .) halve/double the speed \
-            (×0.25…×64), shift+←/→ back/forward 10 s, g then a time (seconds, m:ss or h:mm:ss) and Enter to go \
-            there, Home start, End end. The views' keys work as in watch (\(AnalyzerMode.digitKeys), ←/→ pan, +/- zoom: the stored \
-            frames are re-decimated, ? all keys), q quit. Formats: \(CaptureFormat.readable).
+            Plays at the recorded speed. Keys: space pause/resume, < > (or , .) halve/double the speed (×0.25…×64), shift+←/→ \
+            back/forward 10 s, g then a time (seconds, m:ss or h:mm:ss) and Enter to go there, Home start, End end. The views' \
+            keys work as in watch (\(AnalyzerMode.digitKeys), ←/→ pan, +/- zoom: the stored frames are re-decimated, ? all \
+            keys), q quit. Formats: \(CaptureFormat.readable).
             """
     )
 

@@ -9,15 +9,14 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the analyzer to viewers on other machines over gRPC (they use --remote HOST:PORT).",
         discussion: """
-            Each viewer asks for its band, frame rate and detector; frames are cut and decimated per viewer, so \
-            a slow link gets fewer frames, each the newest. A HackRF (and an RTL-SDR in real time) keeps every \
-            detector and sends each viewer its own, so a remote meter reads what a local one reads; \
-            --detector is for viewers that ask for none. The first viewer to retune holds control until it \
-            quits; the others follow its band. With --token-file every viewer must present the same token; \
-            with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). On an address \
-            other than loopback with neither, a token is made and kept in ~/.config/tscope/serve.token (readable \
-            by you only; its path is printed) unless --insecure lets anyone who reaches the port watch and retune. \
-            Runs until Ctrl-C or SIGTERM; a lost analyzer is reconnected for as long as it takes.
+            Each viewer asks for its band, frame rate and detector; frames are cut and decimated per viewer, so a slow link \
+            gets fewer frames, each the newest. A HackRF (and an RTL-SDR in real time) keeps every detector and sends each \
+            viewer its own, so a remote meter reads what a local one reads; --detector is for viewers that ask for none. The \
+            first viewer to retune holds control until it quits; the others follow its band. With --token-file every viewer \
+            must present the same token; with --tls-cert and --tls-key the link is TLS (viewers give --tls-ca FILE or --tls). \
+            On an address other than loopback with neither, a token is made and kept in ~/.config/tscope/serve.token (readable \
+            by you only; its path is printed) unless --insecure lets anyone who reaches the port watch and retune. Runs until \
+            Ctrl-C or SIGTERM; a lost analyzer is reconnected for as long as it takes.
             """
     )
 
@@ -25,9 +24,8 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Analyzer settings") var analyzerOptions: AnalyzerSettingsOptions
     @OptionGroup var detectorOption: DetectorOption
 
-    @Option(help: ArgumentHelp("Address to listen on; port 0 picks a free one (printed).", valueName: "host:port"),
-            transform: { try RemoteEndpoint(parsing: $0, allowPortZero: true) })
-    var listen: RemoteEndpoint
+    @Option(help: ArgumentHelp("Address to listen on; port 0 picks a free one (printed).", valueName: "host:port"))
+    var listen: String
 
     @Option(name: [.customShort("f"), .long], help: "Band swept until a viewer retunes, start:stop in MHz (default 88:108).",
             transform: Band.init(parsing:))
@@ -62,6 +60,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        #if SensorLink
+        let listen = try RemoteEndpoint(parsing: listen, allowPortZero: true)   // a ValidationError: usage, exit 64
         let certificate = try tlsCertificate.map { try SensorCertificate(chainPath: $0, keyPath: tlsKey ?? "") }
         let selection = try analyzerOptions.apply(to: deviceOptions.selection)
         let access = try usage {
@@ -80,5 +80,8 @@ struct ServeCommand: ParsableCommand {
                     + (certificate == nil ? "" : " over TLS")
                     + tokenNote + "; Ctrl-C stops")
             } }
+        #else
+        throw SensorLink.missing("tscope serve")
+        #endif
     }
 }

@@ -12,14 +12,14 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Watch the live spectrum: \(AnalyzerMode.titlesInWords).",
         discussion: """
-            Views: \(AnalyzerMode.keyedList) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, \
-            a autoscale, space pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, \
-            [ ] waterfall period, r record (meter: reset min/max), R record in any view, b band plan grid, e measure (harmonics, TOI, ACPR, noise), d drawer, \
-            ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and \
-            the UTC start; several in a row, each stopped by r or after --duration. A recording ended by a write \
-            error (disk full) keeps what it stored and makes watch exit 1 when you quit.
-            The mouse drags, zooms with the wheel and clicks to pause. Zooming and panning retune the analyzer \
-            to the visible band with about one bin per pixel column.
+            Views: \(AnalyzerMode.keyedList) (Tab cycles). Keys: ←/→ pan, +/- zoom, ↑/↓ display gain, a autoscale, space \
+            pause/resume, PgUp/PgDn scroll (waterfall: time; plot: dB offset), Home/End now, [ ] waterfall period, r record \
+            (meter: reset min/max), R record in any view, b band plan grid, e measure (harmonics, TOI, ACPR, noise), d drawer, \
+            ? all keys and gestures, q quit. Recordings go to --record-dir, named from --operator, --label and the UTC start; \
+            several in a row, each stopped by r or after --duration. A recording ended by a write error (disk full) keeps what \
+            it stored and makes watch exit 1 when you quit.
+            The mouse drags, zooms with the wheel and clicks to pause. Zooming and panning retune the analyzer to the visible \
+            band with about one bin per pixel column.
             """
     )
 

@@ -21,6 +21,7 @@ struct CommandOptionsTests {
         }
     }
 
+    #if SensorLink
     @Test func deviceOptionsBuildTheSelectionWithARemoteSensorAndItsToken() throws {
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(getpid())").path
         try "  abc-123  \nsecond line\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
@@ -44,6 +45,19 @@ struct CommandOptionsTests {
             _ = try DeviceOptions.parse(["--remote", "h:1", "--token-file", empty]).selection
         }
     }
+    #else
+    /// Without the sensor link, --remote parses and then says how to build a tscope that has it.
+    @Test func remoteWithoutTheSensorLinkSaysHowToBuildIt() throws {
+        let options = try DeviceOptions.parse(["--remote", "sensor.local:7373"])
+        do {
+            _ = try options.selection
+            Issue.record("--remote without the sensor link was taken")
+        } catch {
+            #expect("\(error)".contains("--remote needs the sensor link") && "\(error)".contains(SensorLink.buildCommand), "\(error)")
+        }
+        #expect(try DeviceOptions.parse(["--device", "demo-tinysa"]).selection.isRemote == false)
+    }
+    #endif
 
     @Test func bandsAndTimesAreParsedOnceWithTheirLimits() throws {
         #expect(try Band(parsing: "88:108").range == FrequencyRange(lowerHz: 88e6, upperHz: 108e6))

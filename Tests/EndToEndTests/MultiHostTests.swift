@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Signals
 import Foundation
@@ -196,3 +197,4 @@ struct MultiHostTests {
         #expect(times.contains { $0 < gap.fromTimestamp + 0.001 } && times.contains { $0 > gap.toTimestamp - 0.001 })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import Testing
 
@@ -205,3 +206,4 @@ import Testing
         return String(formatter.string(from: Date(timeIntervalSince1970: time)).prefix(16))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 
 /// Debian's PostgreSQL server, started for a test in a temporary directory on
@@ -155,3 +156,4 @@ final class PostgresServer {
         init(_ description: String) { self.description = description }
     }
 }
+#endif

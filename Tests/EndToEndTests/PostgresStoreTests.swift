@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import Testing
 
@@ -283,3 +284,4 @@ import Testing
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
     }
 }
+#endif

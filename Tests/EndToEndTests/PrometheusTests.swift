@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
@@ -172,3 +173,4 @@ func freeLoopbackPort() throws -> Int {
     }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+#endif

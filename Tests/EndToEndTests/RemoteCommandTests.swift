@@ -1,3 +1,4 @@
+#if SensorLink
 import Capture
 import Foundation
 import Testing
@@ -321,3 +322,4 @@ import Testing
                 "\(sweep.stderr)")
     }
 }
+#endif

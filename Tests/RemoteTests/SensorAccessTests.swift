@@ -1,3 +1,4 @@
+#if SensorLink
 import Foundation
 import Testing
 @testable import Remote
@@ -28,3 +29,4 @@ import Testing
         #expect(throws: RemoteError.self) { try SensorAccess.generatedToken(at: path) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import Devices
 import Foundation
@@ -323,3 +324,4 @@ func waitUntil(seconds: Double = 10, _ condition: () -> Bool) throws {
     struct Timeout: Error {}
     guard waitForCondition(timeoutSeconds: seconds, pollSeconds: 0.02, condition) else { throw Timeout() }
 }
+#endif

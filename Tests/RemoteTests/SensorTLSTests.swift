@@ -1,3 +1,4 @@
+#if SensorLink
 import Analyzers
 import Foundation
 import Remote
@@ -143,3 +144,4 @@ struct TestCertificates {
         #expect("\(error)" == "TLS file a.pem cannot be read")
     }
 }
+#endif

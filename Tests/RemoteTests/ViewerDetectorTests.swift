@@ -1,3 +1,4 @@
+#if SensorLink
 import DSP
 import Foundation
 @testable import Remote
@@ -134,3 +135,4 @@ struct ViewerDetectorTests {
         #expect(!frame.dwell.realtime)
     }
 }
+#endif

@@ -1,6 +1,7 @@
 // tscope-serve-load: Tools/bench-serve's load, many viewers of one sensor in this
 // process, each reading frames through its own gRPC stream; prints one JSON line
 // (frame rates, bins, the sensor's CPU). A benchmark tool, not a tscope command.
+#if SensorLink
 import ArgumentParser
 import DSP
 import Remote
@@ -49,3 +50,9 @@ struct ServeLoad: ParsableCommand {
 }
 
 ServeLoad.main()
+#else
+import Foundation
+
+FileHandle.standardError.write(Data("tscope-serve-load needs the sensor link: swift build --traits SensorLink\n".utf8))
+exit(1)
+#endif

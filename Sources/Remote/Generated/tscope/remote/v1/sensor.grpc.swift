@@ -1,3 +1,4 @@
+#if SensorLink
 /// What `tscope serve` offers its viewers: a sensor node's analyzer, streamed
 /// over gRPC. Tools/generate-grpc turns this file into
 /// Sources/Remote/Generated/*.swift (committed).
@@ -578,3 +579,4 @@ extension Tscope_Remote_V1_Sensor.ClientProtocol {
         )
     }
 }
+#endif

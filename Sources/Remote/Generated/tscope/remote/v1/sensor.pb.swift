@@ -1,3 +1,4 @@
+#if SensorLink
 // DO NOT EDIT.
 // swift-format-ignore-file
 // swiftlint:disable all
@@ -873,3 +874,4 @@ nonisolated extension Tscope_Remote_V1_DwellTiming: SwiftProtobuf.Message, Swift
     return true
   }
 }
+#endif
