@@ -15,7 +15,7 @@ public struct ExportRequest: Sendable {
         /// every frame as a table
         case table(csv: String, layout: CSVExporter.Layout)
         /// a held trace as a wireless-microphone coordination tool's scan (Wireless Workbench, WSM)
-        case scan(csv: String, layout: ScanExporter.Layout, kind: TraceHold.Kind, maxPoints: Int?)
+        case scan(csv: String, layout: ScanExporter.Layout, settings: ScanExporter.Settings)
         /// occupancy as a heat map of channel × time of day (slots of `slotSeconds`, UTC)
         case occupancy(png: String, settings: OccupancySettings, slotSeconds: Double)
     }
@@ -70,16 +70,21 @@ public enum ExportRun {
             var line = "\(csv): \(kind.rawValue) trace of \(summary.sweeps) sweeps, \(summary.bins) bins"
             if summary.skipped > 0 { line += "; \(summary.skipped) frames with other bins left out" }
             return line
-        case .scan(let csv, let layout, let kind, let maxPoints):
+        case .scan(let csv, let layout, let settings):
             let reader = try open()
-            let summary = try ScanExporter.export(reader, layout: layout, kind: kind, maxPoints: maxPoints, to: csv,
-                                                  input: request.input)
+            let summary = try ScanExporter.export(reader, layout: layout, settings: settings, to: csv, input: request.input)
             reportSkips(reader)
-            var line = "\(csv): \(layout.rawValue) scan, \(kind.rawValue) of \(summary.sweeps) sweeps, \(summary.points) points"
+            var line = "\(csv): \(layout.rawValue) scan, \(settings.kind.rawValue) of \(summary.sweeps) sweeps, "
+                + "\(summary.points) points \(FrequencyFormat.label(Double(summary.stepHz), maxFractionDigits: 3)) apart"
+            if summary.withoutData > 0 {
+                line += summary.noDataWritten
+                    ? "; \(summary.withoutData) without data written as \(ScanExporter.noDataValue) dBm"
+                    : "; \(summary.withoutData) without data left out"
+            }
             if summary.unit == .dB {
-                line += "; levels are dB relative to the analyzer's full scale, not dBm (calibrate it for dBm)"
+                line += "; dB taken as dBm (--assume-dbm)"
             } else if summary.unit != .dBm {
-                line += "; levels are \(summary.unit), not the dBm the coordination tools expect (record without --unit)"
+                line += String(format: "; %@ converted to dBm (%+.2f dB)", summary.unit.rawValue, summary.offsetDB)
             }
             return line
         case .occupancy(let png, let settings, let slotSeconds):

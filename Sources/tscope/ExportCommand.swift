@@ -20,6 +20,9 @@ struct ExportCommand: ParsableCommand {
             --csv with --trace max|min|avg: one row per device bin over the whole capture, \
             frequency_hz,power_db at bin centres (avg: the mean in linear power) — a night's recording summed up, \
             or a reference trace.
+            --csv with --scan-format wwb|wsm|sdb2: the held trace as a Wireless Workbench or WSM scan: dBm only \
+            (a dBuV capture converted; an uncalibrated one refused unless --assume-dbm), one point per --scan-step \
+            (default 25 kHz) on one grid of whole kHz, finer bins merged by their maximum.
             """
     )
 
@@ -51,11 +54,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "PNG: most columns of the plot.")
     var maxColumns: Int = 2000
 
-    @Option(name: .customLong("scan-format"),
-            help: "CSV: the held trace (--trace, default max) as a coordination tool's scan: wwb (Shure Wireless Workbench) or wsm (Sennheiser WSM).")
-    var scanFormat: ScanExporter.Layout?
-    @Option(name: .customLong("max-points"), help: "--scan-format: most points, neighbouring bins merged by their maximum.")
-    var maxPoints: Int?
+    @OptionGroup(title: "Coordination scan") var scan: ScanExportOptions
 
     @Option(help: "Write occupancy as a PNG heat map here: channel across, time of day (UTC) down (needs --threshold).")
     var occupancy: String?
@@ -72,8 +71,7 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("give one of --png OUT.png, --csv OUT.csv or --occupancy OUT.png")
         }
         if occupancy != nil { _ = try occupancyCount.requiredThreshold(for: "--occupancy") }
-        if scanFormat != nil && csv == nil { throw ValidationError("--scan-format writes a CSV: give --csv OUT.csv") }
-        if let maxPoints, maxPoints < 1 { throw ValidationError("--max-points: expected 1 or more") }
+        if scan.format != nil && csv == nil { throw ValidationError("--scan-format writes a CSV: give --csv OUT.csv") }
         if let slot = slot?.seconds, slot > 86_400 { throw ValidationError("--slot: at most a day") }
         if trace != nil && csv == nil { throw ValidationError("--trace writes a CSV: give --csv OUT.csv") }
         if axisOption.logFrequency && png == nil { throw ValidationError("--log-frequency draws the waterfall PNG: give --png OUT.png") }
@@ -93,8 +91,8 @@ struct ExportCommand: ParsableCommand {
                 band: nil, channels: try occupancyCount.channelRule(),
                 threshold: try occupancyCount.requiredThreshold(for: "--occupancy"), intervalSeconds: nil, output: .text,
                 busyHour: false), slotSeconds: slot?.seconds ?? 900)
-        } else if let csv, let scanFormat {
-            output = .scan(csv: csv, layout: scanFormat, kind: trace ?? .max, maxPoints: maxPoints)
+        } else if let csv, let scanFormat = scan.format {
+            output = .scan(csv: csv, layout: scanFormat, settings: try scan.settings(kind: trace ?? .max))
         } else if let csv, let trace {
             output = .trace(csv: csv, kind: trace)
         } else {

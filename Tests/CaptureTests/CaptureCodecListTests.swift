@@ -46,7 +46,8 @@ import Testing
         let shared = Dictionary(grouping: formats.flatMap { format in
             (format.codec.recognition.firstLine?.extensions ?? []).map { (ext: $0, name: format.rawValue) }
         }, by: \.ext).mapValues { $0.map(\.name) }
-        #expect(shared == ["csv": ["rtl_power", "hackrf_sweep", "csv"], "txt": ["rtl_power", "hackrf_sweep"]])
+        #expect(shared == ["csv": ["rtl_power", "hackrf_sweep", "wwb", "wsm", "rfexplorer", "rigol_dsa", "csv"],
+                           "txt": ["rtl_power", "hackrf_sweep", "wwb"]])
         for ext in shared.keys { #expect(claims[ext] == nil, ".\(ext) is decided by content, yet claimed by \(claims[ext]!)") }
     }
 
@@ -59,7 +60,7 @@ import Testing
 
     @Test func theReadableAndWritableListsComeFromTheCodecs() {
         #expect(CaptureFormat.readable == "tscope, rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, sigmf, "
-            + "cu8, cs8, cs16, cf32")
+            + "cu8, cs8, cs16, cf32, sdb2, wwb, wsm, rfexplorer, rigol_dsa")
         #expect(CaptureFormat.writable == "tscope, rtl_power, hackrf_sweep, hackrf_sweep_binary, soapy_power_bin, csv, null")
         #expect(CaptureFormat.helpTable.split(separator: "\n").count == formats.count)
     }
@@ -171,6 +172,17 @@ import Testing
             return (base + ".sigmf-meta", CaptureReadOptions(iq: IQOptions(fftSize: 256, averaging: 4)))
         case .tscope: return (try writtenFromRTLPower("osaka.tscope"), utc)
         case .soapyPowerBin: return (try writtenFromRTLPower("osaka.sdrff"), utc)
+        case .sdb2: return (Fixtures.path("coordination/wwb6-ulxd4q-572-636.sdb2"), utc)
+        case .wwbCSV: return (Fixtures.path("coordination/wwb-style-572-636-head.csv"), utc)
+        case .wsm: return (Fixtures.path("coordination/wsm-import-from-sheets-converter.csv"), utc)
+        case .rfExplorerCSV: return (Fixtures.path("coordination/rfexplorer-cumulative-v002-head.csv"), utc)
+        case .rigolTrace:
+            // a Rigol DSA815's saved-trace layout, written here: the real DSA815 files found carry no licence
+            // to copy (Fixtures/coordination/PROVENANCE.md)
+            let path = directory.path("TRACE1.CSV")
+            try Data(("Trace1,\nFreq,,Amp,,\n           495012563,Hz,              -30.56, dBm,\n"
+                + "           496687521,Hz,              -31.00, dBm,\n").utf8).write(to: URL(fileURLWithPath: path))
+            return (path, utc)
         default: return nil
         }
     }

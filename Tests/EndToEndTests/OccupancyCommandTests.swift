@@ -185,14 +185,20 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
 
+        // an rtl_power capture is in dB full scale: refused, unless the user takes them as dBm
         let wwb = directory.appendingPathComponent("scan.csv").path
-        let scan = try run(Paths.tscope, ["export", Self.file, "--csv", wwb, "--scan-format", "wwb"])
+        let refused = try run(Paths.tscope, ["export", Self.file, "--csv", wwb, "--scan-format", "wwb"])
+        #expect(refused.status != 0 && refused.stderr.contains("tscope calibrate"), "\(refused.stderr)")
+        let scan = try run(Paths.tscope, ["export", Self.file, "--csv", wwb, "--scan-format", "wwb", "--assume-dbm"])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.stderr.contains("not dBm"), "an rtl_power capture is in dB: \(scan.stderr)")
-        let rows = try String(contentsOfFile: wwb, encoding: .utf8).split(separator: "\n")
+        #expect(scan.stderr.contains("5 points 25 kHz apart") && scan.stderr.contains("--assume-dbm"), "\(scan.stderr)")
+        // 128 bins of 781.25 Hz centred from 88.05 MHz merge onto 88.050 … 88.150 MHz, each the loudest of its bins
+        let rows = try String(contentsOfFile: wwb, encoding: .utf8).split(separator: "\r\n")
         let sweeps = try Self.sweeps()
-        #expect(rows.count == 128)
-        #expect(rows.first == "88.050,\(String(format: "%.2f", sweeps.map { $0.values[0] }.max()!))")
+        #expect(rows.count == 5)
+        let nearest = (0..<128).filter { abs(88_050_000 + Double($0) * 781.25 - 88_050_000) <= 12_500 }
+        let loudest = nearest.map { bin in sweeps.map { $0.values[bin] }.max()! }.max()!
+        #expect(rows.first == "88.0500,\(String(format: "%.1f", loudest))")
 
         for (arguments, message) in [(["--occupancy", png], "--occupancy needs --threshold"),
                                      (["--png", png, "--csv", wwb], "give one of --png"),

@@ -3,7 +3,7 @@
 struct CSVExportCodec: WritableCaptureCodec {
     let name = "csv"
     let summary = "a tscope CSV export (a table for pandas)"
-    let recognition = CaptureRecognition(firstLine: .init(pattern: "^time,", extensions: ["csv"]))
+    let recognition = CaptureRecognition(firstLine: .init(pattern: "^time,", extensions: ["csv"], example: "time,…"))
     // no outputExtensions: .csv is rtl_power's and hackrf_sweep's too, --format decides
 
     func makeWriter(path: String, options: CaptureWriteOptions) throws -> any SpectrumFrameWriter {

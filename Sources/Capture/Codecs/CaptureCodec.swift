@@ -135,10 +135,14 @@ public struct CaptureRecognition: Sendable {
         /// whether the whole first line (up to 1 MiB) has this format's
         /// structure, where the pattern alone cannot tell (nil: the pattern decides)
         public var structure: (@Sendable (_ line: Substring) -> Bool)?
+        /// a first line of this format as a user recognises it, for the message when no format matches
+        public var example: String
 
-        public init(pattern: String, extensions: [String], structure: (@Sendable (Substring) -> Bool)? = nil) {
+        public init(pattern: String, extensions: [String], example: String,
+                    structure: (@Sendable (Substring) -> Bool)? = nil) {
             self.pattern = pattern
             self.extensions = extensions
+            self.example = example
             self.structure = structure
         }
     }
@@ -154,14 +158,18 @@ public struct CaptureRecognition: Sendable {
     public var mismatch: (@Sendable (_ head: [UInt8]) -> String?)?
     /// stage 4: the first line of a text format
     public var firstLine: FirstLine?
+    /// whether the format's files are text: an unknown text file's message lists only these, an unknown
+    /// binary file's only the others (a text format told by its first line is text)
+    public var isText: Bool
 
     public init(extensions: [String] = [], magic: [UInt8]? = nil, checkedExtensions: [String] = [],
-                mismatch: (@Sendable ([UInt8]) -> String?)? = nil, firstLine: FirstLine? = nil) {
+                mismatch: (@Sendable ([UInt8]) -> String?)? = nil, firstLine: FirstLine? = nil, isText: Bool? = nil) {
         self.extensions = extensions
         self.magic = magic
         self.checkedExtensions = checkedExtensions
         self.mismatch = mismatch
         self.firstLine = firstLine
+        self.isText = isText ?? (firstLine != nil)
     }
 
     /// never recognised: named by `--format` only

@@ -19,6 +19,7 @@ public enum CaptureCodecs {
         SigMFCodec(),
         RawIQCodec(sampleFormat: .cu8), RawIQCodec(sampleFormat: .cs8),
         RawIQCodec(sampleFormat: .cs16), RawIQCodec(sampleFormat: .cf32),
+        SDB2Codec(), WWBCSVCodec(), WSMCodec(), RFExplorerCSVCodec(), RigolTraceCodec(),
         CSVExportCodec(),
         NullCodec(),
     ]

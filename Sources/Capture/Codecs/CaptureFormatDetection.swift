@@ -33,8 +33,12 @@ extension CaptureFormat {
         let texts = codecs.compactMap { codec in codec.recognition.firstLine.map { (codec: codec, firstLine: $0) } }
         let startsWithDigit = head.first.map { (0x30...0x39).contains($0) } == true
         guard startsWithDigit || texts.contains(where: { $0.firstLine.extensions.contains(ext) }) else {
-            throw CaptureError(file: path, "unknown kind of file: give --in-format (\(readable)); raw I/Q also needs "
-                + "--rate and --center")
+            // only the formats of this kind of file: text formats for a text, the others for binary bytes
+            let isText = Self.looksLikeText(head)
+            let fitting = allCases.filter { $0.canRead && $0.codec.recognition.isText == isText }.map(\.rawValue)
+            var detail = "unknown kind of \(isText ? "text" : "file"): give --in-format (\(fitting.joined(separator: ", ")))"
+            if !isText { detail += "; raw I/Q also needs --rate and --center" }
+            throw CaptureError(file: path, detail)
         }
         let text = String(decoding: head, as: UTF8.self)
         var wholeLine: Substring?
@@ -57,16 +61,20 @@ extension CaptureFormat {
             }
             return CaptureFormat(matched.codec)
         }
-        let readableTexts = texts.map(\.codec).filter { $0 is any ReadableCaptureCodec }.map(\.name)
+        // the text formats a file of this extension (or starting with a digit) can be, each with its first line
+        let fitting = texts.filter { $0.codec is any ReadableCaptureCodec }
+            .filter { $0.firstLine.extensions.contains(ext) || (startsWithDigit && ext.isEmpty) }
+        let candidates = fitting.isEmpty ? texts.filter { $0.codec is any ReadableCaptureCodec } : fitting
         throw CaptureError(file: path, location: .line(1),
-                           "expected \(alternatives(readableTexts)) lines ('2024-05-01, 12:00:00, Hz low, …'); "
-                            + "give --in-format (\(readable))")
+                           "expected the first line of "
+                            + candidates.map { "\($0.codec.name) ('\($0.firstLine.example)')" }.joined(separator: ", ")
+                            + "; give --in-format (\(candidates.map(\.codec.name).joined(separator: ", ")))")
     }
 
-    /// "a", "a or b", "a, b or c"
-    private static func alternatives(_ names: [String]) -> String {
-        guard let last = names.last, names.count > 1 else { return names.last ?? "" }
-        return names.dropLast().joined(separator: ", ") + " or " + last
+    /// whether a file's first bytes are text: no NUL and no other control character but tab, CR, LF
+    /// (UTF-8 beyond ASCII counts as text)
+    static func looksLikeText(_ head: [UInt8]) -> Bool {
+        !head.isEmpty && head.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } && !head.contains(0x7F)
     }
 
     /// the most of a text's first line a structure check looks at [bytes]

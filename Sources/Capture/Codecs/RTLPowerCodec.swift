@@ -8,6 +8,7 @@ struct RTLPowerCodec: PathReaderCodec, SinkWriterCodec {
     // did hackrf_sweep 2018.01.1, whose lines have another structure
     let recognition = CaptureRecognition(
         firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2},"#, extensions: ["csv", "txt"],
+                         example: "2024-05-01, 12:00:00, Hz low, Hz high, Hz step, samples, dB, …",
                          structure: { !HackRFSweepCodec.hasSweepStructure($0) }))
 }
 
