@@ -31,3 +31,16 @@ func forEachChunk(_ bytes: UnsafeRawBufferPointer, seed: UInt8, _ body: (UnsafeR
         step = step &* 31 &+ 7
     }
 }
+
+/// Reads every frame of a scan file read at once from `bytes` (WWB, WSM, RF Explorer, Rigol),
+/// lenient then strict; a CaptureError is the expected answer to damage.
+func drainScan(_ bytes: UnsafeRawBufferPointer, _ read: ([UInt8], CaptureReadOptions) throws -> SpectrumFrameReader) {
+    for strict in [false, true] {
+        let options = CaptureReadOptions(strict: strict, timeZone: .utcOffset(seconds: 0))
+        guard let reader = try? read(Array(bytes), options) else { continue }
+        var frame = SpectrumFrame(startHz: 0, binWidthHz: 1, timestamp: 0, powerDB: [])
+        while (try? reader.next(into: &frame)) == true {
+            precondition(frame.binWidthHz > 0 && frame.powerDB.count <= 1 << 24, "impossible frame")
+        }
+    }
+}

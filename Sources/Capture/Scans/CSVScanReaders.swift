@@ -10,11 +10,20 @@ import Signals
 /// `,` `;` `|` space or tab. LF or CRLF, a last line with or without its
 /// terminator. The file states no time: the frame is stamped with the
 /// file's modification time.
-enum TwoColumnScanReader {
+package enum TwoColumnScanReader {
     static let separators: [Character] = [",", ";", "|", "\t", " "]
 
     static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        let file = try ScanText(path: path)
+        try read(try ScanText(path: path), options: options)
+    }
+
+    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
+    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try read(try ScanText(path: name, bytes: bytes), options: options)
+    }
+
+    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+        let path = file.path
         let lines = file.lines
         guard let first = lines.first(where: { !$0.text.isEmpty }) else {
             throw CaptureError(file: path, "empty: expected 'MHz,dBm' lines")
@@ -57,11 +66,20 @@ enum TwoColumnScanReader {
 /// A file with levels in percent only (WSM's own export) is refused: no
 /// Sennheiser source relates its percent to dBm. Non-data lines after the
 /// rows end the scan.
-enum WSMScanReader {
+package enum WSMScanReader {
     static let columnLine = "Frequency;RF level (%);RF level"
 
     static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        let file = try ScanText(path: path)
+        try read(try ScanText(path: path), options: options)
+    }
+
+    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
+    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try read(try ScanText(path: name, bytes: bytes), options: options)
+    }
+
+    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+        let path = file.path
         let lines = file.lines
         var metadata = scanMetadata(format: "wsm")
         var trace = ScanTrace()
@@ -145,11 +163,20 @@ enum WSMScanReader {
 /// only the four leading fields when a sweep's settings changed; that row is
 /// left out. Before v005 a culture's decimal comma may appear where the
 /// separator is not a comma.
-enum RFExplorerScanReader {
+package enum RFExplorerScanReader {
     static let signature = "RF Explorer CSV data file"
 
     static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        let file = try ScanText(path: path)
+        try read(try ScanText(path: path), options: options)
+    }
+
+    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
+    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try read(try ScanText(path: name, bytes: bytes), options: options)
+    }
+
+    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+        let path = file.path
         let lines = file.lines
         guard let first = lines.first, first.text.hasPrefix(signature) else {
             throw CaptureError(file: path, location: .line(1), "expected '\(signature): …' on the first line")
@@ -238,9 +265,18 @@ enum RFExplorerScanReader {
 /// DSA815 files in the public repository DarioAlaniz/DSA815 (no licence, so
 /// not among the fixtures). The file states no time: the frame is stamped
 /// with the file's modification time.
-enum RigolTraceScanReader {
+package enum RigolTraceScanReader {
     static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        let file = try ScanText(path: path)
+        try read(try ScanText(path: path), options: options)
+    }
+
+    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
+    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try read(try ScanText(path: name, bytes: bytes), options: options)
+    }
+
+    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+        let path = file.path
         let lines = file.lines
         guard let first = lines.first, first.text.hasPrefix("Trace") else {
             throw CaptureError(file: path, location: .line(1), "expected 'Trace1,' on the first line of a Rigol trace")
