@@ -142,6 +142,9 @@ import Testing
         csv += "\r\n571.1000,loud\r\n"
         let badLine = try error("bad.csv", Array(csv.utf8))
         #expect(badLine?.location == .line(6) && badLine?.detail.contains("expected 'MHz,dBm'") == true, "\(String(describing: badLine))")
+        // frequencies too far apart for any grid (a fuzz finding: it trapped converting the span to bins)
+        let wide = try error("wide.csv", Array("1.0000,-70.0\n77777777777777.0000,-71.0\n".utf8))
+        #expect(wide?.detail.contains("no scan is that wide") == true, "\(String(describing: wide))")
         let backwards = try error("back.csv", Array("571.1000,-70.0\n571.0500,-71.0\n".utf8))
         #expect(backwards?.location == .line(2) && backwards?.detail.contains("increasing") == true)
 

@@ -11,7 +11,7 @@ struct HackRFSweepCodec: PathReaderCodec, WritableCaptureCodec {
     let recognition = CaptureRecognition(
         firstLine: .init(pattern: #"^\d{4}-\d{2}-\d{2}, ?\d{2}:\d{2}:\d{2}[.,]"#, extensions: ["csv", "txt"],
                          example: "2024-05-01, 12:00:00.123456, Hz low, Hz high, Hz bin width, samples, dB, …",
-                         structure: HackRFSweepCodec.hasSweepStructure))
+                         structure: { HackRFSweepCodec.hasSweepStructure($0) }))
 
     /// Whether a first line is hackrf_sweep's: a time with a fraction (no
     /// other sweep tool prints one), or a 5 MHz block holding exactly

@@ -49,6 +49,10 @@ struct ScanTrace {
             return SpectrumFrame(startHz: first - width / 2, binWidthHz: width, timestamp: timestamp, powerDB: levels)
         }
         let span = last - first
+        // a span of more grid units than an Int holds is no scan (and would trap converting to Int)
+        guard span.isFinite, span / max(resolutionHz, 1e-9) < 1e15 else {
+            throw NoGrid(detail: "the frequencies span \(FrequencyFormat.label(span, maxFractionDigits: 0)): no scan is that wide")
+        }
         let typical = mostCommonGap()
         let exact = resolutionHz * 1e-3 + abs(last) * 1e-12
         for tolerance in [exact, resolutionHz / 2 * 1.001 + abs(last) * 1e-12] {
