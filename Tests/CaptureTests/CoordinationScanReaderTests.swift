@@ -145,6 +145,11 @@ import Testing
         // frequencies too far apart for any grid (a fuzz finding: it trapped converting the span to bins)
         let wide = try error("wide.csv", Array("1.0000,-70.0\n77777777777777.0000,-71.0\n".utf8))
         #expect(wide?.detail.contains("no scan is that wide") == true, "\(String(describing: wide))")
+        // a frequency printed to 100 decimals: read on a grid no finer than 1 mHz, no trap
+        let fine = "571.0500,-77.2\r\n571.06" + String(repeating: "2", count: 100) + "7,-77.4\r\n571.7110,-70.0\r\n"
+        let finePath = directory.path("fine.csv")
+        try Data(fine.utf8).write(to: URL(fileURLWithPath: finePath))
+        _ = captureError { _ = try readAll(try CaptureFormat.wwbCSV.openReader(path: finePath, options: utc)) }
         let backwards = try error("back.csv", Array("571.1000,-70.0\n571.0500,-71.0\n".utf8))
         #expect(backwards?.location == .line(2) && backwards?.detail.contains("increasing") == true)
 

@@ -9,8 +9,13 @@ struct ScanTrace {
     var frequenciesHz: [Double] = []
     /// level per point, in the file's unit (dBm); NaN where the file says it has no data
     var levels: [Float] = []
-    /// how finely the file prints frequencies [Hz] (1000 for whole kHz): a point may lie this far/2 off its grid
-    var resolutionHz = 1.0
+    /// how finely the file prints frequencies [Hz] (1000 for whole kHz): a point may lie this far/2 off its grid;
+    /// no finer than 1 mHz, however many decimals a file prints (a fuzz finding: 10⁻⁹⁴ Hz made every gap
+    /// too many units for an Int)
+    var resolutionHz = 1.0 {
+        didSet { if !(resolutionHz >= Self.finestResolutionHz) { resolutionHz = Self.finestResolutionHz } }
+    }
+    static let finestResolutionHz = 1e-3
     /// when the scan was taken [s since the Unix epoch, UTC]
     var timestamp = 0.0
 
@@ -50,7 +55,7 @@ struct ScanTrace {
         }
         let span = last - first
         // a span of more grid units than an Int holds is no scan (and would trap converting to Int)
-        guard span.isFinite, span / max(resolutionHz, 1e-9) < 1e15 else {
+        guard span.isFinite, span / resolutionHz < 1e15 else {
             throw NoGrid(detail: "the frequencies span \(FrequencyFormat.label(span, maxFractionDigits: 0)): no scan is that wide")
         }
         let typical = mostCommonGap()
