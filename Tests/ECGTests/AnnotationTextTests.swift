@@ -44,6 +44,20 @@ import Testing
                                 WFDBAnnotation(sample: 540, code: WFDBAnnotation.noteCode, aux: "noise in lead 2")])
     }
 
+    /// A reference named .txt is rdann's text when it reads as such, else a table of beats.
+    @Test func aTxtReferenceIsRdannTextOrATable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rdann-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rdann = directory.appendingPathComponent("ref.txt").path
+        try "      Time   Sample #  Type  Sub Chan  Num\tAux\n    0:00.100       36     N    0    0    0\n    0:00.500      180     +    0    0    0\t(AFIB\n    0:00.900      324     V    0    0    0\n"
+            .write(toFile: rdann, atomically: true, encoding: .utf8)
+        #expect(try BeatReference.read(path: rdann, sampleRate: 360) == [36, 324])
+        let table = directory.appendingPathComponent("beats.txt").path
+        try "sample\n36\n324\n".write(toFile: table, atomically: true, encoding: .utf8)
+        #expect(try BeatReference.read(path: table, sampleRate: 360) == [36, 324])
+    }
+
     @Test func rdannDamageNamesTheLine() throws {
         let text = "Elapsed time  Sample #  Type  Sub Chan  Num\tAux\n    0:00.120       30     N    0    0    0\n    0:00.900      200     Z    0    0    0\n"
         #expect(throws: ECGError(file: "x.txt", location: .line(3), "expected an annotation mnemonic (N, V, A, +, …), found \"Z\"")) {

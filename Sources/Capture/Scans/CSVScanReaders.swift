@@ -10,19 +10,10 @@ import Signals
 /// `,` `;` `|` space or tab. LF or CRLF, a last line with or without its
 /// terminator. The file states no time: the frame is stamped with the
 /// file's modification time.
-package enum TwoColumnScanReader {
+package enum TwoColumnScanReader: ScanFileFormat {
     static let separators: [Character] = [",", ";", "|", "\t", " "]
 
-    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        try read(try ScanText(path: path), options: options)
-    }
-
-    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
-    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try read(try ScanText(path: name, bytes: bytes), options: options)
-    }
-
-    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+    package static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
         let path = file.path
         let lines = file.lines
         guard let first = lines.first(where: { !$0.text.isEmpty }) else {
@@ -66,19 +57,10 @@ package enum TwoColumnScanReader {
 /// A file with levels in percent only (WSM's own export) is refused: no
 /// Sennheiser source relates its percent to dBm. Non-data lines after the
 /// rows end the scan.
-package enum WSMScanReader {
+package enum WSMScanReader: ScanFileFormat {
     static let columnLine = "Frequency;RF level (%);RF level"
 
-    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        try read(try ScanText(path: path), options: options)
-    }
-
-    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
-    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try read(try ScanText(path: name, bytes: bytes), options: options)
-    }
-
-    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+    package static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
         let path = file.path
         let lines = file.lines
         var metadata = scanMetadata(format: "wsm")
@@ -163,19 +145,10 @@ package enum WSMScanReader {
 /// only the four leading fields when a sweep's settings changed; that row is
 /// left out. Before v005 a culture's decimal comma may appear where the
 /// separator is not a comma.
-package enum RFExplorerScanReader {
+package enum RFExplorerScanReader: ScanFileFormat {
     static let signature = "RF Explorer CSV data file"
 
-    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        try read(try ScanText(path: path), options: options)
-    }
-
-    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
-    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try read(try ScanText(path: name, bytes: bytes), options: options)
-    }
-
-    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+    package static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
         let path = file.path
         let lines = file.lines
         guard let first = lines.first, first.text.hasPrefix(signature) else {
@@ -265,17 +238,8 @@ package enum RFExplorerScanReader {
 /// DSA815 files in the public repository DarioAlaniz/DSA815 (no licence, so
 /// not among the fixtures). The file states no time: the frame is stamped
 /// with the file's modification time.
-package enum RigolTraceScanReader {
-    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        try read(try ScanText(path: path), options: options)
-    }
-
-    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
-    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try read(try ScanText(path: name, bytes: bytes), options: options)
-    }
-
-    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+package enum RigolTraceScanReader: ScanFileFormat {
+    package static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
         let path = file.path
         let lines = file.lines
         guard let first = lines.first, first.text.hasPrefix("Trace") else {

@@ -19,17 +19,8 @@ import Signals
 /// divided by `scale_factor`. The time is `date_time` (Unix ms, UTC), else
 /// `date` and `time` as local wall-clock time (`CaptureReadOptions.timeZone`).
 /// Attributes are read by name, in any order.
-package enum SDB2ScanReader {
-    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
-        try read(try ScanText(path: path), options: options)
-    }
-
-    /// A scan from its bytes, `name` standing for the file in messages (the fuzz harnesses).
-    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
-        try read(try ScanText(path: name, bytes: bytes), options: options)
-    }
-
-    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
+package enum SDB2ScanReader: ScanFileFormat {
+    package static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader {
         let path = file.path
         var tokens = ScanXMLTokens(file.text)
         func fail(_ offset: Int, _ detail: String) -> CaptureError {

@@ -3,7 +3,7 @@ import Foundation
 /// The whole text of a scan file, split into numbered lines. Scan files are
 /// small (a coordination scan is a few thousand points, kilobytes to a few
 /// MB), so they are read at once, up to `maxBytes`.
-struct ScanText {
+package struct ScanText {
     /// one line without its terminator ("\n" or "\r\n")
     struct Line {
         /// 1-based line number

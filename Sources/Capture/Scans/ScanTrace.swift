@@ -111,14 +111,14 @@ struct ScanTrace {
 /// The frames of a scan file, read at once and handed out in order: a scan is
 /// one frame per data set (WWB's .sdb2) or per sweep (RF Explorer's
 /// cumulative CSV), and no time series beyond that.
-final class ScanFileReader: SpectrumFrameReader {
-    let metadata: CaptureMetadata
-    let skipped = 0
+package final class ScanFileReader: SpectrumFrameReader {
+    package let metadata: CaptureMetadata
+    package let skipped = 0
     private let frames: [SpectrumFrame]
     private let totalBytes: Int
     private var index = 0
 
-    var progress: (done: Int, total: Int?) {
+    package var progress: (done: Int, total: Int?) {
         (frames.isEmpty ? totalBytes : totalBytes * index / frames.count, totalBytes)
     }
 
@@ -128,7 +128,7 @@ final class ScanFileReader: SpectrumFrameReader {
         self.totalBytes = totalBytes
     }
 
-    func next(into frame: inout SpectrumFrame) throws -> Bool {
+    package func next(into frame: inout SpectrumFrame) throws -> Bool {
         guard index < frames.count else { return false }
         frame = frames[index]
         index += 1
@@ -150,4 +150,20 @@ func scanMetadata(format: String, unit: PowerUnit = .dBm) -> CaptureMetadata {
 func fileModificationTime(_ path: String) -> Double {
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     return (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+}
+
+/// A scan format read whole from its text (`ScanText`): from a path, or from bytes (the fuzz harnesses).
+package protocol ScanFileFormat {
+    static func read(_ file: ScanText, options: CaptureReadOptions) throws -> ScanFileReader
+}
+
+extension ScanFileFormat {
+    static func read(path: String, options: CaptureReadOptions) throws -> ScanFileReader {
+        try read(try ScanText(path: path), options: options)
+    }
+
+    /// A scan from its bytes, `name` standing for the file in messages.
+    package static func read(bytes: [UInt8], name: String, options: CaptureReadOptions) throws -> any SpectrumFrameReader {
+        try read(try ScanText(path: name, bytes: bytes), options: options)
+    }
 }

@@ -18,17 +18,17 @@ public enum BeatReference {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ECGError(file: path, FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file")
         }
-        if WFDBAnnotationText.isText([UInt8](data)) {
-            return try WFDBAnnotationText.parse([UInt8](data), file: path).filter(\.isBeat).map(\.sample)
-        }
+        let bytes = [UInt8](data)
+        let isTable = ["csv", "txt", "tsv"].contains((path as NSString).pathExtension.lowercased())
         switch (path as NSString).pathExtension.lowercased() {
-        case "csv", "txt", "tsv":
+        // a .txt may be rdann's text of an annotation file: that is read below, as a binary one is
+        case _ where isTable && !WFDBAnnotationText.isText(bytes):
             return try parseCSV(String(decoding: data, as: UTF8.self), file: path, sampleRate: sampleRate)
         case "edf":
             // an EDF+ file's annotations that mark beats
             return try EDFReader.read(path: path).beatSamples(atRate: sampleRate).sorted()
         default:
-            let annotations = try WFDBAnnotationReader.read(contents: [UInt8](data), file: path)
+            let annotations = try WFDBAnnotationReader.read(contents: bytes, file: path)
             return annotations.filter(\.isBeat).map(\.sample).sorted()
         }
     }
