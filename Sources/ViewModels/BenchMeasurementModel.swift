@@ -205,7 +205,9 @@ public struct BenchMeasurementModel: Sendable {
                 let n = Self.padded(item.n == 1 ? "F" : "H\(item.n)", 4)
                 if item.belowNoise {
                     // the bound only: the noise's strongest bin where the harmonic was looked for
-                    lines.append(n + frequency(item.tone.expectedHz) + " noise <" + Self.number(item.tone.decibels - fundamental, 6))
+                    // under the level and dBc headings: "noise" and the bound, as the text report's "below noise (< X dBc)"
+                    lines.append(n + frequency(item.tone.expectedHz) + Self.padded("noise", 7, left: true)
+                        + Self.padded("<" + Self.signed(item.tone.decibels - fundamental), 8, left: true))
                 } else {
                     lines.append(n + frequency(item.tone.hz) + Self.number(item.tone.decibels, 8)
                         + Self.number(item.tone.decibels - fundamental, 7))

@@ -95,10 +95,11 @@ enum MeasurementOverlay {
         for item in measurement.summaryItems(unit: unit) {
             let length = item.unicodeScalars.count
             if x + length > rect.maxX - 1, x > rect.x + 1 {
+                // no row left: the rest is not shown, and `x` stays where the last row ends (the key goes after it)
+                guard y + 1 < rect.maxY else { break }
                 y += 1
                 x = rect.x + 1
             }
-            guard y < rect.maxY else { break }
             _ = buffer.put(String(item.unicodeScalars.prefix(rect.maxX - x)), x: x, y: y, style: stripStyle)
             x += length + 3
         }

@@ -73,6 +73,25 @@ import Testing
         #expect(abs((Self.row("H2", marked).last ?? 0) - -3) < 0.01 && Self.row("H3", marked).isEmpty, "\(marked)")
     }
 
+    /// A harmonic that is not in the frame (flat floor at 400 MHz): "noise" under level and its bound
+    /// under dBc in the drawer, "<" in the bar's summary, left out of THD.
+    @Test func aHarmonicUnderTheFloorShowsItsBoundNotALevel() throws {
+        let frame = Self.frame(startMHz: 0, stopMHz: 500, binHz: 100e3, floor: -90,
+                               tones: [(100, -20), (200, -35), (300, -42)])
+        let analyzer = Self.model(50, 450)
+        analyzer.apply(.cycleMeasurement, now: 0)
+        analyzer.measure(frame)
+        let lines = analyzer.measurement.tableLines(unit: .dBm)
+        let fourth = try #require(lines.first { $0.hasPrefix("H4 ") }, "\(lines)")
+        #expect(fourth.hasSuffix("noise <−70.00"), "\(fourth)")
+        #expect(fourth.count == lines.first { $0.hasPrefix("H3 ") }?.count, "the columns line up: \(lines)")
+        #expect(analyzer.measurement.summaryItems(unit: .dBm).contains("H4 < −70.00 dBc"),
+                "\(analyzer.measurement.summaryItems(unit: .dBm))")
+        let thd = 10 * log10([-15.0, -22].map { pow(10, $0 / 10) }.reduce(0, +))
+        let thdLine = try #require(lines.first { $0.hasPrefix("THD ") })
+        #expect(thdLine.contains(String(format: "%.2f", thd).replacingOccurrences(of: "-", with: "−")), "\(thdLine)")
+    }
+
     @Test func toiTakesTheTwoHighestPeaksAndReadsTheProductsAndIntercept() throws {
         // two −30 dB tones 1 MHz apart, products −62 and −65 dB: −32 and −35 dBc; OIP3 = −30 + 32/2 = −14
         let frame = Self.frame(startMHz: 97, stopMHz: 104, binHz: 10e3, floor: -100,
