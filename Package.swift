@@ -85,7 +85,10 @@ let package = Package(
             dependencies: ["Signals", "ThreadKit", "DSP", "CPNG", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the detectors and filters run per sample: optimised in debug builds too (the detector table scores 70 records)
-        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP"], swiftSettings: ecgSettings),
+        // The trained ECG models' JSON, assembled into the binary by embed.S (.incbin finds models/*.json on
+        // the header search path); Docs/model-cards.md.
+        .target(name: "CECGModels", exclude: ["models"], cSettings: [.headerSearchPath("models")]),
+        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP", "CECGModels"], swiftSettings: ecgSettings),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).

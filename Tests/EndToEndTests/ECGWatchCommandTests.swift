@@ -46,7 +46,10 @@ import Testing
         try tmux.keys("Up")
         #expect(tmux.waitFor("20 mm/mV", timeoutSeconds: 5) != nil)
         try tmux.keys("-")                              // refresh 30 → 25 fps
-        #expect(waitUntil { tmux.screen().contains("│ 25 fps") || tmux.screen().contains("│ 24 fps") }, "\(tmux.screen())")
+        // the measured rate comes down to the new ceiling (a loaded machine draws fewer, never more;
+        // the key's step is ECGMonitorModelTests')
+        #expect(waitUntil { Self.framesPerSecond(tmux.screen()).map { (1...25).contains($0) } ?? false },
+                "\(tmux.screen())")
         try tmux.keys("Space")
         #expect(tmux.waitFor("PAUSED", timeoutSeconds: 5) != nil)
         try tmux.keys("Space")
@@ -297,6 +300,13 @@ import Testing
     }
 
     /// The heart rate on the status line ("HR 72"), nil while "HR --".
+    /// The frame rate the status line shows ("… 24 fps"): the number before " fps".
+    private static func framesPerSecond(_ screen: String) -> Int? {
+        guard let range = screen.range(of: " fps") else { return nil }
+        let digits = screen[..<range.lowerBound].reversed().prefix { $0.isNumber }
+        return digits.isEmpty ? nil : Int(String(digits.reversed()))
+    }
+
     private static func heartRate(_ screen: String) -> Int? {
         guard let range = screen.range(of: "HR ") else { return nil }
         return Int(screen[range.upperBound...].prefix { $0.isNumber })

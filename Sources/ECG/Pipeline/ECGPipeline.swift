@@ -3,6 +3,10 @@ import Foundation
 /// Everything after the source for one ECG stream: per-lead filters and
 /// history rings, QRS detection on one lead, heart rate, rhythm status and the
 /// event log. Storage is allocated in `init`; `process` allocates nothing.
+///
+/// AF is decided by the same engine as over a beat list (`RRAFDetector`, as
+/// `BeatRhythmMonitor` runs it): at the end of every whole second of the
+/// sample clock, from the times of the beats detected so far.
 public final class ECGPipeline {
     public let leadNames: [String]
     public let sampleRate: Double
@@ -34,6 +38,12 @@ public final class ECGPipeline {
     /// which QRS detector runs on `qrsLead`
     public let detectorKind: BeatDetectorKind
     private let monitor: RhythmMonitor
+    /// AF from the detected beats' RR intervals, judged once a second
+    private let afEngine: RRAFDetector
+    /// whole seconds of the sample clock judged by `afEngine` so far
+    private var judgedSeconds = 0
+    /// the last judged second's P(AF) from the trees, nil where the beats were unreadable or too few
+    public private(set) var afProbability: Double?
     private var quality: SignalQualityMeter
     /// each lead's last finite sample [mV], NaN before the first
     private var lastValues: [Float]
@@ -58,6 +68,7 @@ public final class ECGPipeline {
         self.detector = detector.make(sampleRate: sampleRate)
         detectorKind = detector
         monitor = RhythmMonitor(sampleRate: sampleRate)
+        afEngine = RRAFDetector(sampleRate: sampleRate)
         quality = SignalQualityMeter(sampleRate: sampleRate)
         classifier = BeatClassifier(sampleRate: sampleRate, beatModel: beatModel)
         window = Array(repeating: .nan, count: classifier.windowLength)
@@ -106,12 +117,29 @@ public final class ECGPipeline {
             if beats.count == Self.beatCapacity { beats.removeFirst() }
             beats.append(beat)
             unclassified.append(beat)
+            afEngine.addBeat(at: beat)
         }
+        judgeWholeSeconds()
         classifyReadyBeats()
         let status = monitor.update(now: sampleCount - 1, quality: quality.quality)
         let pause = status.code == .pause ? monitor.secondsSinceLastBeat(now: sampleCount - 1) : nil
         return events.observe(status.code, time: Double(sampleCount) / sampleRate, heartRate: monitor.heartRate,
                               duration: pause)
+    }
+
+    /// Runs the AF engine for each whole second the samples have passed: a second ends at sample
+    /// round(s × rate), as over a beat list. Its beats are those the detector has reported by then
+    /// (a beat comes up to about 0.6 s after its R peak, `BeatDetector.maximumDelay`). Beats too few,
+    /// too far apart or implausibly close read not-AF here: the signal's own quality says noisy.
+    private func judgeWholeSeconds() {
+        while true {
+            let end = Int((Double(judgedSeconds + 1) * sampleRate).rounded())
+            guard end <= sampleCount else { return }
+            let verdict = afEngine.endOfSecond(at: end)
+            afProbability = verdict.probability
+            monitor.afFromEngine = verdict.code == .af
+            judgedSeconds += 1
+        }
     }
 
     /// Classifies the detected beats whose ±0.25 s of filtered signal is in
@@ -172,7 +200,11 @@ public final class ECGPipeline {
         decided.removeAll(keepingCapacity: true)
         newBeats.removeAll(keepingCapacity: true)
         detector.finish(beats: &newBeats)
-        for beat in newBeats where beat < sampleCount { monitor.beat(at: beat); unclassified.append(beat) }
+        for beat in newBeats where beat < sampleCount {
+            monitor.beat(at: beat)
+            unclassified.append(beat)
+            afEngine.addBeat(at: beat)
+        }
         newBeats.removeAll(keepingCapacity: true)
         classifyReadyBeats(atEnd: true)
         decided.removeAll(keepingCapacity: true)

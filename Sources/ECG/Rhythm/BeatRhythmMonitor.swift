@@ -75,7 +75,7 @@ public final class BeatRhythmMonitor: RhythmReporting {
             // before the detector's first full window the list is not unreadable, only young
             let young = beatCount <= RRAFModelData.windowIntervals
             let readable = verdict.code != .unreadable || young
-            monitor.externalAF = verdict.code == .af
+            monitor.afFromEngine = verdict.code == .af
             if !readable { unreadableSeconds += 1 }
             sampleCount = end
             let status = monitor.update(now: end, quality: readable ? .good : .unreadable)

@@ -15,8 +15,12 @@ public struct RhythmAnalysis: Sendable {
     public var ruledBeats: [ClassifiedBeat]
     /// the rhythm status at the end of each whole second of signal
     public var secondCodes: [RhythmCode]
-    /// the AF detector's smoothed irregularity at the end of each second (NaN before it has one)
+    /// the irregularity detector's smoothed irregularity at the end of each second (NaN before it has one)
     public var secondIrregularity: [Double]
+    /// whether the irregularity detector (`AFDetector`, not the AF engine the status follows) read AF at
+    /// the end of each second where the signal was readable and held beats: the verdict model's
+    /// `af_fraction` was trained on it (`RecordingFeatures`)
+    public var secondIrregularAF: [Bool]
     /// episodes, in start order
     public var episodes: [RhythmEvent]
     public var afBurden: Double?
@@ -39,7 +43,7 @@ public struct RhythmAnalysis: Sendable {
         var chunk = ECGChunk(leadCount: 1, capacity: step)
         var filtered: [Float] = []
         filtered.reserveCapacity(samples.count)
-        var codes: [RhythmCode] = [], irregularity: [Double] = []
+        var codes: [RhythmCode] = [], irregularity: [Double] = [], irregularAF: [Bool] = []
         codes.reserveCapacity(samples.count / step + 1)
         var start = 0
         while start < samples.count {
@@ -50,8 +54,13 @@ public struct RhythmAnalysis: Sendable {
             filtered.append(contentsOf: chunk.leads[0][0..<count])
             start += count
             if count == step {
-                codes.append(pipeline.status.code)
+                let code = pipeline.status.code
+                codes.append(code)
                 irregularity.append(pipeline.rhythm.afDetector.irregularity ?? .nan)
+                // the status the irregularity detector gave before the AF engine: AF unless the signal
+                // was lost, noisy or paused, or no heart rate yet (RhythmMonitor's order)
+                irregularAF.append(pipeline.rhythm.afDetector.isAF && pipeline.heartRate != nil
+                                   && ![.signalLost, .noisy, .unreadable, .pause].contains(code))
             }
         }
         _ = pipeline.finish()
@@ -59,7 +68,8 @@ public struct RhythmAnalysis: Sendable {
         episodes.sort { $0.time < $1.time }
         return RhythmAnalysis(sampleRate: sampleRate, sampleCount: samples.count, beats: pipeline.everyClassifiedBeat,
                               ruledBeats: pipeline.everyRuledBeat,
-                              secondCodes: codes, secondIrregularity: irregularity, episodes: episodes,
+                              secondCodes: codes, secondIrregularity: irregularity, secondIrregularAF: irregularAF,
+                              episodes: episodes,
                               afBurden: pipeline.rhythm.afBurden, filtered: filtered, samples: samples)
     }
 }

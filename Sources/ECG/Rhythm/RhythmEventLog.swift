@@ -3,7 +3,9 @@
 ///
 /// Episodes, not flickers: an abnormal rhythm becomes an event only once it
 /// has held for its minimum (`minimumSeconds`: atrial fibrillation 30 s, the
-/// clinical definition of an episode; an irregular rhythm 30 s; brady- and
+/// clinical definition of an episode; an irregular rhythm that is not AF 90 s,
+/// longer than the AF engine takes to say AF and confirm it, about 40 + 30 s,
+/// so the first minute of an AF episode is not a second event; brady- and
 /// tachycardia 10 s; a pause at once, since its status already means 2 s
 /// without a beat). The event's time is the episode's start. It ends when
 /// the rhythm has been away for longer than its bridge (`bridgeSeconds`), so a
@@ -48,7 +50,8 @@ public struct RhythmEventLog: Sendable, Equatable {
     /// how long a rhythm must hold before it is an event [s]
     public static func minimumSeconds(_ code: RhythmCode) -> Double {
         switch code {
-        case .af, .irregular: return 30
+        case .af: return 30
+        case .irregular: return 90
         case .bradycardia, .tachycardia: return 10
         case .signalLost, .noisy, .unreadable: return 5
         case .pause, .normal: return 0

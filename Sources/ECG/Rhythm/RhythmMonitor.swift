@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Heart rate: 60 / median of the last five RR intervals. Status, first match wins:
 /// signal lost (lead flat or railed for 1 s), noisy, pause (no beat for > 2 s),
-/// atrial fibrillation (`AFDetector` over the classified beats), bradycardia
+/// atrial fibrillation (`afFromEngine`, set each second by the AF engine, `RRAFDetector`), bradycardia
 /// (< 50 beats/min, until 55), tachycardia (> 100, until 95), irregular (at
 /// least 5 of the last 9 successive normal-to-normal RR differences exceed 15 %
 /// of the mean RR; it clears at 2 of 9 or fewer), normal.
@@ -23,9 +23,11 @@ public final class RhythmMonitor {
     /// seconds spent in AF, and seconds of readable signal, counted by `update`
     public private(set) var afSeconds = 0.0
     public private(set) var readableSeconds = 0.0
+    /// RR irregularity over the classified beats: the verdict model's irregularity features read it
+    /// (`RhythmAnalysis`); the status's AF is `afFromEngine`
     public let afDetector: AFDetector
-    /// AF decided elsewhere (`RRAFDetector` over beat times alone), nil to ask `afDetector`
-    public var externalAF: Bool?
+    /// AF as the AF engine (`RRAFDetector` over the beat times) judged the last second; its owner sets it
+    public var afFromEngine = false
 
     static let bradycardiaBelow = 50.0, tachycardiaAbove = 100.0
     /// hysteresis: a bradycardia ends at this rate, a tachycardia at that [beats/min]
@@ -160,7 +162,7 @@ public final class RhythmMonitor {
         }
         if let last = lastBeat, Double(now - last) > Self.pauseAfter * sampleRate { return .pause }
         guard heartRate != nil else { return .normal }
-        if externalAF ?? afDetector.isAF { return .af }
+        if afFromEngine { return .af }
         if slow { return .bradycardia }
         if fast { return .tachycardia }
         return irregular ? .irregular : .normal

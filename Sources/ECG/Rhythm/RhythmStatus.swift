@@ -5,7 +5,7 @@ public enum RhythmCode: String, Sendable, CaseIterable {
     case bradycardia
     /// heart rate > 100 beats/min
     case tachycardia
-    /// atrial fibrillation: RR irregularity that ectopic beats do not explain (`AFDetector`)
+    /// atrial fibrillation: the AF engine (`RRAFDetector`) over the RR intervals, second by second
     case af
     /// RR intervals vary beyond the irregularity threshold, yet not as AF does
     case irregular

@@ -55,8 +55,9 @@ public struct SyntheticECGSettings: Sendable, Equatable {
     public static let demoEpisodes: [RhythmEpisode] = [
         RhythmEpisode(.bradycardia, start: 20, duration: 15),
         RhythmEpisode(.tachycardia, start: 50, duration: 15),
-        // AF must hold 30 s to be an episode (RhythmEventLog)
-        RhythmEpisode(.af, start: 80, duration: 60),
-        RhythmEpisode(.pause, start: 155, duration: 3),
+        // two minutes: the AF engine reads 32 beats and smooths 30 s before it says AF (about 40 s), and AF
+        // must then hold 30 s to be an episode (RRAFDetector)
+        RhythmEpisode(.af, start: 80, duration: 120),
+        RhythmEpisode(.pause, start: 215, duration: 3),
     ]
 }

@@ -85,7 +85,7 @@ public struct RecordingFeatures: Sendable {
             value["irregularity_max"] = irregular.last
         }
         let seconds = Double(max(1, analysis.secondCodes.count))
-        value["af_fraction"] = Double(analysis.secondCodes.filter { $0 == .af }.count) / seconds
+        value["af_fraction"] = Double(analysis.secondIrregularAF.filter { $0 }.count) / seconds
         value["noisy_fraction"] = Double(analysis.secondCodes.filter { $0 == .noisy || $0 == .signalLost }.count) / seconds
         value["pause_count"] = Double(intervals.filter { $0 > 2 }.count)
         let classCount = Double(max(1, beats.count))
