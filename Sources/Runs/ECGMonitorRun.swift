@@ -37,7 +37,8 @@ public struct ECGMonitorRun {
         var chunk = ECGChunk(leadCount: max(1, raw.leadNames.count), capacity: max(1, Int(rate / 20)))
         let limit = to.map { Int(($0 * rate).rounded()) } ?? Int.max
         var nextReport = 1
-        let output = ECGMonitorOutput(json: json)
+        // a file read at full speed is written in whole buffers; a paced file and a live stream line by line
+        let output = ECGMonitorOutput(json: json, flushEachLine: !opened.isFile || source.speed != nil)
         reading: while pipeline.sampleCount < limit {
             switch try paced.read(into: &chunk) {
             case .samples:
@@ -67,7 +68,7 @@ extension ECGMonitorRun {
     func runBeats(_ list: BeatList) throws {
         let monitor = BeatRhythmMonitor(list)
         let end = min(list.endSample, to.map { Int(($0 * list.sampleRate).rounded()) } ?? Int.max)
-        let output = ECGMonitorOutput(json: json)
+        let output = ECGMonitorOutput(json: json, flushEachLine: source.speed != nil)
         let started = Date()
         var second = 1
         while monitor.sample(atSecond: second) <= end {
@@ -109,9 +110,12 @@ public enum BeatListRequest: Sendable, Equatable {
     }
 }
 
-/// The monitor's lines, flushed one by one so a pipe sees each as it happens.
+/// The monitor's lines: flushed one by one so a pipe sees each as it happens (a live or paced input), or
+/// written in whole buffers when the input is read as fast as it goes (`--speed max` over a file; a line per
+/// second of a 24-hour beat list is 86,400 writes otherwise).
 struct ECGMonitorOutput {
     let json: Bool
+    let flushEachLine: Bool
 
     func report(time: Int, pipeline: some RhythmReporting) {
         let status = pipeline.status
@@ -194,6 +198,6 @@ struct ECGMonitorOutput {
 
     private func emit(_ line: String) {
         print(line)
-        fflush(nil)
+        if flushEachLine { fflush(nil) }
     }
 }

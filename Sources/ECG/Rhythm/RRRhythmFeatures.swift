@@ -145,12 +145,20 @@ public struct RRRhythmFeatures: Sendable {
         let premature = 0.85 * median, compensatory = 1.15 * median
         var pairs = 0
         for k in 0..<(n - 1) where rr[k] < premature && rr[k + 1] > compensatory { pairs += 1 }
-        let tolerance = RRAFModelData.cosenToleranceSeconds * fs
+        // |a − b| ≤ r·fs for whole-sample differences is |a − b| ≤ ⌊r·fs⌋: integers only in the O(n²) loop,
+        // which is most of a beat list's time
+        let tolerance = UInt((RRAFModelData.cosenToleranceSeconds * fs).rounded(.down))
         var matches = 0, longer = 0
-        for i in 0..<(n - 1) {
-            for j in (i + 1)..<(n - 1) where Double(abs(rrSamples[i] - rrSamples[j])) <= tolerance {
-                matches += 1
-                if Double(abs(rrSamples[i + 1] - rrSamples[j + 1])) <= tolerance { longer += 1 }
+        rrSamples.withUnsafeBufferPointer { intervals in
+            for i in 0..<(n - 1) {
+                let first = intervals[i], next = intervals[i + 1]
+                for j in (i + 1)..<(n - 1) {
+                    // without branches: whether a template matches is data, not something to predict
+                    let match = (first &- intervals[j]).magnitude <= tolerance ? 1 : 0
+                    let next = (next &- intervals[j + 1]).magnitude <= tolerance ? 1 : 0
+                    matches &+= match
+                    longer &+= match & next
+                }
             }
         }
         let cosen = -log(Double(longer + 1) / Double(matches + 1))
