@@ -71,3 +71,42 @@ import Testing
         #expect(score.positivePredictivity == 0.4)
     }
 }
+
+/// A Polar H10 streams at 130 Hz; other straps and boards at 100 Hz and up. MIT-BIH 100 taken down to those
+/// rates (a moving average over one output sample's span against aliasing, then linear interpolation, as a
+/// sensor's decimator would) reads as it does at 360 Hz: every beat found and every second readable.
+@Suite struct LowSampleRateTests {
+    static func resample(_ samples: [Float], from rate: Double, to newRate: Double) -> [Float] {
+        let span = max(1, Int((rate / newRate).rounded()))
+        var smoothed = [Float](repeating: 0, count: samples.count)
+        var sum: Float = 0
+        for index in samples.indices {
+            sum += samples[index]
+            if index >= span { sum -= samples[index - span] }
+            smoothed[index] = sum / Float(min(index + 1, span))
+        }
+        let count = Int(Double(samples.count - span) * newRate / rate)
+        return (0..<count).map { k in
+            // the average of the `span` samples ending at `position` is centred (span − 1) / 2 earlier
+            let position = Double(k) * rate / newRate + Double(span - 1) / 2
+            let low = Int(position), fraction = Float(position - Double(low))
+            return smoothed[low] * (1 - fraction) + smoothed[min(low + 1, smoothed.count - 1)] * fraction
+        }
+    }
+
+    @Test(arguments: [130.0, 100.0])
+    func record100AtASensorsRateFindsEveryBeat(rate: Double) throws {
+        let record = try WFDBRecordReader.read(path: Fixture.mitdb100)
+        let samples = Self.resample(record.samples[0], from: record.sampleRate, to: rate)
+        let reference = try WFDBRecordReader.readAnnotations(recordPath: Fixture.mitdb100).filter(\.isBeat)
+            .map { Int((Double($0.sample) * rate / record.sampleRate).rounded()) }
+            .filter { $0 < samples.count - Int(rate) }
+        let analysis = RhythmAnalysis.analyze(samples, sampleRate: rate)
+        let detections = analysis.beats.map(\.sample)
+        let score = BeatScore(reference: reference, detections: detections, window: Int(0.150 * rate))
+        #expect(score.truePositives + score.falseNegatives > 2_250)   // the reference's 2,273 beats, less the last second
+        #expect(score.sensitivity >= 0.998 && score.positivePredictivity >= 0.998, "\(score)")
+        #expect(!analysis.secondCodes.contains(.noisy) && !analysis.secondCodes.contains(.unreadable),
+                "\(analysis.secondCodes.enumerated().filter { [.noisy, .unreadable].contains($0.element) }.prefix(5))")
+    }
+}
