@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "CommandOptions",
             dependencies: [
-                "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels",
+                "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels", "BluetoothLE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -49,6 +49,9 @@ public final class BLESensorStream {
     /// how long to keep trying after the link drops before giving up [s]
     public var reconnectLimit = 30.0
     private var lostAt: Date?
+    /// when samples first came, and how many had come by then (the arrival rate's start)
+    private var firstArrival: (time: Date, samples: Int)?
+    private var lastArrival: (time: Date, samples: Int)?
 
     /// Finds the device `target` names (address or exact name), connects, waits for its
     /// services, and starts the profile asked for (or the best it offers).
@@ -142,18 +145,22 @@ public final class BLESensorStream {
             return
         }
         let deadline = Date().addingTimeInterval(timeout)
-        var first = true
-        while first || deadline.timeIntervalSinceNow > 0 {
-            first = false
-            guard let signal = try client.nextSignal(timeout: max(0, deadline.timeIntervalSinceNow)) else { return }
+        var wait = max(0, timeout)
+        // everything that has arrived, waiting for the first at most `timeout` (bounded per call)
+        for _ in 0..<10_000 {
+            guard let signal = try client.nextSignal(timeout: wait) else { return }
             handle(signal)
             if lostAt != nil { return }
+            wait = max(0, deadline.timeIntervalSinceNow)
         }
     }
 
     private func handle(_ signal: DBusSignal) {
         if signal.path == dataPath, let value = Self.changedValue(signal) {
             decoder.decode(value)
+            let now = (time: Date(), samples: decoder.counts.samples)
+            if firstArrival == nil { firstArrival = now }
+            lastArrival = now
         } else if signal.path == device.path, signal.member == "PropertiesChanged",
                   signal.arguments.first?.string == "org.bluez.Device1",
                   signal.arguments.count >= 2, signal.arguments[1].dictionary?["Connected"]?.bool == false {
@@ -179,6 +186,15 @@ public final class BLESensorStream {
         lostAt = nil
         decoder.counts.reconnects += 1
         gaps.append(BLEGap(afterSample: profile == .hrs ? counts.rrIntervals : counts.samples, seconds: -since.timeIntervalSinceNow))
+    }
+
+    /// The rate samples arrived at [Hz] from the first notification to the last, link gaps
+    /// included; nil before two seconds of them (a board's clock against its `--rate`).
+    public var arrivalRate: Double? {
+        guard let firstArrival, let lastArrival else { return nil }
+        let span = lastArrival.time.timeIntervalSince(firstArrival.time)
+        guard span >= 2 else { return nil }
+        return Double(lastArrival.samples - firstArrival.samples) / span
     }
 
     /// whether the link is down now (reconnecting)
@@ -236,7 +252,8 @@ public struct BLENotificationDecoder: Sendable {
                 return
             }
             sensorTimestamp = frame.timestamp
-            for microvolts in frame.microvolts { samples.append(Float(microvolts) / 1000) }
+            // in Double, so 1000 µV is exactly the Float nearest 1 mV (as the CSV reader converts)
+            for microvolts in frame.microvolts { samples.append(Float(Double(microvolts) / 1000)) }
             counts.samples += frame.microvolts.count
         case .hrs:
             guard let measurement = HeartRateMeasurement.decode(value) else {

@@ -23,7 +23,17 @@ public struct ECGMonitorRun {
             try runBeats(try beats.read(recordPath: sourcePath, rate: source.rate))
             return
         }
-        let opened = try source.openSource(sourcePath: sourcePath)
+        let opened: ECGSourceRequest.Opened
+        if case .bluetooth(let request) = source.stream {
+            let stream = try request.open(rate: source.rate)
+            if stream.profile == .hrs {
+                try runStrap(stream)
+                return
+            }
+            opened = try source.openBluetooth(request, stream: stream)
+        } else {
+            opened = try source.openSource(sourcePath: sourcePath)
+        }
         let raw = opened.source
         let paced: any ECGSource
         switch (opened.isFile || opened.isSynthetic, source.speed) {
@@ -38,7 +48,13 @@ public struct ECGMonitorRun {
         let limit = to.map { Int(($0 * rate).rounded()) } ?? Int.max
         var nextReport = 1
         let output = ECGMonitorOutput(json: json)
+        let sensor = raw as? BluetoothECGSource
+        var gapsShown = 0
         reading: while pipeline.sampleCount < limit {
+            if let gaps = sensor?.stream.gaps, gaps.count > gapsShown {
+                for gap in gaps[gapsShown...] { output.gap(time: Double(pipeline.sampleCount) / rate, seconds: gap.seconds) }
+                gapsShown = gaps.count
+            }
             switch try paced.read(into: &chunk) {
             case .samples:
                 chunk.count = min(chunk.count, limit - pipeline.sampleCount)
@@ -56,6 +72,10 @@ public struct ECGMonitorRun {
         }
         for episode in pipeline.finish() { output.event(episode) }
         output.summary(pipeline: pipeline)
+        if let sensor {
+            printError(sensor.summary)
+            sensor.stream.close()
+        }
         if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
             printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")
         }
@@ -132,6 +152,15 @@ struct ECGMonitorOutput {
         } else {
             let ectopy = ectopics > 0 ? String(format: "  %.0f ectopic/min", ectopics) : ""
             emit("\(Self.clock(Double(time)))  \(rate.map { String(format: "%3.0f bpm", $0) } ?? "--- bpm")  \(status.text)\(ectopy)")
+        }
+    }
+
+    /// A stretch without data: a sensor's link dropped at `time` [s of signal] and came back after `seconds`.
+    func gap(time: Double, seconds: Double) {
+        if json {
+            emit("{\"gap\":true," + String(format: "\"time\":%.3f,\"duration_s\":%.3f}", time, seconds))
+        } else {
+            emit("\(Self.clock(time))  link lost, back after " + String(format: "%.1f s", seconds))
         }
     }
 

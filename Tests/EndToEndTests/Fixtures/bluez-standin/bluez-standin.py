@@ -19,11 +19,14 @@ turn up when discovery starts:
 Every stream sends one malformed notification (too short for its profile) after
 its fifth. --speed plays faster than real time; --drop-link-after S drops each
 connection once, S seconds after it started streaming (Connected false), and
-lets the client connect again. Test-time only (python3-dbus, GLib); tscope
+lets the client connect again; --needs-pairing refuses notifications to a
+device that is not paired (NotPermitted, as BlueZ does for an encrypted
+characteristic). Test-time only (python3-dbus, GLib); tscope
 itself never runs Python.
 """
 
 import argparse
+import os
 import signal
 import struct
 import sys
@@ -61,6 +64,10 @@ class NotReady(dbus.DBusException):
 
 class NotConnected(dbus.DBusException):
     _dbus_error_name = "org.bluez.Error.NotConnected"
+
+
+class NotPermitted(dbus.DBusException):
+    _dbus_error_name = "org.bluez.Error.NotPermitted"
 
 
 def read_mitdb_mlii(path, seconds):
@@ -177,6 +184,9 @@ class Characteristic(Properties):
     def StartNotify(self):
         if not self.device.connected():
             raise NotConnected("Not Connected")
+        if self.device.standin.needs_pairing and not self.device.interfaces[DEVICE]["Paired"]:
+            # what BlueZ answers when the characteristic wants an encrypted (bonded) link
+            raise NotPermitted("Insufficient authentication")
         self.change(CHAR, Notifying=dbus.Boolean(True))
         self.device.notify_started(self)
 
@@ -434,6 +444,7 @@ class StandIn:
         self.bus = bus
         self.objects = {}
         self.drop_after = args.drop_link_after
+        self.needs_pairing = args.needs_pairing
         self.root = Root(bus, self)
         self.adapter = Adapter(bus, self, not args.powered_off)
         self.objects[self.adapter.path] = self.adapter
@@ -472,6 +483,7 @@ def main():
     parser.add_argument("--drop-link-after", type=float)
     parser.add_argument("--powered-off", action="store_true")
     parser.add_argument("--no-adapter", action="store_true")
+    parser.add_argument("--needs-pairing", action="store_true", help="notifications only for a paired device")
     parser.add_argument("--ready-file", help="written once org.bluez is owned")
     args = parser.parse_args()
 
@@ -486,7 +498,9 @@ def main():
         with open(args.ready_file, "w") as ready:
             ready.write("ready\n")
     loop.run()
-    del name, standin
+    # the bus may be gone already: leave without releasing the name
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
