@@ -119,8 +119,9 @@ struct BluetoothCommandTests {
         let tmux = try #require(try TmuxSession(width: 120, height: 30, shellEnvironment: bus.environment),
                                 "Tools/install-deps --test installs tmux")
         try tmux.type("\(Paths.tscope.path) ecg watch --ble Kardia-ECG --rate 360; echo \"STAT\"\"US=$?\"")
-        let screen = try #require(tmux.waitFor("Kardia-ECG", timeoutSeconds: 30), "\(tmux.screen())")
-        #expect(screen.contains("360 Hz"), "\(screen)")
+        // the viewer's status line (the typed command is gone with the alternate screen)
+        let screen = try #require(tmux.waitFor("360 Hz", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(screen.contains("Kardia-ECG") && !screen.contains("READY$"), "\(screen)")
         let deadline = Date().addingTimeInterval(20)
         var rate: Int?
         while rate == nil, Date() < deadline {

@@ -243,7 +243,9 @@ class Device(Properties):
 
     @dbus.service.method(DEVICE)
     def Disconnect(self):
+        # the client hung up: the next connection plays from the start again
         self.drop()
+        self.player.reset()
 
     def resolve(self):
         if not self.gatt:
@@ -308,6 +310,16 @@ class Player:
         self.started = time.monotonic()
         self.sent_at_start = self.position
         self.timer = GLib.timeout_add(10, self.tick)
+
+    def reset(self):
+        self.position = 0
+        self.sent = 0
+        self.malformed_sent = False
+        self.started = None
+        self.reset_data()
+
+    def reset_data(self):
+        pass
 
     def stop(self):
         if self.timer is not None:
