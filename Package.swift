@@ -63,6 +63,7 @@ let package = Package(
         .systemLibrary(name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CSoapySDR", pkgConfig: "SoapySDR", providers: [.apt(["libsoapysdr-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
         .target(name: "Signals"),
         .target(name: "ThreadKit"),
@@ -89,6 +90,9 @@ let package = Package(
         // the header search path); Docs/model-cards.md.
         .target(name: "CECGModels", exclude: ["models"], cSettings: [.headerSearchPath("models")]),
         .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP", "CECGModels"], swiftSettings: ecgSettings),
+        // BlueZ over D-Bus (libdbus-1): ECG and heart-rate sensors over Bluetooth LE, and their profiles' decoders.
+        // Small on purpose (no ECG, no DSP): Runs turns its samples and RR intervals into ECG sources.
+        .target(name: "BluetoothLE", dependencies: ["CDBus"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).
@@ -131,7 +135,7 @@ let package = Package(
             name: "Runs",
             dependencies: [
                 "Signals", "ThreadKit", "USBDriver", "DSP", "Analyzers", "Devices", "Capture", "ECG", "ViewModels", "Terminal",
-                "Views", "Telemetry", "PostgresStore", "Remote",
+                "Views", "Telemetry", "PostgresStore", "Remote", "BluetoothLE",
             ]
         ),
         // The options commands share (device, detector, capture input, ECG source, event condition) and the
@@ -139,7 +143,7 @@ let package = Package(
         .target(
             name: "CommandOptions",
             dependencies: [
-                "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels",
+                "Signals", "DSP", "Devices", "Capture", "ECG", "Runs", "Remote", "ViewModels", "BluetoothLE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -174,6 +178,7 @@ let package = Package(
             dependencies: ["Capture", "Signals", "DSP", "ThreadKitTesting", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
         .testTarget(name: "ECGTests", dependencies: ["ECG", "Signals", "DSP", "ThreadKitTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "ECG", "DSP", "Signals", "ThreadKitTesting"]),
         // Golden screens are read from the source tree (#filePath) so a failing run can rewrite them.

@@ -1,9 +1,11 @@
 import ArgumentParser
+import BluetoothLE
 import ECG
 import Foundation
 import Runs
 
 extension BeatDetectorKind: ExpressibleByArgument {}
+extension BLEProfile: ExpressibleByArgument {}
 
 /// Where an ECG comes from and how it is processed, shared by `ecg watch`
 /// and `watch --ecg`: a WFDB record or CSV file (replayed at real rate), a
@@ -26,6 +28,20 @@ public struct ECGSourceOptions: ParsableArguments {
 
     @Option(help: "Listen on HOST:PORT (TCP, e.g. 127.0.0.1:7000) for one client sending lines as --stdin does (needs --rate).")
     public var listen: String?
+
+    @Option(help: ArgumentHelp("Read a Bluetooth LE sensor through BlueZ: its address (either case) or exact name; it is "
+        + "found by scanning, connected, and read by the best profile it offers (Docs/bluetooth.md).", valueName: "address|name"))
+    public var ble: String?
+
+    @Option(name: .customLong("ble-adapter"), help: ArgumentHelp("The Bluetooth adapter for --ble (hci0, hci1; default the first powered one).", valueName: "name"))
+    public var bleAdapter: String?
+
+    @Option(name: .customLong("ble-profile"), help: ArgumentHelp("What to read from --ble's device: kardia (the Kardia-style board's samples, needs --rate), "
+        + "hrs (Heart Rate Service: heart rate and RR intervals, `ecg monitor` only) or polar (a Polar H10's ECG at 130 Hz); default the best it offers: polar, kardia, hrs.", valueName: "profile"))
+    public var bleProfile: BLEProfile?
+
+    @Option(name: .customLong("scan-time"), help: "How long to scan for --ble's device when BlueZ does not know it yet [s].")
+    public var scanTime: Double = 10
 
     @Option(help: "Sample rate [Hz]: of the synthetic ECG (50–10000, default 250); required for --serial, --stdin and a CSV without a time column; for a record or a CSV with times, the rate it must have.")
     public var rate: Double?
@@ -86,6 +102,9 @@ public struct ECGSourceOptions: ParsableArguments {
     @Option(help: "Synthetic ECG: random seed.")
     public var seed: UInt64 = 1
 
+    /// whether the source is a live stream (a device, stdin, a TCP client or a Bluetooth sensor), not a file
+    public var isStream: Bool { stdin || serial != nil || listen != nil || ble != nil }
+
     /// the synthetic ECG's default sample rate [Hz]
     public static let syntheticDefaultRate = 250.0
 
@@ -94,8 +113,16 @@ public struct ECGSourceOptions: ParsableArguments {
         if let rate, !(rate.isFinite && rate >= 50 && rate <= 10_000) {
             throw ValidationError("--rate \(rate): expected 50 to 10000 Hz")
         }
-        let picked = [sourcePath != nil, serial != nil, stdin, listen != nil].filter { $0 }.count
-        guard picked <= 1 else { throw ValidationError("choose one source: a SOURCE path, --serial, --stdin or --listen") }
+        let picked = [sourcePath != nil, serial != nil, stdin, listen != nil, ble != nil].filter { $0 }.count
+        guard picked <= 1 else { throw ValidationError("choose one source: a SOURCE path, --serial, --stdin, --listen or --ble") }
+        if ble == nil, bleAdapter != nil || bleProfile != nil {
+            throw ValidationError("--ble-adapter and --ble-profile choose how --ble reads: give --ble ADDRESS|NAME")
+        }
+        if let ble, ble.isEmpty { throw ValidationError("--ble: expected a device address or name") }
+        if bleProfile == .kardia, rate == nil {
+            throw ValidationError("--ble-profile kardia: the board does not say its sample rate: give --rate HZ")
+        }
+        guard scanTime.isFinite, scanTime > 0, scanTime <= 600 else { throw ValidationError("--scan-time \(scanTime): expected 0 to 600 s") }
         if serial != nil || stdin || listen != nil, rate == nil {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : listen != nil ? "--listen" : "--serial") (the sample clock of a stream)")
         }
@@ -138,6 +165,8 @@ public struct ECGSourceOptions: ParsableArguments {
             request.stream = .standardInput
         } else if let listen {
             request.stream = .listen(listen)
+        } else if let ble {
+            request.stream = .bluetooth(BluetoothSourceRequest(target: ble, adapter: bleAdapter, profile: bleProfile, scanSeconds: scanTime))
         }
         request.rate = rate
         request.gain = gain

@@ -23,7 +23,17 @@ public struct ECGMonitorRun {
             try runBeats(try beats.read(recordPath: sourcePath, rate: source.rate))
             return
         }
-        let opened = try source.openSource(sourcePath: sourcePath)
+        let opened: ECGSourceRequest.Opened
+        if case .bluetooth(let request) = source.stream {
+            let stream = try request.open(rate: source.rate)
+            if stream.profile == .hrs {
+                try runStrap(stream)
+                return
+            }
+            opened = try source.openBluetooth(request, stream: stream)
+        } else {
+            opened = try source.openSource(sourcePath: sourcePath)
+        }
         let raw = opened.source
         let paced: any ECGSource
         switch (opened.isFile || opened.isSynthetic, source.speed) {
@@ -39,7 +49,13 @@ public struct ECGMonitorRun {
         var nextReport = 1
         // a file read at full speed is written in whole buffers; a paced file and a live stream line by line
         let output = ECGMonitorOutput(json: json, flushEachLine: !opened.isFile || source.speed != nil)
+        let sensor = raw as? BluetoothECGSource
+        var gapsShown = 0
         reading: while pipeline.sampleCount < limit {
+            if let gaps = sensor?.stream.gaps, gaps.count > gapsShown {
+                for gap in gaps[gapsShown...] { output.gap(time: Double(pipeline.sampleCount) / rate, seconds: gap.seconds) }
+                gapsShown = gaps.count
+            }
             switch try paced.read(into: &chunk) {
             case .samples:
                 chunk.count = min(chunk.count, limit - pipeline.sampleCount)
@@ -57,6 +73,10 @@ public struct ECGMonitorRun {
         }
         for episode in pipeline.finish() { output.event(episode) }
         output.summary(pipeline: pipeline)
+        if let sensor {
+            printError(sensor.summary)
+            sensor.stream.close()
+        }
         if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
             printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")
         }
@@ -136,6 +156,15 @@ struct ECGMonitorOutput {
         } else {
             let ectopy = ectopics > 0 ? String(format: "  %.0f ectopic/min", ectopics) : ""
             emit("\(Self.clock(Double(time)))  \(rate.map { String(format: "%3.0f bpm", $0) } ?? "--- bpm")  \(status.text)\(ectopy)")
+        }
+    }
+
+    /// A stretch without data: a sensor's link dropped at `time` [s of signal] and came back after `seconds`.
+    func gap(time: Double, seconds: Double) {
+        if json {
+            emit("{\"gap\":true," + String(format: "\"time\":%.3f,\"duration_s\":%.3f}", time, seconds))
+        } else {
+            emit("\(Self.clock(time))  link lost, back after " + String(format: "%.1f s", seconds))
         }
     }
 

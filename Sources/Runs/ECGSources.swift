@@ -1,3 +1,4 @@
+import BluetoothLE
 import ECG
 import Foundation
 import ViewModels
@@ -77,6 +78,8 @@ public struct ECGSourceRequest {
         case standardInput
         /// HOST:PORT to accept one client on
         case listen(String)
+        /// a Bluetooth LE sensor through BlueZ (`--ble`)
+        case bluetooth(BluetoothSourceRequest)
     }
 
     /// a line stream, or nil for a file or the generator
@@ -139,6 +142,8 @@ public struct ECGSourceRequest {
             let listener = try TCPLineListener(address: address)
             printError("listening on \(listener.host):\(listener.port)")
             return Opened(source: try listener.accept(sampleRate: rate ?? 0, parser: parser), name: "\(listener.host):\(listener.port)")
+        case .bluetooth(let request):
+            return try openBluetooth(request, stream: try request.open(rate: rate))
         case nil:
             break
         }
@@ -157,6 +162,16 @@ public struct ECGSourceRequest {
         return Opened(source: RecordSource(record: file.record), name: file.record.name,
                       referenceBeats: file.referenceBeats, annotations: file.annotations,
                       chosenLead: file.chosenLead, fallbackLead: file.fallbackLead, file: file, isFile: true)
+    }
+
+    /// A connected sensor's samples as a source; a heart-rate strap has none (its RR intervals go to `ecg monitor`).
+    func openBluetooth(_ request: BluetoothSourceRequest, stream: BLESensorStream) throws -> Opened {
+        guard stream.profile.streamsSamples else {
+            stream.close()
+            throw CommandError("--ble \(request.target): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG: "
+                               + "`tscope ecg monitor --ble \(request.target)` reads its rhythm")
+        }
+        return Opened(source: BluetoothECGSource(stream: stream, rate: rate), name: stream.device.name)
     }
 
     /// Opens the source for a viewer: files replayed at `speed`, the generator in real time.
@@ -206,6 +221,10 @@ public struct ECGSourceRequest {
             case .end:
                 break reading
             }
+        }
+        if let sensor = source as? BluetoothECGSource {
+            printError(sensor.summary)
+            sensor.stream.close()
         }
         let record = ECGRecord(name: opened.name, sampleRate: source.sampleRate, leadNames: source.leadNames, samples: samples)
         return ECGRecordFile(record: record, referenceBeats: opened.referenceBeats, notes: [],

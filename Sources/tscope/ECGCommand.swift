@@ -8,7 +8,7 @@ struct ECGCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ecg",
         abstract: "ECG records, streams and the QRS detector: watch strips and the 12-lead view, score the detector.",
-        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self, ECGMonitorCommand.self, ECGClassifyCommand.self, ECGConvertCommand.self],
+        subcommands: [ECGWatchCommand.self, ECGScoreCommand.self, ECGDetectCommand.self, ECGMonitorCommand.self, ECGClassifyCommand.self, ECGConvertCommand.self, ECGDevicesCommand.self],
         defaultSubcommand: ECGWatchCommand.self
     )
 }
@@ -46,7 +46,7 @@ struct ECGScoreCommand: ParsableCommand {
         if beatOptions.rr != nil, scoreOptions.reference == nil {
             throw ValidationError("--rr: an RR list has no record beside it: give the reference with --reference FILE (on the list's clock, e.g. ann2rr's sample numbers)")
         }
-        try beatOptions.validate(sourcePath: source, streams: sourceOptions.stdin || sourceOptions.serial != nil || sourceOptions.listen != nil)
+        try beatOptions.validate(sourcePath: source, streams: sourceOptions.isStream)
     }
 
     func run() throws {

@@ -43,7 +43,7 @@ struct ECGMonitorCommand: ParsableCommand {
 
     func validate() throws {
         try sourceOptions.validate(sourcePath: source, allowsMaximumSpeed: true)
-        try beatOptions.validate(sourcePath: source, streams: sourceOptions.stdin || sourceOptions.serial != nil || sourceOptions.listen != nil)
+        try beatOptions.validate(sourcePath: source, streams: sourceOptions.isStream)
         if let to, !(to.isFinite && to > 0) { throw ValidationError("--to \(to): expected a time after 0 s") }
     }
 

@@ -49,4 +49,33 @@ import Testing
         for second in 71...110 { noisy.observe(.af, time: Double(second), heartRate: 110) }
         #expect(noisy.events.filter { $0.code == .af }.count == 2)
     }
+
+    /// Beats fed one at a time as they arrive (a strap's RR intervals) give the same seconds as the list read whole.
+    @Test func beatsFedAsTheyArriveReadAsTheWholeList() {
+        var samples = Self.regular(from: 0, interval: 800, count: 100)
+        // an irregular stretch after 80 s
+        var time = samples.last!
+        for index in 0..<120 {
+            time += [430, 910, 620, 1180, 540, 760][index % 6]
+            samples.append(time)
+        }
+        let whole = BeatRhythmMonitor(BeatList(name: "whole", sampleRate: 1000, samples: samples))
+        let live = BeatRhythmMonitor(liveName: "live", sampleRate: 1000)
+        var next = 0
+        var second = 1
+        while whole.sample(atSecond: second) <= samples.last! {
+            while next < samples.count, samples[next] <= live.sample(atSecond: second) {
+                live.append(beatAt: samples[next])
+                next += 1
+            }
+            whole.advance(toSecond: second)
+            live.advance(toSecond: second)
+            #expect(live.status.code == whole.status.code && live.heartRate == whole.heartRate, "second \(second)")
+            second += 1
+        }
+        #expect(live.beatCount == whole.beatCount && live.rhythm.afBurden == whole.rhythm.afBurden)
+        // a beat at or before the last one is ignored
+        live.append(beatAt: samples.last!)
+        #expect(live.beatCount == whole.beatCount)
+    }
 }

@@ -45,7 +45,7 @@ public final class BeatRhythmMonitor: RhythmReporting {
 
     private let monitor: RhythmMonitor
     private let detector: RRAFDetector
-    private let list: BeatList
+    private var list: BeatList
     private var nextBeat = 0
 
     public init(_ list: BeatList) {
@@ -57,6 +57,19 @@ public final class BeatRhythmMonitor: RhythmReporting {
 
     /// the end of the beat list's recording [samples]
     public var endSample: Int { list.endSample }
+
+    /// A monitor fed beat by beat as beats arrive (a heart-rate strap's RR intervals), on a clock of `sampleRate`.
+    public convenience init(liveName name: String, sampleRate: Double) {
+        self.init(BeatList(name: name, sampleRate: sampleRate, samples: []))
+    }
+
+    /// Adds a beat at `sample` (after every beat before it), for the seconds not yet judged.
+    public func append(beatAt sample: Int) {
+        guard sample > (list.samples.last ?? -1) else { return }
+        list.samples.append(sample)
+        if list.classes != nil { list.classes?.append(.normal) }
+        list.endSample = max(list.endSample, sample + 1)
+    }
 
     /// the clock's sample at the end of whole second `second`
     public func sample(atSecond second: Int) -> Int { Int((Double(second) * sampleRate).rounded()) }

@@ -1,0 +1,183 @@
+import BluetoothLE
+import ECG
+import Foundation
+
+/// A Bluetooth LE sensor as a command asks for it (`--ble`, `--ble-adapter`,
+/// `--ble-profile`, `--scan-time`).
+public struct BluetoothSourceRequest: Sendable, Equatable {
+    /// the device's address (either case) or exact name
+    public var target: String
+    /// the adapter (hci0), nil for the first powered one
+    public var adapter: String?
+    /// the profile to read, nil for the best the device offers
+    public var profile: BLEProfile?
+    /// how long to scan for a device BlueZ does not know yet [s]
+    public var scanSeconds: Double = 10
+
+    public init(target: String, adapter: String? = nil, profile: BLEProfile? = nil, scanSeconds: Double = 10) {
+        self.target = target
+        self.adapter = adapter
+        self.profile = profile
+        self.scanSeconds = scanSeconds
+    }
+
+    /// Finds, connects and starts the sensor; a failure is one line (`BLEError`'s) for the user.
+    public func open(rate: Double?) throws -> BLESensorStream {
+        let stream = try Self.mapped { try BLESensorStream.open(target: target, adapterName: adapter, profile: profile, scanSeconds: scanSeconds) }
+        if stream.profile == .kardia, rate == nil {
+            stream.close()
+            throw CommandError("--ble \(target): a Kardia-style board does not say its sample rate: give it with --rate HZ")
+        }
+        return stream
+    }
+
+    /// Runs `work`, turning a `BLEError` into the command's one-line error.
+    static func mapped<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as BLEError {
+            throw CommandError(error.description)
+        }
+    }
+}
+
+/// A sensor's ECG samples (the Kardia-style board's, a Polar H10's) as an
+/// `ECGSource`: one lead in mV, at the board's `--rate` or Polar's 130 Hz.
+/// `read` takes what BlueZ has delivered without waiting.
+public final class BluetoothECGSource: ECGSource {
+    public let stream: BLESensorStream
+    public let sampleRate: Double
+    public let leadNames = ["ECG"]
+    private var buffer: [Float] = []
+    private var delivered = 0
+
+    public init(stream: BLESensorStream, rate: Double?) {
+        self.stream = stream
+        sampleRate = stream.profile == .polar ? PolarPMD.ecgSampleRate : rate ?? 0
+    }
+
+    public func read(into chunk: inout ECGChunk) throws -> ECGReadResult {
+        try BluetoothSourceRequest.mapped { try stream.poll(timeout: 0) }
+        let count = min(stream.pendingSamples, chunk.capacity)
+        guard count > 0, !chunk.leads.isEmpty else { return .waiting }
+        buffer.removeAll(keepingCapacity: true)
+        stream.takeSamples(into: &buffer, limit: count)
+        for index in 0..<count { chunk.leads[0][index] = buffer[index] }
+        for lead in chunk.leads.indices.dropFirst() {
+            for index in 0..<count { chunk.leads[lead][index] = 0 }
+        }
+        chunk.count = count
+        chunk.firstSampleIndex = delivered
+        delivered += count
+        return .samples(count)
+    }
+
+    /// What arrived, for stderr at the end of a run: the counts, and the rate samples came at against the one expected.
+    public var summary: String {
+        var text = BluetoothSummary.line(stream)
+        if let arrival = stream.arrivalRate, sampleRate > 0 {
+            text += String(format: "; arriving at %.1f Hz", arrival)
+                + " (\(stream.profile == .kardia ? "--rate" : "nominal") \(Int(sampleRate.rounded())) Hz)"
+        }
+        return text
+    }
+}
+
+/// The closing line of a Bluetooth run: what came, what was skipped, the gaps.
+enum BluetoothSummary {
+    static func line(_ stream: BLESensorStream) -> String {
+        let counts = stream.counts
+        let what = stream.profile == .hrs ? "\(counts.rrIntervals) RR intervals" : "\(counts.samples) samples"
+        var text = "\(stream.device.label) (\(stream.profile.rawValue)): \(counts.notifications) notifications, \(what), "
+            + "\(counts.malformed) malformed skipped"
+        if counts.linkLosses > 0 {
+            let lost = stream.gaps.reduce(0) { $0 + $1.seconds }
+            text += ", link lost \(counts.linkLosses) times (reconnected \(counts.reconnects), " + String(format: "%.1f s without data)", lost)
+        }
+        return text
+    }
+}
+
+/// `ecg devices --ble`: what a scan finds, with the profiles each device offers.
+public struct BluetoothDevicesRun {
+    public var adapter: String?
+    public var scanSeconds: Double
+
+    public init(adapter: String?, scanSeconds: Double) {
+        self.adapter = adapter
+        self.scanSeconds = scanSeconds
+    }
+
+    /// The table: name, address, RSSI [dBm] and profiles, one device a line.
+    public func run() throws -> String {
+        try BluetoothSourceRequest.mapped {
+            let client = try BlueZClient()
+            let adapter = try client.adapter(named: self.adapter)
+            let devices = try client.scan(on: adapter, seconds: scanSeconds)
+            return Self.table(devices, adapter: adapter.name)
+        }
+    }
+
+    static func table(_ devices: [BLEDevice], adapter: String) -> String {
+        guard !devices.isEmpty else { return "no Bluetooth LE devices seen on \(adapter)" }
+        let nameWidth = max(4, devices.map(\.name.count).max() ?? 0)
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        var lines = [padded("NAME", nameWidth) + "  ADDRESS            RSSI  PROFILES"]
+        for device in devices {
+            let rssi = device.rssi.map { "\($0)" } ?? "-"
+            let profiles = device.profiles.map(\.rawValue).joined(separator: ",")
+            lines.append(padded(device.name, nameWidth) + "  " + padded(device.address, 17) + "  " + padded(rssi, 4) + "  "
+                         + (profiles.isEmpty ? "-" : profiles))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ECGMonitorRun {
+    /// A heart-rate strap: its RR intervals through the beat-based rhythm engine
+    /// (as `--rr` files go), on the beats' own clock (1/1024 s), a line per
+    /// second of it; stops at `--to`, or when nothing has come for `silence` seconds.
+    func runStrap(_ stream: BLESensorStream, silence: Double = 15) throws {
+        let clock = 1024.0
+        let monitor = BeatRhythmMonitor(liveName: stream.device.label, sampleRate: clock)
+        let output = ECGMonitorOutput(json: json, flushEachLine: true)
+        let limit = to.map { Int($0.rounded(.down)) }
+        var beatSample: Int?
+        var second = 1
+        var lastArrival = Date()
+        var gapsShown = 0
+        defer { stream.close() }
+        running: while limit.map({ second <= $0 }) ?? true {
+            try BluetoothSourceRequest.mapped { try stream.poll(timeout: 0.05) }
+            if stream.gaps.count > gapsShown {
+                for gap in stream.gaps[gapsShown...] { output.gap(time: Double(beatSample ?? 0) / clock, seconds: gap.seconds) }
+                gapsShown = stream.gaps.count
+            }
+            let intervals = stream.takeRRIntervals()
+            if !intervals.isEmpty { lastArrival = Date() }
+            for interval in intervals where interval > 0 {
+                // the first interval ends the first beat seen: the beat before it starts the clock
+                if beatSample == nil {
+                    beatSample = 0
+                    monitor.append(beatAt: 0)
+                }
+                beatSample! += Int(interval)
+                monitor.append(beatAt: beatSample!)
+            }
+            while let last = beatSample, monitor.sample(atSecond: second) <= last {
+                if let limit, second > limit { break running }
+                monitor.advance(toSecond: second)
+                for episode in monitor.takeEndedEpisodes() { output.event(episode) }
+                output.report(time: second, pipeline: monitor)
+                second += 1
+            }
+            if -lastArrival.timeIntervalSinceNow > silence, !stream.isReconnecting {
+                printError("\(stream.device.label): no RR intervals for \(Int(silence)) s (is the strap worn, its electrodes wet?)")
+                break
+            }
+        }
+        for episode in monitor.finish() { output.event(episode) }
+        output.summary(pipeline: monitor)
+        printError(BluetoothSummary.line(stream))
+    }
+}

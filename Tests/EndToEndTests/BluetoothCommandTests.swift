@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// `--ble` and `ecg devices --ble` against the BlueZ stand-in on a private bus
+/// (BlueZStandIn; Fixtures/bluez-standin/README.md): the Kardia-style board
+/// playing MIT-BIH 100, a Polar H10's PMD frames, a strap's RR intervals from an
+/// AF excerpt, and the errors a user meets.
+@Suite(.serialized, .enabled(if: BlueZStandIn.available, "needs dbus-daemon, python3-dbus and python3-gi (Tools/install-deps --test)"))
+struct BluetoothCommandTests {
+    static let mitdb100 = BlueZStandIn.ecgFixtures.appendingPathComponent("mitdb-100/100").path
+    static let polarCSV = BlueZStandIn.ecgFixtures.appendingPathComponent("polar-h10-csv/ecg-excerpt.csv").path
+
+    /// The JSON objects of a run's stdout (the summary included).
+    static func objects(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not JSON: \($0)")
+        }
+    }
+
+    /// The `sample` column of an `ecg detect` CSV.
+    static func beatSamples(_ path: String) throws -> [Int] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+            .compactMap { $0.split(separator: ",").first.flatMap { Int($0) } }
+    }
+
+    @Test func devicesListsTheThreeSensorsWithTheirProfiles() throws {
+        let bus = try BlueZStandIn()
+        defer { bus.stop() }
+        let result = try run(Paths.tscope, ["ecg", "devices", "--ble", "--scan-time", "1"], environment: bus.environment, timeoutSeconds: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("NAME") == true && lines.count == 4, "\(result.stdoutText)")
+        let kardia = try #require(lines.first { $0.hasPrefix("Kardia-ECG") }, "\(result.stdoutText)")
+        #expect(kardia.contains("C0:FF:EE:00:00:01") && kardia.contains("-57") && kardia.hasSuffix("kardia"), "\(kardia)")
+        let polar = try #require(lines.first { $0.hasPrefix("Polar H10 8AA87D20") })
+        #expect(polar.contains("C0:FF:EE:00:00:02") && polar.hasSuffix("hrs,polar"), "\(polar)")
+        let strap = try #require(lines.first { $0.hasPrefix("HRM-Strap") })
+        #expect(strap.contains("C0:FF:EE:00:00:03") && strap.hasSuffix("hrs"), "\(strap)")
+    }
+
+    /// MIT-BIH 100 as float notifications at 360 Hz: the beats found equal the reference's and
+    /// those found in the file itself; the malformed notification is counted.
+    @Test func kardiaBoardStreamsRecord100() throws {
+        let bus = try BlueZStandIn()
+        defer { bus.stop() }
+        let score = try run(Paths.tscope, ["ecg", "score", "--ble", "Kardia-ECG", "--rate", "360",
+                                           "--reference", Self.mitdb100 + ".atr", "--to", "20"],
+                            environment: bus.environment, timeoutSeconds: 60)
+        #expect(score.status == 0, "\(score.stderr)")
+        func count(_ label: String) -> Int? {
+            score.stdoutText.split(separator: "\n").first { $0.hasPrefix(label + "  ") }.flatMap { Int($0.dropFirst(label.count).trimmingCharacters(in: .whitespaces)) }
+        }
+        let truePositives = try #require(count("TP"), "\(score.stdoutText)")
+        let falsePositives = try #require(count("FP")), falseNegatives = try #require(count("FN"))
+        let f1 = 2 * Double(truePositives) / Double(2 * truePositives + falsePositives + falseNegatives)
+        #expect(truePositives >= 20 && f1 >= 0.999, "\(score.stdoutText)")
+        #expect(score.stderr.contains("Kardia-ECG (C0:FF:EE:00:00:01) (kardia)") && score.stderr.contains("1 malformed skipped"), "\(score.stderr)")
+
+        let monitor = try run(Paths.tscope, ["ecg", "monitor", "--ble", "C0:ff:ee:00:00:01", "--rate", "360", "--json", "--to", "20"],
+                              environment: bus.environment, timeoutSeconds: 60)
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        let lines = try Self.objects(monitor.stdoutText)
+        #expect(lines.filter { $0["time"] != nil }.count == 20, "\(monitor.stdoutText)")
+        for line in lines.filter({ ($0["time"] as? Int ?? 0) > 5 }) {
+            let rate = try #require(line["heart_rate"] as? Double, "\(line)")
+            #expect((60...95).contains(rate) && line["status"] as? String == "ok", "\(line)")
+        }
+        #expect(monitor.stderr.contains("1 malformed skipped"), "\(monitor.stderr)")
+    }
+
+    /// A Polar H10 (the best of its HRS and PMD is PMD): the start request, the frames' µV as
+    /// the excerpt's, and the same beats as the excerpt read from its file.
+    @Test func polarFramesDecodeToTheExcerptsMicrovolts() throws {
+        let bus = try BlueZStandIn()
+        defer { bus.stop() }
+        let directory = try Paths.temporaryDirectory("ble-polar")
+        let fromBLE = directory.appendingPathComponent("ble.csv").path, fromFile = directory.appendingPathComponent("file.csv").path
+        let detect = try run(Paths.tscope, ["ecg", "detect", "--ble", "Polar H10 8AA87D20", "--to", "8.9", "--out", fromBLE],
+                             environment: bus.environment, timeoutSeconds: 60)
+        #expect(detect.status == 0, "\(detect.stderr)")
+        #expect(detect.stderr.contains("(polar)") && detect.stderr.contains("1 malformed skipped"), "\(detect.stderr)")
+        let reference = try run(Paths.tscope, ["ecg", "detect", Self.polarCSV, "--to", "8.9", "--out", fromFile])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let bleBeats = try Self.beatSamples(fromBLE), fileBeats = try Self.beatSamples(fromFile)
+        #expect(bleBeats.count >= 8 && bleBeats == fileBeats, "BLE \(bleBeats) file \(fileBeats)")
+
+        let monitor = try run(Paths.tscope, ["ecg", "monitor", "--ble", "c0:ff:ee:00:00:02", "--json", "--to", "20"],
+                              environment: bus.environment, timeoutSeconds: 60)
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        let lines = try Self.objects(monitor.stdoutText)
+        #expect(lines.filter { $0["time"] != nil }.count == 20, "\(monitor.stdoutText)")
+        #expect(lines.contains { $0["heart_rate"] is Double }, "\(monitor.stdoutText)")
+    }
+
+    /// A strap's RR intervals from AFDB 04015 after its AF onset, with flags changing between
+    /// notifications: the rhythm engine raises an AF episode.
+    @Test func strapRRIntervalsFromAnAFExcerptRaiseAnAFEpisode() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "10"])
+        defer { bus.stop() }
+        let result = try run(Paths.tscope, ["ecg", "monitor", "--ble", "HRM-Strap", "--json", "--to", "170"],
+                             environment: bus.environment, timeoutSeconds: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try Self.objects(result.stdoutText)
+        #expect(lines.filter { $0["time"] != nil }.count >= 160, "\(result.stdoutText.suffix(400))")
+        let events = lines.filter { $0["event"] as? String == "af" }
+        #expect(!events.isEmpty, "\(lines.filter { $0["event"] != nil }) \(result.stdoutText.suffix(600))")
+        #expect(lines.contains { $0["rhythm"] as? String == "af" })
+        #expect(result.stderr.contains("(hrs)") && result.stderr.contains("1 malformed skipped"), "\(result.stderr)")
+        // a strap has no signal to draw or detect on
+        let detect = try run(Paths.tscope, ["ecg", "detect", "--ble", "HRM-Strap", "--to", "5", "--out", "/dev/null"],
+                             environment: bus.environment, timeoutSeconds: 30)
+        #expect(detect.status != 0 && detect.stderr.contains("not an ECG"), "\(detect.stderr)")
+    }
+
+    /// `ecg watch --ble` under tmux: the board's strip with its name and rate, a heart rate, then q to a clean shell.
+    @Test func watchDrawsTheBoardsStrip() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "1"])
+        defer { bus.stop() }
+        let tmux = try #require(try TmuxSession(width: 120, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble Kardia-ECG --rate 360; echo \"STAT\"\"US=$?\"")
+        // the viewer's status line (the typed command is gone with the alternate screen)
+        let screen = try #require(tmux.waitFor("360 Hz", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(screen.contains("Kardia-ECG") && !screen.contains("READY$"), "\(screen)")
+        let deadline = Date().addingTimeInterval(20)
+        var rate: Int?
+        while rate == nil, Date() < deadline {
+            let text = tmux.screen()
+            rate = text.range(of: "HR ").flatMap { Int(text[$0.upperBound...].prefix { $0.isNumber }) }
+            usleep(200_000)
+        }
+        #expect(rate.map { (60...95).contains($0) } == true, "\(tmux.screen())")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
+    @Test func aDroppedLinkIsReconnectedAndTheRunGoesOn() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "4", "--drop-link-after", "1"])
+        defer { bus.stop() }
+        let result = try run(Paths.tscope, ["ecg", "monitor", "--ble", "Kardia-ECG", "--rate", "360", "--json", "--to", "12"],
+                             environment: bus.environment, timeoutSeconds: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try Self.objects(result.stdoutText)
+        #expect(lines.filter { $0["time"] != nil && $0["gap"] == nil }.count == 12, "\(result.stdoutText)")
+        // the gap is marked in the JSON lines: where in the signal, and how long the link was down
+        let gap = try #require(lines.first { $0["gap"] as? Bool == true }, "\(result.stdoutText)")
+        #expect((gap["time"] as? Double ?? 0) > 0 && (gap["duration_s"] as? Double).map { $0 < 5 } == true, "\(gap)")
+        #expect(result.stderr.contains("link lost 1 times (reconnected 1"), "\(result.stderr)")
+    }
+
+    @Test func eachFailureIsOneClearLine() throws {
+        func failure(_ arguments: [String], _ environment: [String: String]) throws -> String {
+            let result = try run(Paths.tscope, arguments, environment: environment, timeoutSeconds: 30)
+            #expect(result.status != 0, "\(arguments): \(result.stdoutText)")
+            return result.stderr
+        }
+        let monitor = ["ecg", "monitor", "--ble", "Kardia-ECG", "--rate", "360", "--to", "2"]
+        let nowhere = try Paths.temporaryDirectory("no-bus").appendingPathComponent("bus").path
+        #expect(try failure(monitor, ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(nowhere)"]).contains("cannot reach the system D-Bus"))
+
+        let bare = try BlueZStandIn(withBlueZ: false)
+        #expect(try failure(monitor, bare.environment).contains("bluetoothd is not running"))
+        bare.stop()
+
+        let off = try BlueZStandIn(options: ["--powered-off"])
+        #expect(try failure(monitor, off.environment).contains("`bluetoothctl power on`"))
+        #expect(try failure(["ecg", "devices", "--ble", "--scan-time", "1"], off.environment).contains("powered off"))
+        off.stop()
+
+        let none = try BlueZStandIn(options: ["--no-adapter"])
+        #expect(try failure(monitor, none.environment).contains("no Bluetooth adapter"))
+        none.stop()
+
+        let locked = try BlueZStandIn(options: ["--needs-pairing"])
+        #expect(try failure(monitor, locked.environment)
+            .contains("Kardia-ECG (C0:FF:EE:00:00:01) needs pairing first: run `bluetoothctl pair C0:FF:EE:00:00:01`"))
+        locked.stop()
+
+        let bus = try BlueZStandIn()
+        defer { bus.stop() }
+        #expect(try failure(["ecg", "monitor", "--ble", "Nobody", "--scan-time", "1", "--to", "2"], bus.environment)
+            .contains("no Bluetooth LE device named or at Nobody found in 1 s"))
+        #expect(try failure(["ecg", "monitor", "--ble", "Kardia-ECG", "--ble-adapter", "hci7", "--rate", "360"], bus.environment)
+            .contains("--ble-adapter hci7: no such adapter (BlueZ has hci0)"))
+        #expect(try failure(["ecg", "monitor", "--ble", "Kardia-ECG", "--to", "2"], bus.environment).contains("--rate"))
+        #expect(try failure(["ecg", "monitor", "--ble", "HRM-Strap", "--ble-profile", "polar", "--to", "2"], bus.environment)
+            .contains("does not offer polar (it offers hrs)"))
+    }
+}
