@@ -191,7 +191,7 @@ let package = Package(
         // Replays Fuzz/corpus through the harnesses in Fuzz/harnesses (Fuzz/README.md).
         .testTarget(
             name: "FuzzCorpusTests",
-            dependencies: ["Capture", "ECG", "Analyzers", "Devices", "DSP", "Terminal", "USBDriver", "Signals",
+            dependencies: ["Capture", "ECG", "Analyzers", "Devices", "DSP", "Terminal", "USBDriver", "Signals", "BluetoothLE",
                            .product(name: "GRDB", package: "GRDB.swift")],
             path: "Fuzz",
             exclude: ["README.md", "corpus"],

@@ -5,6 +5,7 @@ import Testing
 /// compiled into this test target as they are into the libFuzzer builds.
 let harnesses: [String: @Sendable (UnsafeRawBufferPointer) -> Void] = [
     "BandPlan": fuzzBandPlan,
+    "BLENotification": fuzzBLENotification,
     "CalibrationTable": fuzzCalibrationTable,
     "CaptureStore": fuzzCaptureStore,
     "ECGAnnotation": fuzzECGAnnotation,
