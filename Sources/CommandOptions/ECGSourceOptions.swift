@@ -40,6 +40,11 @@ public struct ECGSourceOptions: ParsableArguments {
         + "hrs (Heart Rate Service: heart rate and RR intervals, `ecg monitor` only) or polar (a Polar H10's ECG at 130 Hz); default the best it offers: polar, kardia, hrs.", valueName: "profile"))
     public var bleProfile: BLEProfile?
 
+    @Option(help: ArgumentHelp("Record a live stream (--ble, --serial, --stdin, --listen) as it arrives, at its own rate: EDF+ when FILE "
+        + "ends in .edf, WFDB (format 16 .dat, .hea; gaps in .atr) when it ends in .hea or .dat; readable while written "
+        + "and after a kill, a dropped link marked \"link lost N s\" (Docs/bluetooth.md).", valueName: "file"))
+    public var record: String?
+
     @Option(name: .customLong("scan-time"), help: "How long to scan for --ble's device when BlueZ does not know it yet [s].")
     public var scanTime: Double = 10
 
@@ -122,6 +127,14 @@ public struct ECGSourceOptions: ParsableArguments {
         if bleProfile == .kardia, rate == nil {
             throw ValidationError("--ble-profile kardia: the board does not say its sample rate: give --rate HZ")
         }
+        if let record {
+            guard isStream else {
+                throw ValidationError("--record \(record): records a live stream (--ble, --serial, --stdin, --listen); `tscope ecg convert` writes a file's copy")
+            }
+            guard ECGStreamRecorder.format(of: record) != nil else {
+                throw ValidationError("--record \(record): expected a file ending in .edf (EDF+) or .hea/.dat (WFDB)")
+            }
+        }
         guard scanTime.isFinite, scanTime > 0, scanTime <= 600 else { throw ValidationError("--scan-time \(scanTime): expected 0 to 600 s") }
         if serial != nil || stdin || listen != nil, rate == nil {
             throw ValidationError("--rate is required with \(stdin ? "--stdin" : listen != nil ? "--listen" : "--serial") (the sample clock of a stream)")
@@ -169,6 +182,7 @@ public struct ECGSourceOptions: ParsableArguments {
             request.stream = .bluetooth(BluetoothSourceRequest(target: ble, adapter: bleAdapter, profile: bleProfile, scanSeconds: scanTime))
         }
         request.rate = rate
+        request.record = record
         request.gain = gain
         request.baseline = baseline
         request.streamLeads = leads ?? 1

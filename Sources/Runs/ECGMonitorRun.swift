@@ -25,8 +25,13 @@ public struct ECGMonitorRun {
         }
         let opened: ECGSourceRequest.Opened
         if case .bluetooth(let request) = source.stream {
+            try source.checkRecordPath()
             let stream = try request.open(rate: source.rate)
             if stream.profile == .hrs {
+                if let record = source.record {
+                    stream.close()
+                    throw CommandError("--record \(record): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG to record")
+                }
                 try runStrap(stream)
                 return
             }
@@ -49,7 +54,7 @@ public struct ECGMonitorRun {
         var nextReport = 1
         // a file read at full speed is written in whole buffers; a paced file and a live stream line by line
         let output = ECGMonitorOutput(json: json, flushEachLine: !opened.isFile || source.speed != nil)
-        let sensor = raw as? BluetoothECGSource
+        let sensor = ECGSourceRequest.sensor(raw)
         var gapsShown = 0
         reading: while pipeline.sampleCount < limit {
             if let gaps = sensor?.stream.gaps, gaps.count > gapsShown {
@@ -73,11 +78,12 @@ public struct ECGMonitorRun {
         }
         for episode in pipeline.finish() { output.event(episode) }
         output.summary(pipeline: pipeline)
+        try (raw as? RecordingECGSource)?.finish()
         if let sensor {
             printError(sensor.summary)
             sensor.stream.close()
         }
-        if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
+        if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource ?? (raw as? RecordingECGSource)?.inner as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
             printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")
         }
     }

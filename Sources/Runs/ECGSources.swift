@@ -103,6 +103,8 @@ public struct ECGSourceRequest {
     public var speed: Double? = 1
     /// mains frequency of the notch filter [Hz]
     public var mains = 50.0
+    /// `--record FILE`: a stream's samples written as they come (EDF+ for .edf, else WFDB)
+    public var record: String?
     /// the QRS detector asked for (`--qrs-detector`), nil for the command's own default
     public var chosenDetector: BeatDetectorKind?
     /// the QRS detector: the one asked for, else the default (`BeatDetectorKind.standard`)
@@ -133,15 +135,16 @@ public struct ECGSourceRequest {
     /// nil: the generator unless a stream is asked for).
     public func openSource(sourcePath: String?, annotator: String = "atr", unused: String = "not shown") throws -> Opened {
         let parser = LineSampleParser(leadCount: streamLeads, gain: gain, baseline: baseline)
+        if stream != nil { try checkRecordPath() }
         switch stream {
         case .serial(let path, let baud):
-            return Opened(source: try SerialPort.source(path: path, baud: baud, sampleRate: rate ?? 0, parser: parser), name: path)
+            return try recorded(Opened(source: try SerialPort.source(path: path, baud: baud, sampleRate: rate ?? 0, parser: parser), name: path))
         case .standardInput:
-            return Opened(source: LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: parser), name: "stdin")
+            return try recorded(Opened(source: LineStreamSource.standardInput(sampleRate: rate ?? 0, parser: parser), name: "stdin"))
         case .listen(let address):
             let listener = try TCPLineListener(address: address)
             printError("listening on \(listener.host):\(listener.port)")
-            return Opened(source: try listener.accept(sampleRate: rate ?? 0, parser: parser), name: "\(listener.host):\(listener.port)")
+            return try recorded(Opened(source: try listener.accept(sampleRate: rate ?? 0, parser: parser), name: "\(listener.host):\(listener.port)"))
         case .bluetooth(let request):
             return try openBluetooth(request, stream: try request.open(rate: rate))
         case nil:
@@ -171,7 +174,7 @@ public struct ECGSourceRequest {
             throw CommandError("--ble \(request.target): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG: "
                                + "`tscope ecg monitor --ble \(request.target)` reads its rhythm")
         }
-        return Opened(source: BluetoothECGSource(stream: stream, rate: rate), name: stream.device.name)
+        return try recorded(Opened(source: BluetoothECGSource(stream: stream, rate: rate), name: stream.device.name))
     }
 
     /// Opens the source for a viewer: files replayed at `speed`, the generator in real time.
@@ -222,7 +225,8 @@ public struct ECGSourceRequest {
                 break reading
             }
         }
-        if let sensor = source as? BluetoothECGSource {
+        try (source as? RecordingECGSource)?.finish()
+        if let sensor = Self.sensor(source) {
             printError(sensor.summary)
             sensor.stream.close()
         }
