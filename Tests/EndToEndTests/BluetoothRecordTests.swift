@@ -109,4 +109,23 @@ struct BluetoothRecordTests {
                                          directory.appendingPathComponent("no/such/dir/x.edf").path], timeoutSeconds: 30)
         #expect(bad.status == 1 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains("cannot write"), "\(bad.stderr)")
     }
+
+    /// `ecg watch --ble … --record` under tmux: the Polar H10's 130 Hz into EDF+ while the strip shows, and q writes the final header.
+    @Test func watchRecordsAndQuitWritesTheFinalHeader() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "2"])
+        defer { bus.stop() }
+        let path = try Paths.temporaryDirectory("ble-record-watch").appendingPathComponent("h10.edf").path
+        let tmux = try #require(try TmuxSession(width: 120, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble 'Polar H10 8AA87D20' --record \(path); echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("130 Hz", timeoutSeconds: 30) != nil, "\(tmux.screen())")
+        // three records of 1 s written while the strip runs
+        let size = Self.waitForSize(path, bytes: 768 + 3 * (2 * 130 + 120), seconds: 20)
+        #expect(size >= 768 + 3 * (2 * 130 + 120), "\(size) bytes")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        let records = Int(String(decoding: bytes[236..<244], as: UTF8.self).trimmingCharacters(in: .whitespaces))
+        #expect(records.map { $0 >= 3 && bytes.count == 768 + $0 * (2 * 130 + 120) } == true, "\(records.map(String.init) ?? "none"), \(bytes.count) bytes")
+    }
 }
