@@ -86,6 +86,13 @@ struct BluetoothRecordTests {
         let bytes = try #require(FileManager.default.contents(atPath: edf))
         #expect(String(decoding: bytes[236..<244], as: UTF8.self).trimmingCharacters(in: .whitespaces) == "10")
         #expect(bytes.count == 768 + 10 * (2 * 360 + 120))
+
+        // a strap has RR intervals, not an ECG: one line, and no empty file left behind
+        let strap = directory.appendingPathComponent("strap.edf").path
+        let refused = try run(Paths.tscope, ["ecg", "monitor", "--ble", "HRM-Strap", "--to", "2", "--record", strap],
+                              environment: bus.environment, timeoutSeconds: 30)
+        #expect(refused.status == 1 && refused.stderr.contains("not an ECG to record"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: strap))
     }
 
     /// The stand-in drops the link a second in: the gap is an EDF+ TAL and a WFDB NOTE, "link lost N s".
