@@ -30,6 +30,7 @@ public struct ECGMonitorRun {
             if stream.profile == .hrs {
                 if let record = source.record {
                     stream.close()
+                    source.discardRecordFiles()
                     throw CommandError("--record \(record): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG to record")
                 }
                 try runStrap(stream)

@@ -171,6 +171,7 @@ public struct ECGSourceRequest {
     func openBluetooth(_ request: BluetoothSourceRequest, stream: BLESensorStream) throws -> Opened {
         guard stream.profile.streamsSamples else {
             stream.close()
+            discardRecordFiles()
             throw CommandError("--ble \(request.target): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG: "
                                + "`tscope ecg monitor --ble \(request.target)` reads its rhythm")
         }

@@ -84,6 +84,16 @@ extension ECGSourceRequest {
         if let record { try ECGStreamRecorder.checkWritable(record) }
     }
 
+    /// Removes the empty files `checkRecordPath` made, when the run fails before recording.
+    func discardRecordFiles() {
+        guard let record, let format = ECGStreamRecorder.format(of: record) else { return }
+        let base = WFDBRecordReader.recordBase(record)
+        for file in format == .edf ? [record] : [base + ".hea", base + ".dat"]
+        where (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 0 {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
     func recorded(_ opened: Opened) throws -> Opened {
         guard let record else { return opened }
         var recorded = opened

@@ -86,6 +86,13 @@ struct BluetoothRecordTests {
         let bytes = try #require(FileManager.default.contents(atPath: edf))
         #expect(String(decoding: bytes[236..<244], as: UTF8.self).trimmingCharacters(in: .whitespaces) == "10")
         #expect(bytes.count == 768 + 10 * (2 * 360 + 120))
+
+        // a strap has RR intervals, not an ECG: one line, and no empty file left behind
+        let strap = directory.appendingPathComponent("strap.edf").path
+        let refused = try run(Paths.tscope, ["ecg", "monitor", "--ble", "HRM-Strap", "--to", "2", "--record", strap],
+                              environment: bus.environment, timeoutSeconds: 30)
+        #expect(refused.status == 1 && refused.stderr.contains("not an ECG to record"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: strap))
     }
 
     /// The stand-in drops the link a second in: the gap is an EDF+ TAL and a WFDB NOTE, "link lost N s".
@@ -108,5 +115,24 @@ struct BluetoothRecordTests {
         let bad = try run(Paths.tscope, ["ecg", "monitor", "--ble", "Kardia-ECG", "--rate", "360", "--record",
                                          directory.appendingPathComponent("no/such/dir/x.edf").path], timeoutSeconds: 30)
         #expect(bad.status == 1 && bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains("cannot write"), "\(bad.stderr)")
+    }
+
+    /// `ecg watch --ble … --record` under tmux: the Polar H10's 130 Hz into EDF+ while the strip shows, and q writes the final header.
+    @Test func watchRecordsAndQuitWritesTheFinalHeader() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "2"])
+        defer { bus.stop() }
+        let path = try Paths.temporaryDirectory("ble-record-watch").appendingPathComponent("h10.edf").path
+        let tmux = try #require(try TmuxSession(width: 120, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble 'Polar H10 8AA87D20' --record \(path); echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("130 Hz", timeoutSeconds: 30) != nil, "\(tmux.screen())")
+        // three records of 1 s written while the strip runs
+        let size = Self.waitForSize(path, bytes: 768 + 3 * (2 * 130 + 120), seconds: 20)
+        #expect(size >= 768 + 3 * (2 * 130 + 120), "\(size) bytes")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        let records = Int(String(decoding: bytes[236..<244], as: UTF8.self).trimmingCharacters(in: .whitespaces))
+        #expect(records.map { $0 >= 3 && bytes.count == 768 + $0 * (2 * 130 + 120) } == true, "\(records.map(String.init) ?? "none"), \(bytes.count) bytes")
     }
 }

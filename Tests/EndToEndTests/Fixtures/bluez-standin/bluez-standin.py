@@ -19,7 +19,10 @@ turn up when discovery starts:
 Every stream sends one malformed notification (too short for its profile) after
 its fifth. --speed plays faster than real time; --drop-link-after S drops each
 connection once, S seconds after it started streaming (Connected false), and
-lets the client connect again; --needs-pairing refuses notifications to a
+lets the client connect again; --loop plays the board's minute over and over
+(the Polar excerpt always loops); --stream-seconds S ends each stream after S s
+of data (rounded up to a whole notification); a dropped link, a stream's end and a client's Disconnect
+each write "NAME: what: sent N samples" to stderr; --needs-pairing refuses notifications to a
 device that is not paired (NotPermitted, as BlueZ does for an encrypted
 characteristic). Test-time only (python3-dbus, GLib); tscope
 itself never runs Python.
@@ -244,6 +247,7 @@ class Device(Properties):
     @dbus.service.method(DEVICE)
     def Disconnect(self):
         # the client hung up: the next connection plays from the start again
+        self.report("client disconnected")
         self.drop()
         self.player.reset()
 
@@ -287,7 +291,13 @@ class Device(Properties):
             return
         if time.monotonic() - self.player.started >= self.standin.drop_after:
             self.dropped = True
+            self.report("link dropped")
             self.drop()
+
+    def report(self, what):
+        """One line on stderr: what the stream has sent so far (Tools/bench-ble reads it)."""
+        sys.stderr.write("%s: %s: sent %d samples\n" % (self.interfaces[DEVICE]["Name"], what, self.player.position))
+        sys.stderr.flush()
 
 
 class Player:
@@ -303,6 +313,7 @@ class Player:
         self.position = 0  # units of the data sent
         self.timer = None
         self.malformed_sent = False
+        self.limit = None  # samples after which the stream ends (--stream-seconds)
 
     def begin(self, char):
         self.stop()
@@ -330,6 +341,10 @@ class Player:
         elapsed = (time.monotonic() - self.started) * self.speed
         due = self.sent_at_start + int(elapsed * self.rate)
         while self.position + self.per_notification <= due and self.timer is not None:
+            if self.limit is not None and self.position >= self.limit:
+                self.timer = None
+                self.device.report("stream ended")
+                return False
             payload = self.next_payload()
             if payload is None:
                 self.timer = None
@@ -350,15 +365,22 @@ class Player:
 
 
 class KardiaPlayer(Player):
-    def __init__(self, speed, samples):
+    def __init__(self, speed, samples, loop=False):
         super().__init__(speed, 360.0, 18)
         self.samples = samples
+        self.loop = loop
 
     def notify_started(self, char):
         if char.interfaces[CHAR]["UUID"] == KARDIA_DATA:
             self.begin(char)
 
     def next_payload(self):
+        if self.loop:
+            # the excerpt over and over (its 21,600 samples are a whole number of notifications)
+            start = self.position % len(self.samples)
+            chunk = self.samples[start:start + self.per_notification]
+            self.position += len(chunk)
+            return list(struct.pack("<%df" % len(chunk), *chunk))
         chunk = self.samples[self.position:self.position + self.per_notification]
         if len(chunk) < self.per_notification:
             return None
@@ -467,16 +489,20 @@ class StandIn:
         hrs = (HRS_SERVICE, [(HRS_MEASUREMENT, ["notify"])])
         self.pending = [
             Device(bus, self, 1, "Kardia-ECG", [(KARDIA_SERVICE, [(KARDIA_DATA, ["notify"])])],
-                   KardiaPlayer(args.speed, read_mitdb_mlii(args.mitdb, 60))),
+                   KardiaPlayer(args.speed, read_mitdb_mlii(args.mitdb, 60), args.loop)),
             Device(bus, self, 2, "Polar H10 8AA87D20",
                    [hrs, (PMD_SERVICE, [(PMD_CONTROL, ["write", "indicate", "read"]), (PMD_DATA, ["notify"])])],
                    PolarPlayer(args.speed, read_polar_csv(args.polar_csv))),
             Device(bus, self, 3, "HRM-Strap", [hrs], StrapPlayer(args.speed, read_beats(args.af_beats), 250.0)),
         ]
+        if args.stream_seconds is not None:
+            for device in self.pending:
+                device.player.limit = int(args.stream_seconds * device.player.rate)
 
     def add(self, obj):
         self.objects[obj.path] = obj
         self.root.InterfacesAdded(obj.path, obj.interfaces)
+
 
     def advertise(self):
         for device in self.pending:
@@ -493,6 +519,8 @@ def main():
     parser.add_argument("--af-beats", required=True, help="beat samples at 250 Hz, one per line")
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--drop-link-after", type=float)
+    parser.add_argument("--loop", action="store_true", help="the board plays record 100's minute over and over")
+    parser.add_argument("--stream-seconds", type=float, help="each stream ends after this much data (whole notifications)")
     parser.add_argument("--powered-off", action="store_true")
     parser.add_argument("--no-adapter", action="store_true")
     parser.add_argument("--needs-pairing", action="store_true", help="notifications only for a paired device")
