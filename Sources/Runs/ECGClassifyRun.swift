@@ -88,7 +88,7 @@ public struct ECGClassifyRun {
             if let label { scored.append((label, assessment.verdict)) }
         }
         if let featuresOutput {
-            guard FileManager.default.createFile(atPath: featuresOutput, contents: Data(featureRows.utf8)) else {
+            guard OutputFile.write(Data(featureRows.utf8), to: featuresOutput) else {
                 throw ECGError(file: featuresOutput, "cannot write (no such directory, or no permission)")
             }
         }

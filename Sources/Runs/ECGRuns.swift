@@ -258,7 +258,7 @@ public struct ECGDetectRun {
         let classified = BeatClassifier.classify(filtered, beats: beats.map { $0 - excerpt.samples.lowerBound },
                                                  sampleRate: record.sampleRate, onFeatures: keepFeatures)
             .map { ClassifiedBeat(sample: $0.sample + excerpt.samples.lowerBound, beatClass: $0.beatClass) }
-        if let beatFeaturesOutput, !FileManager.default.createFile(atPath: beatFeaturesOutput, contents: Data(featureLines.utf8)) {
+        if let beatFeaturesOutput, !OutputFile.write(Data(featureLines.utf8), to: beatFeaturesOutput) {
             throw ECGError(file: beatFeaturesOutput, "cannot write (no such directory, or no permission)")
         }
         let bytes: [UInt8]
@@ -267,7 +267,7 @@ public struct ECGDetectRun {
         } else {
             bytes = BeatAnnotationWriter.wfdb(beats: classified)
         }
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+        guard OutputFile.write(Data(bytes), to: output) else {
             throw ECGError(file: output, "cannot write (no such directory, or no permission)")
         }
         let counts = BeatClass.allCases.map { beatClass in "\(beatClass.rawValue) \(classified.filter { $0.beatClass == beatClass }.count)" }

@@ -5,7 +5,7 @@ import Foundation
 /// in mV (shortest text that reads back the same Float; `nan` where missing).
 public enum CSVRecordWriter {
     public static func write(_ record: ECGRecord, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text(record).utf8)) else {
+        guard OutputFile.write(Data(text(record).utf8), to: path) else {
             throw ECGError(file: path, "cannot write")
         }
     }

@@ -12,7 +12,7 @@ public enum EDFWriter {
 
     public static func write(_ recording: ECGRecording, to path: String) throws {
         let bytes = try encode(recording, file: path)
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        guard OutputFile.write(Data(bytes), to: path) else {
             throw ECGError(file: path, "cannot write")
         }
     }

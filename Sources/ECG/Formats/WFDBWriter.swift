@@ -16,7 +16,7 @@ public enum WFDBWriter {
     }
 
     static func save(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        guard OutputFile.write(Data(bytes), to: path) else {
             throw ECGError(file: path, "cannot write")
         }
     }
