@@ -45,6 +45,9 @@ public final class ECGStreamRecorder {
     // WFDB
     private var checksums: [UInt16] = []
     private var firstValues: [Int16]?
+    /// per-chunk scratch, reused: each lead's digital samples, and the bytes of a WFDB chunk or an EDF record
+    private var digital: [[Int16]] = []
+    private var bytes: [UInt8] = []
 
     /// The format a path asks for, or nil when its extension is neither `.edf` nor `.hea`/`.dat`.
     public static func format(of path: String) -> Format? {
@@ -106,9 +109,9 @@ public final class ECGStreamRecorder {
     /// Appends one chunk: `leads[lead][0..<count]` in mV (missing leads write 0).
     public func append(_ leads: [[Float]], count: Int) throws {
         guard !finished, count > 0 else { return }
-        var digital = Array(repeating: [Int16](), count: leadNames.count)
+        if digital.count != leadNames.count { digital = Array(repeating: [], count: leadNames.count) }
         for lead in leadNames.indices {
-            digital[lead].reserveCapacity(count)
+            digital[lead].removeAll(keepingCapacity: true)
             for index in 0..<count {
                 let value = lead < leads.count ? Double(leads[lead][index]) : 0
                 let scaled = value.isFinite ? (value * Self.gain).rounded() : 0
@@ -122,8 +125,7 @@ public final class ECGStreamRecorder {
             while pending[0].count >= perRecord { try writeRecord(padTo: nil) }
         case .wfdb:
             if firstValues == nil { firstValues = digital.map { $0.first ?? 0 } }
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(2 * count * leadNames.count)
+            bytes.removeAll(keepingCapacity: true)
             for index in 0..<count {
                 for lead in digital.indices {
                     let value = digital[lead][index]
@@ -185,7 +187,7 @@ public final class ECGStreamRecorder {
 
     /// One data record: `perRecord` samples of each lead, then the TALs that fit.
     private func writeRecord(padTo: Int?) throws {
-        var bytes = [UInt8]()
+        bytes.removeAll(keepingCapacity: true)
         for lead in pending.indices {
             let available = min(perRecord, pending[lead].count)
             let last = pending[lead].last ?? 0
