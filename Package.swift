@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP", "CECGModels"], swiftSettings: ecgSettings),
         // BlueZ over D-Bus (libdbus-1): ECG and heart-rate sensors over Bluetooth LE, and their profiles' decoders.
         // Small on purpose (no ECG, no DSP): Runs turns its samples and RR intervals into ECG sources.
-        .target(name: "BluetoothLE", dependencies: ["CDBus"]),
+        .target(name: "BluetoothLE", dependencies: ["CDBus", "ThreadKit"]),
         .target(name: "ViewModels", dependencies: ["Signals", "DSP", "ECG"]),
         .target(name: "Terminal", dependencies: ["Signals"]),
         // Draws view models into a Terminal buffer (between ViewModels and the executable).

@@ -1,4 +1,5 @@
 import Foundation
+import ThreadKit
 
 /// What arrived from a sensor so far, and what went wrong with it.
 public struct BLENotificationCounts: Equatable, Sendable {
@@ -23,6 +24,15 @@ public struct BLENotificationCounts: Equatable, Sendable {
 public struct BLEGap: Equatable, Sendable {
     public var afterSample: Int
     public var seconds: Double
+}
+
+/// When a data notification reached this process, and how many samples (RR
+/// intervals for a strap) the stream had decoded with it.
+public struct BLEArrival: Equatable, Sendable {
+    /// samples (RR intervals) decoded up to and including this notification
+    public var delivered: Int
+    /// [s, CLOCK_MONOTONIC: `SystemClock`]
+    public var at: Double
 }
 
 /// A connected sensor streaming one profile: the Kardia-style board's floats,
@@ -52,6 +62,10 @@ public final class BLESensorStream {
     /// when samples first came, and how many had come by then (the arrival rate's start)
     private var firstArrival: (time: Date, samples: Int)?
     private var lastArrival: (time: Date, samples: Int)?
+    /// each data notification not yet taken: samples (or RR intervals) decoded once it
+    /// was, and when it reached this process [s, CLOCK_MONOTONIC]
+    private var arrivals: [BLEArrival] = []
+    private let clock = SystemClock()
 
     /// Finds the device `target` names (address or exact name), connects, waits for its
     /// services, and starts the profile asked for (or the best it offers).
@@ -158,6 +172,8 @@ public final class BLESensorStream {
     private func handle(_ signal: DBusSignal) {
         if signal.path == dataPath, let value = Self.changedValue(signal) {
             decoder.decode(value)
+            arrivals.append(BLEArrival(delivered: profile == .hrs ? decoder.counts.rrIntervals : decoder.counts.samples,
+                                       at: clock.now))
             let now = (time: Date(), samples: decoder.counts.samples)
             if firstArrival == nil { firstArrival = now }
             lastArrival = now
@@ -195,6 +211,12 @@ public final class BLESensorStream {
         let span = lastArrival.time.timeIntervalSince(firstArrival.time)
         guard span >= 2 else { return nil }
         return Double(lastArrival.samples - firstArrival.samples) / span
+    }
+
+    /// Moves the arrival of every data notification since the last call into `buffer` (appended), oldest first.
+    public func takeArrivals(into buffer: inout [BLEArrival]) {
+        buffer.append(contentsOf: arrivals)
+        arrivals.removeAll(keepingCapacity: true)
     }
 
     /// whether the link is down now (reconnecting)

@@ -43,26 +43,30 @@ public struct BluetoothSourceRequest: Sendable, Equatable {
 
 /// A sensor's ECG samples (the Kardia-style board's, a Polar H10's) as an
 /// `ECGSource`: one lead in mV, at the board's `--rate` or Polar's 130 Hz.
-/// `read` takes what BlueZ has delivered without waiting.
-public final class BluetoothECGSource: ECGSource {
-    public let stream: BLESensorStream
+/// The link is read on the reader's own thread; `read` takes what has
+/// arrived without waiting, with the time the oldest of it arrived.
+public final class BluetoothECGSource: LinkedECGSource {
+    public let reader: BLESensorReader
     public let sampleRate: Double
     public let leadNames = ["ECG"]
-    private var buffer: [Float] = []
+    public private(set) var lastReadArrival: Double?
     private var delivered = 0
 
+    /// Starts reading `stream` on a thread of its own.
     public init(stream: BLESensorStream, rate: Double?) {
-        self.stream = stream
         sampleRate = stream.profile == .polar ? PolarPMD.ecgSampleRate : rate ?? 0
+        reader = BLESensorReader(stream)
     }
 
     public func read(into chunk: inout ECGChunk) throws -> ECGReadResult {
-        try BluetoothSourceRequest.mapped { try stream.poll(timeout: 0) }
-        let count = min(stream.pendingSamples, chunk.capacity)
-        guard count > 0, !chunk.leads.isEmpty else { return .waiting }
-        buffer.removeAll(keepingCapacity: true)
-        stream.takeSamples(into: &buffer, limit: count)
-        for index in 0..<count { chunk.leads[0][index] = buffer[index] }
+        guard !chunk.leads.isEmpty else { return .waiting }
+        let (count, oldest) = chunk.leads[0].withUnsafeMutableBufferPointer { reader.takeSamples(into: $0) }
+        lastReadArrival = oldest
+        guard count > 0 else {
+            // what arrived before the link was given up is delivered first
+            if let failure = reader.status.failure { throw CommandError(failure.description) }
+            return .waiting
+        }
         for lead in chunk.leads.indices.dropFirst() {
             for index in 0..<count { chunk.leads[lead][index] = 0 }
         }
@@ -72,12 +76,20 @@ public final class BluetoothECGSource: ECGSource {
         return .samples(count)
     }
 
+    public var gaps: [ECGStreamGap] {
+        reader.status.gaps.map { ECGStreamGap(afterSample: $0.afterSample, seconds: $0.seconds) }
+    }
+
+    /// Stops the reader and the sensor's measurement, disconnects.
+    public func close() { reader.close() }
+
     /// What arrived, for stderr at the end of a run: the counts, and the rate samples came at against the one expected.
     public var summary: String {
-        var text = BluetoothSummary.line(stream)
-        if let arrival = stream.arrivalRate, sampleRate > 0 {
+        let status = reader.status
+        var text = BluetoothSummary.line(reader, status)
+        if let arrival = status.arrivalRate, sampleRate > 0 {
             text += String(format: "; arriving at %.1f Hz", arrival)
-                + " (\(stream.profile == .kardia ? "--rate" : "nominal") \(Int(sampleRate.rounded())) Hz)"
+                + " (\(reader.profile == .kardia ? "--rate" : "nominal") \(Int(sampleRate.rounded())) Hz)"
         }
         return text
     }
@@ -85,15 +97,17 @@ public final class BluetoothECGSource: ECGSource {
 
 /// The closing line of a Bluetooth run: what came, what was skipped, the gaps.
 enum BluetoothSummary {
-    static func line(_ stream: BLESensorStream) -> String {
-        let counts = stream.counts
-        let what = stream.profile == .hrs ? "\(counts.rrIntervals) RR intervals" : "\(counts.samples) samples"
-        var text = "\(stream.device.label) (\(stream.profile.rawValue)): \(counts.notifications) notifications, \(what), "
+    static func line(_ reader: BLESensorReader, _ status: BLESensorReader.Status) -> String {
+        let counts = status.counts
+        let what = reader.profile == .hrs ? "\(counts.rrIntervals) RR intervals" : "\(counts.samples) samples"
+        var text = "\(reader.device.label) (\(reader.profile.rawValue)): \(counts.notifications) notifications, \(what), "
             + "\(counts.malformed) malformed skipped"
         if counts.linkLosses > 0 {
-            let lost = stream.gaps.reduce(0) { $0 + $1.seconds }
+            let lost = status.gaps.reduce(0) { $0 + $1.seconds }
             text += ", link lost \(counts.linkLosses) times (reconnected \(counts.reconnects), " + String(format: "%.1f s without data)", lost)
         }
+        if status.isReconnecting { text += ", the link down when the run ended" }
+        if status.dropped > 0 { text += ", \(status.dropped) samples dropped unread" }
         return text
     }
 }
@@ -138,23 +152,26 @@ extension ECGMonitorRun {
     /// (as `--rr` files go), on the beats' own clock (1/1024 s), a line per
     /// second of it; stops at `--to`, or when nothing has come for `silence` seconds.
     func runStrap(_ stream: BLESensorStream, silence: Double = 15) throws {
+        let reader = BLESensorReader(stream)
+        defer { reader.close() }
         let clock = 1024.0
-        let monitor = BeatRhythmMonitor(liveName: stream.device.label, sampleRate: clock)
+        let monitor = BeatRhythmMonitor(liveName: reader.device.label, sampleRate: clock)
         let output = ECGMonitorOutput(json: json, flushEachLine: true)
         let limit = to.map { Int($0.rounded(.down)) }
         var beatSample: Int?
         var second = 1
         var lastArrival = Date()
         var gapsShown = 0
-        defer { stream.close() }
         running: while limit.map({ second <= $0 }) ?? true {
-            try BluetoothSourceRequest.mapped { try stream.poll(timeout: 0.05) }
-            if stream.gaps.count > gapsShown {
-                for gap in stream.gaps[gapsShown...] { output.gap(time: Double(beatSample ?? 0) / clock, seconds: gap.seconds) }
-                gapsShown = stream.gaps.count
+            usleep(20_000)
+            let status = reader.status
+            if status.gaps.count > gapsShown {
+                for gap in status.gaps[gapsShown...] { output.gap(time: Double(beatSample ?? 0) / clock, seconds: gap.seconds) }
+                gapsShown = status.gaps.count
             }
-            let intervals = stream.takeRRIntervals()
+            let intervals = reader.takeRRIntervals().intervals
             if !intervals.isEmpty { lastArrival = Date() }
+            if intervals.isEmpty, let failure = status.failure { throw CommandError(failure.description) }
             for interval in intervals where interval > 0 {
                 // the first interval ends the first beat seen: the beat before it starts the clock
                 if beatSample == nil {
@@ -171,13 +188,14 @@ extension ECGMonitorRun {
                 output.report(time: second, pipeline: monitor)
                 second += 1
             }
-            if -lastArrival.timeIntervalSinceNow > silence, !stream.isReconnecting {
-                printError("\(stream.device.label): no RR intervals for \(Int(silence)) s (is the strap worn, its electrodes wet?)")
+            if -lastArrival.timeIntervalSinceNow > silence, !status.isReconnecting {
+                printError("\(reader.device.label): no RR intervals for \(Int(silence)) s (is the strap worn, its electrodes wet?)")
                 break
             }
         }
         for episode in monitor.finish() { output.event(episode) }
         output.summary(pipeline: monitor)
-        printError(BluetoothSummary.line(stream))
+        reader.close()
+        printError(BluetoothSummary.line(reader, reader.status))
     }
 }

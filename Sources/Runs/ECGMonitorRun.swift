@@ -58,7 +58,7 @@ public struct ECGMonitorRun {
         let sensor = ECGSourceRequest.sensor(raw)
         var gapsShown = 0
         reading: while pipeline.sampleCount < limit {
-            if let gaps = sensor?.stream.gaps, gaps.count > gapsShown {
+            if let gaps = (raw as? LinkedECGSource)?.gaps, gaps.count > gapsShown {
                 for gap in gaps[gapsShown...] { output.gap(time: Double(pipeline.sampleCount) / rate, seconds: gap.seconds) }
                 gapsShown = gaps.count
             }
@@ -81,8 +81,8 @@ public struct ECGMonitorRun {
         output.summary(pipeline: pipeline)
         try (raw as? RecordingECGSource)?.finish()
         if let sensor {
+            sensor.close()
             printError(sensor.summary)
-            sensor.stream.close()
         }
         if let lines = paced as? LineStreamSource ?? raw as? LineStreamSource ?? (raw as? RecordingECGSource)?.inner as? LineStreamSource, lines.garbageLines + lines.nonFiniteLines > 0 {
             printError("\(opened.name): \(lines.garbageLines) unreadable and \(lines.nonFiniteLines) NaN lines skipped")

@@ -228,8 +228,8 @@ public struct ECGSourceRequest {
         }
         try (source as? RecordingECGSource)?.finish()
         if let sensor = Self.sensor(source) {
+            sensor.close()
             printError(sensor.summary)
-            sensor.stream.close()
         }
         let record = ECGRecord(name: opened.name, sampleRate: source.sampleRate, leadNames: source.leadNames, samples: samples)
         return ECGRecordFile(record: record, referenceBeats: opened.referenceBeats, notes: [],

@@ -7,7 +7,7 @@ import ThreadKit
 /// Bluetooth sensor's dropped links are marked in the file where they happened.
 /// The recording is finished (its header final) when the source ends, when
 /// `finish` is called, or when the process exits normally.
-public final class RecordingECGSource: ECGSource {
+public final class RecordingECGSource: LinkedECGSource {
     public let inner: any ECGSource
     public let recorder: ECGStreamRecorder
     private var gapsMarked = 0
@@ -15,6 +15,8 @@ public final class RecordingECGSource: ECGSource {
 
     public var leadNames: [String] { inner.leadNames }
     public var sampleRate: Double { inner.sampleRate }
+    public var lastReadArrival: Double? { (inner as? LinkedECGSource)?.lastReadArrival }
+    public var gaps: [ECGStreamGap] { (inner as? LinkedECGSource)?.gaps ?? [] }
 
     public init(_ inner: any ECGSource, path: String) throws {
         self.inner = inner
@@ -25,9 +27,10 @@ public final class RecordingECGSource: ECGSource {
 
     public func read(into chunk: inout ECGChunk) throws -> ECGReadResult {
         let result = try inner.read(into: &chunk)
-        if let sensor = inner as? BluetoothECGSource, sensor.stream.gaps.count > gapsMarked {
-            for gap in sensor.stream.gaps[gapsMarked...] { try recorder.markGap(seconds: gap.seconds, atSample: gap.afterSample) }
-            gapsMarked = sensor.stream.gaps.count
+        let gaps = self.gaps
+        if gaps.count > gapsMarked {
+            for gap in gaps[gapsMarked...] { try recorder.markGap(seconds: gap.seconds, atSample: gap.afterSample) }
+            gapsMarked = gaps.count
         }
         switch result {
         case .samples(let count):

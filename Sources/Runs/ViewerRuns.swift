@@ -263,8 +263,29 @@ public struct ECGViewerRun {
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: refreshRate, layout: layout)
         model.trend.target = targetZone
         let session = TerminalSession(input: keyboard)
-        try InteractiveView.run(session, mouse: false) { colorMode in
-            try ECGViewer(session: session, monitor: ECGLiveMonitor(feed: feed, model: model), colorMode: colorMode).run()
+        let monitor = ECGLiveMonitor(feed: feed, model: model)
+        try InteractiveView.run(session, mouse: false, afterRestore: {
+            // a live stream's closing lines, on stderr once the screen is back
+            guard source.stream != nil else { return }
+            if let sensor = ECGSourceRequest.sensor(feed.source) {
+                sensor.close()
+                printError(sensor.summary)
+            }
+            printError(Self.latencyLine(monitor.runLatency, gaps: feed.gapCount))
+        }) { colorMode in
+            try ECGViewer(session: session, monitor: monitor, colorMode: colorMode).run()
         }
+    }
+
+    /// "latency from arrival to screen: p50 …, p99 …, max … ms over N frames": from when
+    /// a sensor's notification (a line, for other streams) reached tscope to the frame that drew it.
+    static func latencyLine(_ latency: LatencyHistogram, gaps: Int) -> String {
+        guard let p50 = latency.quantile(0.5), let p99 = latency.quantile(0.99) else {
+            return "latency from arrival to screen: no frame drew new samples"
+        }
+        var line = String(format: "latency from arrival to screen: p50 %.0f ms, p99 %.0f ms, max %.0f ms over %d frames",
+                          p50 * 1000, p99 * 1000, latency.maximum * 1000, latency.count)
+        if gaps > 0 { line += "; \(gaps) gap\(gaps == 1 ? "" : "s") marked on the strip" }
+        return line
     }
 }

@@ -61,14 +61,19 @@ public final class ECGFeed {
 
     /// Reads what the source has, filters it through the pipeline, appends
     /// the filtered samples to `model.strip` and new events to `model.events`.
-    /// - Returns: the clock time when the newest sample was read, nil if none was
+    /// A linked source's breaks (a sensor's dropped link) are marked on the strip where they happened.
+    /// - Returns: when the oldest sample read arrived: a linked source's own arrival time,
+    ///   else the clock time of the read; nil if none was read
     public func drain(into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
-        var newest: Double?
+        var oldest: Double?
+        let linked = source as? LinkedECGSource
         for _ in 0..<Self.maximumReadsPerDrain {
-            switch try source.read(into: &chunk) {
+            let result = try source.read(into: &chunk)
+            if let linked { markGaps(linked, on: &model.strip) }
+            switch result {
             case .samples(let count):
-                guard count > 0 else { return newest }
-                newest = clock()
+                guard count > 0 else { return oldest }
+                if oldest == nil { oldest = linked?.lastReadArrival ?? clock() }
                 if let event = pipeline.process(&chunk) { model.events.append(event) }
                 // an episode still going on: its length grows in the list, and it shows its end
                 if let newest = pipeline.events.events.last { model.events.updateNewest(newest) }
@@ -80,14 +85,30 @@ public final class ECGFeed {
                 }
                 appendTrend(to: &model.trend)
             case .waiting:
-                return newest
+                return oldest
             case .end:
                 ended = true
-                return newest
+                return oldest
             }
         }
-        return newest
+        return oldest
     }
+
+    /// the linked source's breaks already marked on the strip
+    private var gapsMarked = 0
+
+    /// Marks each new break of the stream on the strip: "gap 3.2 s" at the sample after which it came.
+    private func markGaps(_ linked: LinkedECGSource, on strip: inout ECGStripModel) {
+        let gaps = linked.gaps
+        guard gaps.count > gapsMarked else { return }
+        for gap in gaps[gapsMarked...] {
+            strip.annotations.append(ECGStripAnnotation(sample: gap.afterSample, text: String(format: "gap %.1f s", gap.seconds)))
+        }
+        gapsMarked = gaps.count
+    }
+
+    /// the stream's breaks so far (a sensor's dropped links)
+    public var gapCount: Int { gapsMarked }
 
     /// Appends a trend point for every whole second of signal the pipeline has
     /// passed: only what arrived since the last one.

@@ -43,3 +43,41 @@ public struct ECGLatencyMeter: Sendable {
         count = 0
     }
 }
+
+/// Every latency of a whole run in 1 ms bins (up to 10 s; beyond in the last
+/// bin), so a run's quantiles cover all of it in fixed memory: the closing
+/// line of `ecg watch`, where `ECGLatencyMeter` keeps only the recent ones.
+public struct LatencyHistogram: Sendable {
+    /// bin width [s]
+    public static let binSeconds = 0.001
+    private var bins: [Int]
+    /// latencies recorded
+    public private(set) var count = 0
+    /// the largest recorded [s]
+    public private(set) var maximum = 0.0
+
+    public init(maximumSeconds: Double = 10) {
+        bins = [Int](repeating: 0, count: Int((maximumSeconds / Self.binSeconds).rounded()) + 1)
+    }
+
+    public mutating func record(seconds: Double) {
+        guard seconds.isFinite, seconds >= 0 else { return }
+        bins[min(bins.count - 1, Int(seconds / Self.binSeconds))] += 1
+        count += 1
+        maximum = max(maximum, seconds)
+    }
+
+    /// The `fraction` quantile (nearest rank) [s], as the upper edge of its bin
+    /// (never below the true value, at most 1 ms above); nil before any.
+    public func quantile(_ fraction: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let rank = max(1, Int((min(max(fraction, 0), 1) * Double(count)).rounded(.up)))
+        var seen = 0
+        for (bin, held) in bins.enumerated() {
+            seen += held
+            // the last bin holds everything beyond the range: its upper edge is the maximum
+            if seen >= rank { return bin == bins.count - 1 ? maximum : min(maximum, Double(bin + 1) * Self.binSeconds) }
+        }
+        return maximum
+    }
+}

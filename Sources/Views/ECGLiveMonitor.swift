@@ -23,6 +23,8 @@ public final class ECGLiveMonitor {
     public let feed: ECGFeed
     private let view: ECGMonitorView
     private var latency = ECGLatencyMeter()
+    /// every frame's latency of the run, for the closing line
+    public private(set) var runLatency = LatencyHistogram()
     private var frameRate = RateMeter()
     private var status: ECGMonitorStatus
     private var statusUpdatedAt = -Double.infinity
@@ -48,7 +50,8 @@ public final class ECGLiveMonitor {
     /// caller ends the view with them).
     public func update(now: Double) throws {
         if let arrival = try feed.drain(into: &model, clock: { clock.now }) {
-            pendingArrival = arrival
+            // frames drawn late: the oldest sample not yet on screen counts
+            pendingArrival = min(pendingArrival ?? arrival, arrival)
             lastDataAt = now
         } else if lastDataAt == nil {
             lastDataAt = now
@@ -78,6 +81,7 @@ public final class ECGLiveMonitor {
     public func presented(at now: Double) {
         guard let arrival = pendingArrival else { return }
         latency.record(seconds: now - arrival)
+        runLatency.record(seconds: now - arrival)
         pendingArrival = nil
     }
 
@@ -95,6 +99,7 @@ public final class ECGLiveMonitor {
                 try feed.setSampleRate(hz)
                 model.strip.changeSampleRate(hz)
                 latency.reset()
+                runLatency = LatencyHistogram()
                 message = nil
             } catch {
                 message = "\(error)"

@@ -53,7 +53,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var recordingOptions: ViewerRecordingOptions
 
-    @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, or synthetic.")
+    @Option(help: "An ECG strip in a pane beside the spectrum: a WFDB record, a CSV file, synthetic, or ble:ADDRESS|NAME[,rate=HZ][,profile=P] (a Bluetooth LE sensor).")
     var ecg: String?
 
     func validate() throws {
@@ -66,8 +66,8 @@ struct WatchCommand: ParsableCommand {
             selection: try analyzerOptions.apply(to: deviceOptions.selection), detector: detectorOption.chosen(default: .peak),
             recordings: recordingOptions.settings)
         if let ecg {
-            // the pane opens its source as `ecg watch` does with no options given
-            run.ecgPane = try ECGPaneOpening.pane(source: ecg, request: ECGSourceOptions.parse([]).request)
+            let pane = try ECGPaneSource.parse(ecg)  // a path as `ecg watch` opens it with no options; ble:TARGET as --ble
+            run.ecgPane = try ECGPaneOpening.pane(source: pane.path, request: pane.request)
         }
         run.mode = view.mode
         run.waterfallRowsPerSecond = waterfallRate.rowsPerSecond

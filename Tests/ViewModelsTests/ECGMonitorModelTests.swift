@@ -53,6 +53,27 @@ import Testing
     }
 }
 
+@Suite struct LatencyHistogramTests {
+    @Test func quantilesOverTheWholeRunToTheMillisecond() {
+        var histogram = LatencyHistogram(maximumSeconds: 1)
+        #expect(histogram.quantile(0.99) == nil)
+        // 1000 latencies 0.5, 1.5, …, 999.5 ms: nearest rank 990 is 989.5 ms, its bin's upper edge 990 ms
+        for tenth in stride(from: 5, to: 10_000, by: 10) { histogram.record(seconds: Double(tenth) / 10_000) }
+        #expect(histogram.count == 1000)
+        #expect(abs(histogram.quantile(0.99)! - 0.990) < 1e-9)
+        #expect(abs(histogram.quantile(0.5)! - 0.500) < 1e-9)
+        #expect(abs(histogram.maximum - 0.9995) < 1e-9)
+        // never below the true value, and capped by the largest seen
+        #expect(histogram.quantile(1)! == histogram.maximum)
+        histogram.record(seconds: -1)
+        histogram.record(seconds: .infinity)
+        #expect(histogram.count == 1000)
+        // beyond the range: the last bin, and the maximum is the true one
+        histogram.record(seconds: 7)
+        #expect(histogram.maximum == 7 && histogram.quantile(1) == 7)
+    }
+}
+
 @Suite struct ECGMonitorModelTests {
     static let twelve = ["i", "ii", "iii", "avr", "avl", "avf", "v1", "v2", "v3", "v4", "v5", "v6"]
 

@@ -38,3 +38,26 @@ public protocol ECGSource: AnyObject {
     /// Reads up to `chunk.capacity` samples per lead without blocking.
     func read(into chunk: inout ECGChunk) throws -> ECGReadResult
 }
+
+/// A break in a live stream (a sensor's dropped link): no data for `seconds`
+/// after the source's first `afterSample` samples. Marked, never filled.
+public struct ECGStreamGap: Equatable, Sendable {
+    public var afterSample: Int
+    public var seconds: Double
+
+    public init(afterSample: Int, seconds: Double) {
+        self.afterSample = afterSample
+        self.seconds = seconds
+    }
+}
+
+/// A live source whose samples carry the time they reached this process, and
+/// that knows where its stream broke (a Bluetooth sensor): the viewer measures
+/// latency from that arrival, and marks the breaks.
+public protocol LinkedECGSource: ECGSource {
+    /// when the oldest sample of the last read reached this process [s,
+    /// CLOCK_MONOTONIC: ThreadKit's `SystemClock`]; nil when the last read had none
+    var lastReadArrival: Double? { get }
+    /// the stream's breaks so far, oldest first
+    var gaps: [ECGStreamGap] { get }
+}

@@ -226,6 +226,8 @@ class Device(Properties):
         self.address = "C0:FF:EE:00:00:%02X" % index
         self.gatt = []
         self.dropped = False
+        # after a drop the device stays out of range this long (--unreachable-for)
+        self.unreachable_until = 0.0
         player.device = self
         super().__init__(bus, "/org/bluez/hci0/dev_" + self.address.replace(":", "_"), {DEVICE: {
             "Address": self.address, "AddressType": "random", "Name": name, "Alias": name,
@@ -237,12 +239,22 @@ class Device(Properties):
     def connected(self):
         return bool(self.interfaces[DEVICE]["Connected"])
 
-    @dbus.service.method(DEVICE)
-    def Connect(self):
+    @dbus.service.method(DEVICE, async_callbacks=("reply", "error"))
+    def Connect(self, reply, error):
         if self.connected():
+            reply()
+            return
+        away = self.unreachable_until - time.monotonic()
+        if away > 0:
+            # out of range: BlueZ gives up on the attempt after a few seconds
+            def give_up():
+                error(Failed("le-connection-abort-by-local"))
+                return False
+            GLib.timeout_add(int(min(away, 4.0) * 1000), give_up)
             return
         self.change(DEVICE, Connected=dbus.Boolean(True))
         GLib.timeout_add(50, self.resolve)
+        reply()
 
     @dbus.service.method(DEVICE)
     def Disconnect(self):
@@ -292,6 +304,7 @@ class Device(Properties):
         if time.monotonic() - self.player.started >= self.standin.drop_after:
             self.dropped = True
             self.report("link dropped")
+            self.unreachable_until = time.monotonic() + self.standin.unreachable_for
             self.drop()
 
     def report(self, what):
@@ -478,6 +491,7 @@ class StandIn:
         self.bus = bus
         self.objects = {}
         self.drop_after = args.drop_link_after
+        self.unreachable_for = args.unreachable_for
         self.needs_pairing = args.needs_pairing
         self.root = Root(bus, self)
         self.adapter = Adapter(bus, self, not args.powered_off)
@@ -519,6 +533,8 @@ def main():
     parser.add_argument("--af-beats", required=True, help="beat samples at 250 Hz, one per line")
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--drop-link-after", type=float)
+    parser.add_argument("--unreachable-for", type=float, default=0.0,
+                        help="after the drop, Connect fails (after up to 4 s, as BlueZ's does) for this long")
     parser.add_argument("--loop", action="store_true", help="the board plays record 100's minute over and over")
     parser.add_argument("--stream-seconds", type=float, help="each stream ends after this much data (whole notifications)")
     parser.add_argument("--powered-off", action="store_true")
