@@ -106,6 +106,13 @@ struct BluetoothCommandTests {
         #expect(!events.isEmpty, "\(lines.filter { $0["event"] != nil }) \(result.stdoutText.suffix(600))")
         #expect(lines.contains { $0["rhythm"] as? String == "af" })
         #expect(result.stderr.contains("(hrs)") && result.stderr.contains("1 malformed skipped"), "\(result.stderr)")
+        // the Polar H10 offers Heart Rate Measurements beside its ECG: --ble-profile hrs reads its RR intervals
+        let h10 = try run(Paths.tscope, ["ecg", "monitor", "--ble", "Polar H10 8AA87D20", "--ble-profile", "hrs", "--json", "--to", "20"],
+                          environment: bus.environment, timeoutSeconds: 60)
+        #expect(h10.status == 0, "\(h10.stderr)")
+        #expect(try Self.objects(h10.stdoutText).filter { $0["time"] != nil }.count == 20, "\(h10.stdoutText.suffix(400))")
+        #expect(h10.stderr.contains("Polar H10 8AA87D20 (C0:FF:EE:00:00:02) (hrs):") && !h10.stderr.contains(" 0 RR intervals"),
+                "\(h10.stderr)")
         // a strap has no signal to draw or detect on
         let detect = try run(Paths.tscope, ["ecg", "detect", "--ble", "HRM-Strap", "--to", "5", "--out", "/dev/null"],
                              environment: bus.environment, timeoutSeconds: 30)

@@ -226,6 +226,7 @@ class Device(Properties):
         self.address = "C0:FF:EE:00:00:%02X" % index
         self.gatt = []
         self.dropped = False
+        self.extras = {}  # characteristic UUID -> the player of a second profile
         # after a drop the device stays out of range this long (--unreachable-for)
         self.unreachable_until = 0.0
         player.device = self
@@ -262,6 +263,8 @@ class Device(Properties):
         self.report("client disconnected")
         self.drop()
         self.player.reset()
+        for extra in self.extras.values():
+            extra.reset()
 
     def resolve(self):
         if not self.gatt:
@@ -279,6 +282,8 @@ class Device(Properties):
 
     def drop(self):
         self.player.stop()
+        for extra in self.extras.values():
+            extra.stop()
         for path in self.gatt:
             char = self.standin.objects[path]
             char.interfaces[CHAR]["Notifying"] = dbus.Boolean(False)
@@ -292,7 +297,9 @@ class Device(Properties):
         return None
 
     def notify_started(self, char):
-        self.player.notify_started(char)
+        # a second profile's stream (the H10's Heart Rate Service) has a player of its own
+        extra = self.extras.get(char.interfaces[CHAR]["UUID"])
+        (extra or self.player).notify_started(char)
 
     def written(self, char, value):
         self.player.written(char, value)
@@ -509,6 +516,10 @@ class StandIn:
                    PolarPlayer(args.speed, read_polar_csv(args.polar_csv))),
             Device(bus, self, 3, "HRM-Strap", [hrs], StrapPlayer(args.speed, read_beats(args.af_beats), 250.0)),
         ]
+        # the H10 serves Heart Rate Measurements too (--ble-profile hrs): the strap's RR list
+        polar_hrs = StrapPlayer(args.speed, read_beats(args.af_beats), 250.0)
+        polar_hrs.device = self.pending[1]
+        self.pending[1].extras[HRS_MEASUREMENT] = polar_hrs
         if args.stream_seconds is not None:
             for device in self.pending:
                 device.player.limit = int(args.stream_seconds * device.player.rate)
