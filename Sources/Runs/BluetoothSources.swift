@@ -95,6 +95,43 @@ public final class BluetoothECGSource: LinkedECGSource {
     }
 }
 
+/// A heart-rate strap's RR intervals as beat times on their own clock (1/1024 s),
+/// for the viewers: the first interval's start is the first beat.
+public final class BluetoothStrapSource: LiveBeatSource {
+    public let reader: BLESensorReader
+    public let clockRate = 1024.0
+    public private(set) var lastReadArrival: Double?
+    private var newestBeat: Int?
+
+    public init(stream: BLESensorStream) {
+        reader = BLESensorReader(stream)
+    }
+
+    public func takeBeats(into beats: inout [Int]) throws {
+        let taken = reader.takeRRIntervals()
+        lastReadArrival = taken.arrivals.first
+        if taken.intervals.isEmpty, let failure = reader.status.failure { throw CommandError(failure.description) }
+        for interval in taken.intervals where interval > 0 {
+            if newestBeat == nil {
+                newestBeat = 0
+                beats.append(0)
+            }
+            newestBeat! += Int(interval)
+            beats.append(newestBeat!)
+        }
+    }
+
+    public var gaps: [ECGStreamGap] {
+        reader.status.gaps.map { ECGStreamGap(afterSample: $0.afterSample, seconds: $0.seconds) }
+    }
+
+    /// Stops the reader and disconnects.
+    public func close() { reader.close() }
+
+    /// The closing line: what came, what was skipped, the gaps.
+    public var summary: String { BluetoothSummary.line(reader, reader.status) }
+}
+
 /// The closing line of a Bluetooth run: what came, what was skipped, the gaps.
 enum BluetoothSummary {
     static func line(_ reader: BLESensorReader, _ status: BLESensorReader.Status) -> String {

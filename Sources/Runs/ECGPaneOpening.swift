@@ -17,7 +17,8 @@ public enum ECGPaneOpening {
         } catch let error as ECGError {
             throw CommandError("--ecg \(error.description)")
         }
-        let model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), layout: .strip)
+        var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), layout: .strip)
+        if feed.beatSource != nil { model.showTrendOnly() }
         return ECGSidePane(monitor: ECGLiveMonitor(feed: feed, model: model, showsKeys: false))
     }
 }

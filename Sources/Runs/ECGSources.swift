@@ -180,6 +180,22 @@ public struct ECGSourceRequest {
 
     /// Opens the source for a viewer: files replayed at `speed`, the generator in real time.
     public func openFeed(sourcePath: String?) throws -> ECGFeed {
+        if case .bluetooth(let request) = stream {
+            try checkRecordPath()
+            let sensor = try request.open(rate: rate)
+            if sensor.profile == .hrs {
+                // a strap's beats: the trend, the rhythm and its events, without a strip
+                if let record {
+                    sensor.close()
+                    discardRecordFiles()
+                    throw CommandError("--record \(record): \(sensor.device.label) gives heart rate and RR intervals (hrs), not an ECG to record")
+                }
+                return ECGFeed(beats: BluetoothStrapSource(stream: sensor), sourceName: sensor.device.name)
+            }
+            let opened = try openBluetooth(request, stream: sensor)
+            return ECGFeed(source: opened.source, sourceName: opened.name, qrsLead: try detectionLead(opened), mains: mains,
+                           detector: detector)
+        }
         let opened = try openSource(sourcePath: sourcePath)
         let source: any ECGSource = opened.isFile ? PacedSource(opened.source, speed: speed ?? 1)
             : opened.isSynthetic ? PacedSource(opened.source) : opened.source

@@ -262,6 +262,7 @@ public struct ECGViewerRun {
         }
         var model = ECGMonitorModel(strip: feed.makeStrip(stripSeconds: stripSeconds), refreshRate: refreshRate, layout: layout)
         model.trend.target = targetZone
+        if feed.beatSource != nil { model.showTrendOnly() }
         let session = TerminalSession(input: keyboard)
         let monitor = ECGLiveMonitor(feed: feed, model: model)
         try InteractiveView.run(session, mouse: false, afterRestore: {
@@ -270,6 +271,10 @@ public struct ECGViewerRun {
             if let sensor = ECGSourceRequest.sensor(feed.source) {
                 sensor.close()
                 printError(sensor.summary)
+            }
+            if let strap = feed.beatSource as? BluetoothStrapSource {
+                strap.close()
+                printError(strap.summary)
             }
             printError(Self.latencyLine(monitor.runLatency, gaps: feed.gapCount))
         }) { colorMode in

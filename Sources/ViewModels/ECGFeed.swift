@@ -35,9 +35,25 @@ public final class ECGFeed {
     private var trendSeconds = 0
     private var trendSecondsBeforeRestart = 0
 
+    /// beats alone (a heart-rate strap), read instead of `source`, through `beatMonitor`
+    public let beatSource: LiveBeatSource?
+    private let beatMonitor: BeatRhythmMonitor?
+    /// the newest beat taken from `beatSource` [its clock's samples], and the next second to report
+    private var newestBeat: Int?
+    private var nextBeatSecond = 1
+    private var beatBuffer: [Int] = []
+
+    /// A feed of beats alone: the rhythm engine over them (`BeatRhythmMonitor`, as
+    /// `ecg monitor --rr` runs it), a trend point and status a second, events; no strip.
+    public convenience init(beats: LiveBeatSource, sourceName: String) {
+        self.init(source: NoSignalSource(sampleRate: beats.clockRate), sourceName: sourceName, mains: nil, beats: beats)
+    }
+
     public init(source: any ECGSource, sourceName: String, qrsLead: Int = 0, mains: Double? = 50,
                 referenceBeats: [Int] = [], annotations: [ECGStripAnnotation] = [],
-                detector: BeatDetectorKind = .standard) {
+                detector: BeatDetectorKind = .standard, beats: LiveBeatSource? = nil) {
+        beatSource = beats
+        beatMonitor = beats.map { BeatRhythmMonitor(liveName: sourceName, sampleRate: $0.clockRate) }
         self.detector = detector
         self.source = source
         self.sourceName = sourceName
@@ -65,11 +81,12 @@ public final class ECGFeed {
     /// - Returns: when the oldest sample read arrived: a linked source's own arrival time,
     ///   else the clock time of the read; nil if none was read
     public func drain(into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
+        if let beatSource, let beatMonitor { return try drainBeats(beatSource, through: beatMonitor, into: &model, clock: clock) }
         var oldest: Double?
         let linked = source as? LinkedECGSource
         for _ in 0..<Self.maximumReadsPerDrain {
             let result = try source.read(into: &chunk)
-            if let linked { markGaps(linked, on: &model.strip) }
+            if let linked { markGaps(linked.gaps, on: &model.strip) }
             switch result {
             case .samples(let count):
                 guard count > 0 else { return oldest }
@@ -97,9 +114,32 @@ public final class ECGFeed {
     /// the linked source's breaks already marked on the strip
     private var gapsMarked = 0
 
+    /// Takes the beats that arrived into the rhythm engine; every whole second they
+    /// pass gives a trend point, the status, and an event when the rhythm turns abnormal.
+    private func drainBeats(_ beats: LiveBeatSource, through monitor: BeatRhythmMonitor,
+                            into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
+        beatBuffer.removeAll(keepingCapacity: true)
+        try beats.takeBeats(into: &beatBuffer)
+        markGaps(beats.gaps, on: &model.strip)
+        guard !beatBuffer.isEmpty else { return nil }
+        let arrival = beats.lastReadArrival ?? clock()
+        for beat in beatBuffer {
+            monitor.append(beatAt: beat)
+            newestBeat = beat
+        }
+        while let newestBeat, monitor.sample(atSecond: nextBeatSecond) <= newestBeat {
+            if let event = monitor.advance(toSecond: nextBeatSecond) { model.events.append(event) }
+            if let newest = monitor.events.events.last { model.events.updateNewest(newest) }
+            _ = monitor.takeEndedEpisodes()
+            model.trend.append(measured: monitor.heartRate, reference: nil, inAF: monitor.status.code == .af,
+                               afBurden: monitor.rhythm.afBurden)
+            nextBeatSecond += 1
+        }
+        return arrival
+    }
+
     /// Marks each new break of the stream on the strip: "gap 3.2 s" at the sample after which it came.
-    private func markGaps(_ linked: LinkedECGSource, on strip: inout ECGStripModel) {
-        let gaps = linked.gaps
+    private func markGaps(_ gaps: [ECGStreamGap], on strip: inout ECGStripModel) {
         guard gaps.count > gapsMarked else { return }
         for gap in gaps[gapsMarked...] {
             strip.annotations.append(ECGStripAnnotation(sample: gap.afterSample, text: String(format: "gap %.1f s", gap.seconds)))
@@ -125,8 +165,8 @@ public final class ECGFeed {
     }
 
     /// smoothed heart rate [beats/min]; nil until enough beats were seen
-    public var heartRateBPM: Double? { pipeline.heartRate }
-    public var status: RhythmStatus { pipeline.status }
+    public var heartRateBPM: Double? { beatMonitor?.heartRate ?? pipeline.heartRate }
+    public var status: RhythmStatus { beatMonitor?.status ?? pipeline.status }
 
     /// Samples skipped so far: unparsable or NaN lines of a line source, and
     /// missing samples held over in the pipeline.
@@ -171,4 +211,13 @@ public final class ECGFeed {
         pipeline = ECGPipeline(source: source, qrsLead: qrsLead, mains: mains, detector: detector)
         trendSecondsBeforeRestart = trendSeconds
     }
+}
+
+/// The signal of a feed of beats alone: one silent lead at the beats' clock, so
+/// the strip and pipeline a feed carries exist; nothing is ever read from it.
+final class NoSignalSource: ECGSource {
+    let leadNames = ["RR"]
+    let sampleRate: Double
+    init(sampleRate: Double) { self.sampleRate = sampleRate }
+    func read(into chunk: inout ECGChunk) throws -> ECGReadResult { .waiting }
 }

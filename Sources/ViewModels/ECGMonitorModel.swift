@@ -27,6 +27,8 @@ public struct ECGMonitorModel: Sendable {
     /// heart rate per second against the reference or the target zone (key t)
     public var trend = ECGHeartRateTrend()
     public private(set) var showsTrend = false
+    /// beats without a signal (a heart-rate strap): the trend is all there is to draw
+    public private(set) var trendOnly = false
     /// frames drawn per second at most
     public private(set) var refreshRate: Double
     /// a replayed record's speed [× real time]
@@ -39,6 +41,12 @@ public struct ECGMonitorModel: Sendable {
         twelveLead = ECGTwelveLeadLayout(leadNames: strip.leadNames)
         self.layout = layout ?? (twelveLead.isUseful ? .twelveLead : .strip)
         self.refreshRate = ECGStripModel.step(Self.refreshRates, from: refreshRate, by: 0)
+    }
+
+    /// Shows the heart-rate trend for good: a source of beats alone has no strip.
+    public mutating func showTrendOnly() {
+        trendOnly = true
+        showsTrend = true
     }
 
     /// Applies an intent; returns what the viewer must do beyond the model.
@@ -58,7 +66,7 @@ public struct ECGMonitorModel: Sendable {
         case .toggleEventList:
             events.toggleOpen()
         case .toggleTrend:
-            showsTrend.toggle()
+            if !trendOnly { showsTrend.toggle() }
         case .moveEventSelection(let steps):
             events.moveSelection(by: steps)
         case .deleteSelectedEvent:

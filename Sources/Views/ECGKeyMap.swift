@@ -14,6 +14,9 @@ public enum ECGKeyMap {
         "space pause  ←/→ length  ↑/↓ gain  v \(layout == .twelveLead ? "strips" : "12-lead")  l leads  e events  ? keys  q quit"
     }
 
+    /// The key line over beats alone (a heart-rate strap): the trend is the view, the strip keys do nothing.
+    public static let trendOnlyHelpText = "e events  - + refresh  ? keys  q quit"
+
     /// What `?` shows: every key and what it does.
     public static let helpLines = [
         " keys",

@@ -54,7 +54,8 @@ public final class ECGMonitorView {
             if showsHelp {
                 let help = Rect(x: area.x, y: area.maxY - 1, width: area.width, height: 1)
                 buffer.fill(help, with: .blank)
-                buffer.put(ECGKeyMap.helpText(layout: model.layout), x: help.x + 1, y: help.y, limit: help.maxX,
+                buffer.put(model.trendOnly ? ECGKeyMap.trendOnlyHelpText : ECGKeyMap.helpText(layout: model.layout),
+                           x: help.x + 1, y: help.y, limit: help.maxX,
                            style: Self.helpStyle)
             }
             drawnStatus = key
@@ -160,10 +161,13 @@ public final class ECGMonitorView {
                            style: rhythm.code.isAbnormal ? Self.alarmStyle : Self.normalStyle)
         }
         let strip = model.strip
-        var text = " \(ECGText.number(strip.sampleRate)) Hz"
+        // beats alone (a strap) have no sample rate, strip length or gain to show
+        var text = model.trendOnly ? " RR intervals" : " \(ECGText.number(strip.sampleRate)) Hz"
         if model.playbackSpeed != 1 { text += " ×\(ECGText.number(model.playbackSpeed))" }
-        text += " │ \(ECGText.number(strip.stripSeconds)) s"
-        text += " │ \(ECGText.number(strip.gainMillimetresPerMillivolt)) mm/mV"
+        if !model.trendOnly {
+            text += " │ \(ECGText.number(strip.stripSeconds)) s"
+            text += " │ \(ECGText.number(strip.gainMillimetresPerMillivolt)) mm/mV"
+        }
         text += " │ latency p99 " + (status.latencyP99Seconds.map { ECGText.number($0 * 1000) + " ms" } ?? "--")
         text += " │ \(ECGText.number(status.framesPerSecond, maxFractionDigits: 0)) fps"
         text += " │ events \(model.events.count) │ \(status.sourceName)"

@@ -202,6 +202,41 @@ struct BluetoothCommandTests {
         }
     }
 
+    /// `ecg watch` on a strap: no strip, the heart-rate trend, and the rhythm from its RR
+    /// intervals; the AF excerpt's episode in the event table (time, heart rate), deletable there.
+    @Test func watchOnAStrapShowsTheTrendAndTheArrhythmiaTable() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "10"])
+        defer { bus.stop() }
+        let directory = try Paths.temporaryDirectory("ble-watch-strap")
+        let errors = directory.appendingPathComponent("stderr").path
+        let tmux = try #require(try TmuxSession(width: 100, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble HRM-Strap 2>\(errors); echo \"STAT\"\"US=$?\"")
+        let screen = try #require(tmux.waitFor("RR intervals", timeoutSeconds: 30), "\(tmux.screen())")
+        #expect(screen.contains("HRM-Str") && !screen.contains("mm/mV"), "\(screen)")
+        #expect(tmux.waitFor("HR trend", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor("Atrial fibrillation", timeoutSeconds: 30) != nil, "\(tmux.screen())")
+        // the table: the episode with when it began and its heart rate; x deletes the selected row
+        try tmux.keys("e")
+        let table = try #require(tmux.waitFor("  AF  ", timeoutSeconds: 5), "\(tmux.screen())")
+        let row = try #require(table.split(separator: "\n").first { $0.contains("  AF  ") }, "\(table)")
+        #expect(row.contains(":") && row.contains("bpm"), "\(row)")
+        let listed = table.range(of: "Events (").flatMap { Int(table[$0.upperBound...].prefix { $0.isNumber }) }
+        let count = try #require(listed, "\(table)")
+        try tmux.keys("x")
+        #expect(tmux.waitFor("Events (\(count - 1))", timeoutSeconds: 5) != nil || count == 1, "\(tmux.screen())")
+        try tmux.keys("e")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        let closing = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(closing.contains("HRM-Strap (C0:FF:EE:00:00:03) (hrs):") && closing.contains("latency from arrival to screen: p50"),
+                "\(closing)")
+        // a strap has nothing to record
+        let record = try run(Paths.tscope, ["ecg", "watch", "--ble", "HRM-Strap", "--record", directory.appendingPathComponent("strap.edf").path],
+                             environment: bus.environment, timeoutSeconds: 30)
+        #expect(record.status != 0 && record.stderr.contains("not an ECG to record"), "\(record.stderr)")
+    }
+
     @Test func aDroppedLinkIsReconnectedAndTheRunGoesOn() throws {
         let bus = try BlueZStandIn(options: ["--speed", "4", "--drop-link-after", "1"])
         defer { bus.stop() }

@@ -61,3 +61,17 @@ public protocol LinkedECGSource: ECGSource {
     /// the stream's breaks so far, oldest first
     var gaps: [ECGStreamGap] { get }
 }
+
+/// A live source of beat times alone, without a signal: a heart-rate strap's
+/// RR intervals. The viewers draw its heart-rate trend and rhythm.
+public protocol LiveBeatSource: AnyObject {
+    /// the beats' clock [Hz] (1024 for Heart Rate Measurements' RR intervals)
+    var clockRate: Double { get }
+    /// Appends the beats that arrived since the last call (sample indices of the
+    /// clock since the first beat, ascending). Throws when the stream failed for good.
+    func takeBeats(into beats: inout [Int]) throws
+    /// when the oldest beat of the last call reached this process [s, CLOCK_MONOTONIC]; nil when it had none
+    var lastReadArrival: Double? { get }
+    /// the stream's breaks so far, oldest first (`afterSample` counts beats)
+    var gaps: [ECGStreamGap] { get }
+}
