@@ -201,11 +201,14 @@ public final class BLESensorStream {
         }
         lostAt = nil
         decoder.counts.reconnects += 1
+        // the arrival rate is measured again from here: a gap is not a slow clock
+        firstArrival = nil
+        lastArrival = nil
         gaps.append(BLEGap(afterSample: profile == .hrs ? counts.rrIntervals : counts.samples, seconds: -since.timeIntervalSinceNow))
     }
 
-    /// The rate samples arrived at [Hz] from the first notification to the last, link gaps
-    /// included; nil before two seconds of them (a board's clock against its `--rate`).
+    /// The rate samples arrived at [Hz] from the first notification since the link last
+    /// came up to the newest; nil before two seconds of them (a board's clock against its `--rate`).
     public var arrivalRate: Double? {
         guard let firstArrival, let lastArrival else { return nil }
         let span = lastArrival.time.timeIntervalSince(firstArrival.time)

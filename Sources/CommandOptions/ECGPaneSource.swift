@@ -18,14 +18,14 @@ public enum ECGPaneSource {
         var parts = spec.dropFirst(bluetoothPrefix.count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let target = parts.removeFirst()
         guard !target.isEmpty else {
-            throw ValidationError("--ecg \(spec): expected ble:ADDRESS or ble:NAME (e.g. ble:\"Polar H10 8AA87D20\")")
+            throw CommandError("--ecg \(spec): expected ble:ADDRESS or ble:NAME (e.g. ble:\"Polar H10 8AA87D20\")")
         }
         var arguments = ["--ble", target]
         for part in parts {
             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
             let options = ["rate": "--rate", "profile": "--ble-profile", "adapter": "--ble-adapter", "scan-time": "--scan-time"]
             guard pair.count == 2, let option = options[pair[0]] else {
-                throw ValidationError("--ecg \(spec): \"\(part)\" is not one of rate=HZ, profile=kardia|polar, adapter=NAME, scan-time=S")
+                throw CommandError("--ecg \(spec): \"\(part)\" is not one of rate=HZ, profile=kardia|polar|hrs, adapter=NAME, scan-time=S")
             }
             arguments += [option, pair[1]]
         }
@@ -34,9 +34,9 @@ public enum ECGPaneSource {
             options = try ECGSourceOptions.parse(arguments)
             try options.validate(sourcePath: nil)
         } catch let error as ValidationError {
-            throw ValidationError("--ecg \(spec): \(error.message)")
+            throw CommandError("--ecg \(spec): \(error.message)")
         } catch {
-            throw ValidationError("--ecg \(spec): \(ECGSourceOptions.message(for: error))")
+            throw CommandError("--ecg \(spec): \(ECGSourceOptions.message(for: error))")
         }
         return (options.request, nil)
     }

@@ -83,6 +83,17 @@ public final class BluetoothECGSource: LinkedECGSource {
     /// Stops the reader and the sensor's measurement, disconnects.
     public func close() { reader.close() }
 
+    /// how far the arrival rate may stray from the stated one before the status line says so
+    static let driftTolerance = 0.01
+
+    /// "reconnecting", or the board's clock off its `--rate` by more than 1 % ("arriving at 352.1 Hz, --rate 360")
+    public var linkNote: String? {
+        let status = reader.status
+        if status.isReconnecting { return "link lost: reconnecting" }
+        guard let arrival = status.arrivalRate, sampleRate > 0, abs(arrival / sampleRate - 1) > Self.driftTolerance else { return nil }
+        return String(format: "arriving at %.1f Hz, ", arrival) + (reader.profile == .kardia ? "--rate" : "nominal") + " \(Int(sampleRate.rounded())) Hz"
+    }
+
     /// What arrived, for stderr at the end of a run: the counts, and the rate samples came at against the one expected.
     public var summary: String {
         let status = reader.status

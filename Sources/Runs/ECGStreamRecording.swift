@@ -17,6 +17,7 @@ public final class RecordingECGSource: LinkedECGSource {
     public var sampleRate: Double { inner.sampleRate }
     public var lastReadArrival: Double? { (inner as? LinkedECGSource)?.lastReadArrival }
     public var gaps: [ECGStreamGap] { (inner as? LinkedECGSource)?.gaps ?? [] }
+    public var linkNote: String? { (inner as? LinkedECGSource)?.linkNote }
 
     public init(_ inner: any ECGSource, path: String) throws {
         self.inner = inner

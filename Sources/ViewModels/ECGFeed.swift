@@ -150,6 +150,9 @@ public final class ECGFeed {
     /// the stream's breaks so far (a sensor's dropped links)
     public var gapCount: Int { gapsMarked }
 
+    /// what a linked source says about its link now (reconnecting, a clock off its rate)
+    public var linkNote: String? { (source as? LinkedECGSource)?.linkNote }
+
     /// Appends a trend point for every whole second of signal the pipeline has
     /// passed: only what arrived since the last one.
     private func appendTrend(to trend: inout ECGHeartRateTrend) {

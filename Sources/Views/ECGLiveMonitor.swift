@@ -68,7 +68,7 @@ public final class ECGLiveMonitor {
             // a live source that went quiet says so for the whole silence (not after it ended)
             let silent = status.ended ? 0 : now - (lastDataAt ?? now)
             let stall = silent >= Self.stallSeconds ? "no data from \(feed.sourceName) for \(Int(silent)) s" : nil
-            let parts = [message, stall, skipped > 0 ? "\(skipped) skipped" : nil].compactMap { $0 }
+            let parts = [message, stall, feed.linkNote, skipped > 0 ? "\(skipped) skipped" : nil].compactMap { $0 }
             status.message = parts.isEmpty ? nil : parts.joined(separator: " │ ")
         }
     }

@@ -195,10 +195,10 @@ struct BluetoothCommandTests {
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
         // what the pane cannot read is one line before the screen opens
         for (spec, expected) in [("ble:", "expected ble:ADDRESS or ble:NAME"), ("ble:Kardia-ECG,speed=2", "\"speed=2\" is not one of"),
-                                 ("ble:Kardia-ECG,rate=9", "--rate 9.0: expected 50 to 10000 Hz"),
-                                 ("ble:HRM-Strap", "not an ECG")] {
+                                 ("ble:Kardia-ECG,rate=9", "--rate 9.0: expected 50 to 10000 Hz")] {
             let result = try run(Paths.tscope, ["watch", "--device", "demo", "--ecg", spec], environment: bus.environment, timeoutSeconds: 30)
             #expect(result.status != 0 && result.stderr.contains(expected), "\(spec): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         }
     }
 
@@ -235,6 +235,21 @@ struct BluetoothCommandTests {
         let record = try run(Paths.tscope, ["ecg", "watch", "--ble", "HRM-Strap", "--record", directory.appendingPathComponent("strap.edf").path],
                              environment: bus.environment, timeoutSeconds: 30)
         #expect(record.status != 0 && record.stderr.contains("not an ECG to record"), "\(record.stderr)")
+    }
+
+    /// A board whose clock is not the `--rate` given (it sends 360 Hz, told 372): the status line says what
+    /// rate the samples arrive at once two seconds of them have come.
+    @Test func watchShowsABoardOffItsRate() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "1"])
+        defer { bus.stop() }
+        let tmux = try #require(try TmuxSession(width: 200, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble Kardia-ECG --rate 372; echo \"STAT\"\"US=$?\"")
+        let screen = try #require(tmux.waitFor("Hz, --rate 372 Hz", timeoutSeconds: 30), "\(tmux.screen())")
+        let arriving = screen.range(of: "arriving at ").flatMap { Double(screen[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
+        #expect(arriving.map { (350...365).contains($0) } == true, "\(screen)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
     }
 
     @Test func aDroppedLinkIsReconnectedAndTheRunGoesOn() throws {

@@ -60,6 +60,9 @@ public protocol LinkedECGSource: ECGSource {
     var lastReadArrival: Double? { get }
     /// the stream's breaks so far, oldest first
     var gaps: [ECGStreamGap] { get }
+    /// what the status line should say about the link now ("reconnecting", a clock off its
+    /// rate); nil when all is well
+    var linkNote: String? { get }
 }
 
 /// A live source of beat times alone, without a signal: a heart-rate strap's
