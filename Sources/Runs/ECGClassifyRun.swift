@@ -222,6 +222,11 @@ public struct ECGClassifyRun {
     }
 
     static func escaped(_ text: String) -> String {
+        // most text (record names, reasons) has nothing to escape: returned as it is, not rebuilt
+        // scalar by scalar (which gives the same string)
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+            return text
+        }
         var out = ""
         for character in text.unicodeScalars {
             switch character {

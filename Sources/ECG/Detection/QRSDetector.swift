@@ -211,8 +211,13 @@ public final class QRSDetector {
         var start = 0
         while start < samples.count {
             let count = min(Self.batchLength, samples.count - start)
-            filterBatch(UnsafeBufferPointer(rebasing: samples[start..<(start + count)]))
-            matchFilters(count: count)
+            let batch = UnsafeBufferPointer(rebasing: samples[start..<(start + count)])
+            if bandPass.count == 2 {
+                filterAndMatchBatch(batch)
+            } else {
+                filterBatch(batch)
+                matchFilters(count: count)
+            }
             for offset in 0..<count {
                 step(filtered: batchFiltered[offset], energy: batchEnergy[offset], beats: &beats)
             }
@@ -249,6 +254,109 @@ public final class QRSDetector {
                 batchFiltered[offset] = filtered
             }
         }
+    }
+
+    /// `filterBatch` then `matchFilters` for the band-pass's two sections (high-pass, low-pass), in one
+    /// loop: the band-pass is a recursion, each sample waiting on the one before through both sections'
+    /// multiply-adds, while the matched filters are independent sums. Run one after the other, the
+    /// processor sat waiting through the first and then worked through the second; in one loop it
+    /// works on the matched filters of the two samples just band-passed while the recursion goes on.
+    /// The sections are held in local variables for the batch (through the array, each sample stored
+    /// their state to memory and loaded it back, a store-to-load delay inside the recursion). Every
+    /// value's operations and their order are `filterBatch`'s and `matchFilters`' own, so are the bits.
+    private func filterAndMatchBatch(_ samples: UnsafeBufferPointer<Float>) {
+        var high = bandPass[0], low = bandPass[1]
+        var primed = self.primed, lastInput = self.lastInput
+        let filtered = batchFiltered, energy = batchEnergy, input = matchInput
+        let count = samples.count
+        let taps = narrowTemplate.count
+        let blockEnd = taps / 4 * 4
+        let x = UnsafePointer(input.baseAddress!)
+        narrowTemplate.withUnsafeBufferPointer { narrowTaps in
+            wideTemplate.withUnsafeBufferPointer { wideTaps in
+                let narrowTap = narrowTaps.baseAddress!, wideTap = wideTaps.baseAddress!
+                @inline(__always) func bandPassed(_ sample: Float) -> Double {
+                    let input = Double(sample)
+                    guard input.isFinite || primed else { return 0 }
+                    let x = input.isFinite ? input : lastInput
+                    lastInput = x
+                    if !primed {
+                        // settled on x: the high-pass outputs 0, so the low-pass starts at 0, not at x
+                        high.prime(with: x)
+                        low.prime(with: x * high.dcGain)
+                        primed = true
+                    }
+                    return low.process(high.process(x))
+                }
+                @inline(__always) func four(_ pointer: UnsafePointer<Double>) -> SIMD4<Double> {
+                    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Double>.self)
+                }
+                @inline(__always) func smallerSquare(_ narrow: SIMD4<Double>, _ narrowTail: Double,
+                                                     _ wide: SIMD4<Double>, _ wideTail: Double) -> Double {
+                    let narrowSum = narrow.sum() + narrowTail
+                    let wideSum = wide.sum() + wideTail
+                    return min(narrowSum * narrowSum, wideSum * wideSum)
+                }
+                // x[offset ..< offset + taps]: output `offset`'s last `taps` samples, oldest first
+                var offset = 0
+                while offset + 2 <= count {
+                    let first = bandPassed(samples[offset]), second = bandPassed(samples[offset + 1])
+                    filtered[offset] = first
+                    filtered[offset + 1] = second
+                    input[taps - 1 + offset] = first
+                    input[taps + offset] = second
+                    var narrow0 = SIMD4<Double>(), wide0 = SIMD4<Double>()
+                    var narrow1 = SIMD4<Double>(), wide1 = SIMD4<Double>()
+                    var k = 0
+                    while k < blockEnd {
+                        let narrowFour = four(narrowTap + k), wideFour = four(wideTap + k)
+                        let x0 = four(x + (offset &+ k)), x1 = four(x + (offset &+ 1 &+ k))
+                        narrow0 += narrowFour * x0
+                        wide0 += wideFour * x0
+                        narrow1 += narrowFour * x1
+                        wide1 += wideFour * x1
+                        k &+= 4
+                    }
+                    var narrowTail0 = 0.0, wideTail0 = 0.0, narrowTail1 = 0.0, wideTail1 = 0.0
+                    while k < taps {
+                        narrowTail0 += narrowTap[k] * x[offset &+ k]
+                        wideTail0 += wideTap[k] * x[offset &+ k]
+                        narrowTail1 += narrowTap[k] * x[offset &+ 1 &+ k]
+                        wideTail1 += wideTap[k] * x[offset &+ 1 &+ k]
+                        k &+= 1
+                    }
+                    energy[offset] = smallerSquare(narrow0, narrowTail0, wide0, wideTail0)
+                    energy[offset + 1] = smallerSquare(narrow1, narrowTail1, wide1, wideTail1)
+                    offset += 2
+                }
+                if offset < count {
+                    let value = bandPassed(samples[offset])
+                    filtered[offset] = value
+                    input[taps - 1 + offset] = value
+                    var narrow = SIMD4<Double>(), wide = SIMD4<Double>()
+                    var k = 0
+                    while k < blockEnd {
+                        let x0 = four(x + (offset &+ k))
+                        narrow += four(narrowTap + k) * x0
+                        wide += four(wideTap + k) * x0
+                        k &+= 4
+                    }
+                    var narrowTail = 0.0, wideTail = 0.0
+                    while k < taps {
+                        narrowTail += narrowTap[k] * x[offset &+ k]
+                        wideTail += wideTap[k] * x[offset &+ k]
+                        k &+= 1
+                    }
+                    energy[offset] = smallerSquare(narrow, narrowTail, wide, wideTail)
+                }
+            }
+        }
+        // keep the last taps − 1 for the next batch
+        for index in 0..<(taps - 1) { input[index] = input[count + index] }
+        bandPass[0] = high
+        bandPass[1] = low
+        self.primed = primed
+        self.lastInput = lastInput
     }
 
     /// The smaller of the two matched filters' squared outputs for each of the batch's first `count`

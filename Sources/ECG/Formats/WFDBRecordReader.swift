@@ -177,10 +177,42 @@ public enum WFDBRecordReader {
     }
 
     package static func contents(of path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = wholeFile(path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot read (permission?)" : "no such file"
             throw ECGError(file: path, reason)
         }
-        return [UInt8](data)
+        return bytes
+    }
+
+    /// A file's bytes read with open/fstat/read straight into the array (nil if it cannot be opened or
+    /// read, or is a directory), as `FileManager.contents(atPath:)` gave them: that call, then copying its
+    /// `Data` into an array, was about a hundredth of `ecg classify`'s time for a CinC record's two small
+    /// files. Reads until the end, so a file whose size `fstat` does not know (a pipe) is read whole too.
+    static func wholeFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
+        // one byte more than the size, so a regular file's end shows in the first read's count
+        var capacity = max(0, Int(status.st_size)) + 1
+        var bytes = [UInt8]()
+        while true {
+            if bytes.count == capacity { capacity *= 2 }
+            var failed = false
+            let before = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: capacity - before))
+            let count = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
+                while true {
+                    let count = Glibc.read(descriptor, buffer.baseAddress! + before, capacity - before)
+                    if count < 0, errno == EINTR { continue }
+                    if count < 0 { failed = true }
+                    return max(count, 0)
+                }
+            }
+            bytes.removeLast(capacity - before - count)
+            if failed { return nil }
+            if count == 0 { return bytes }
+        }
     }
 }

@@ -87,20 +87,33 @@ public struct QuantileNetwork: Sendable {
     public var inputCount: Int { featureCount + missingIndicators.count }
     public var hiddenUnitCount: Int { hiddenBiases.count }
 
+    /// The network a JSON document describes: read by `ModelJSONReader`, or by `JSONDecoder` when that
+    /// reader gives up (as `GradientBoostedTrees(json:)`).
     public init(json: String) throws(QuantileNetworkError) {
-        try self.init(jsonData: Data(json.utf8))
+        if let file = ModelJSONReader.read(json, ModelFile.read) {
+            try self.init(file: file)
+        } else {
+            try self.init(file: Self.decodeWithFoundation(Data(json.utf8)))
+        }
     }
 
     public init(jsonData: Data) throws(QuantileNetworkError) {
-        let file: ModelFile
+        if let file = jsonData.withUnsafeBytes({ ModelJSONReader.read($0.assumingMemoryBound(to: UInt8.self), ModelFile.read) }) {
+            try self.init(file: file)
+        } else {
+            try self.init(file: Self.decodeWithFoundation(jsonData))
+        }
+    }
+
+    /// The document decoded by Foundation's `JSONDecoder` (the reference `ModelJSONReader` is tested against).
+    static func decodeWithFoundation(_ jsonData: Data) throws(QuantileNetworkError) -> ModelFile {
         do {
-            file = try JSONDecoder().decode(ModelFile.self, from: jsonData)
+            return try JSONDecoder().decode(ModelFile.self, from: jsonData)
         } catch let error as DecodingError {
             throw .unreadableJSON(GradientBoostedTrees.explanation(of: error))
         } catch {
             throw .unreadableJSON(String(describing: error))
         }
-        try self.init(file: file)
     }
 
     // MARK: Evaluation
@@ -331,5 +344,71 @@ public struct QuantileNetwork: Sendable {
         hiddenWeights = Array(file.hidden.weights.joined())
         outputBiases = file.output.biases
         outputWeights = Array(file.output.weights.joined())
+    }
+}
+
+// `ModelJSONReader`'s reading of the network's file structs: every member the Decodable ones require,
+// testVectors absent or null as nil, other keys passed over.
+
+extension QuantileNetwork.ModelFile {
+    static func read(_ reader: inout ModelJSONReader) throws -> Self {
+        var format: String?, featureNames: [String]?, classNames: [String]?, medians: [Double]?, references: [Double]?
+        var quantiles: [[Double]]?, missingIndicators: [Int]?, hidden: QuantileNetwork.LayerFile?
+        var output: QuantileNetwork.LayerFile?, testVectors: [QuantileNetwork.TestVectorFile]?
+        try reader.object { reader, key in
+            switch key {
+            case "format": format = try reader.string()
+            case "featureNames": featureNames = try reader.strings()
+            case "classNames": classNames = try reader.strings()
+            case "medians": medians = try reader.doubles()
+            case "references": references = try reader.doubles()
+            case "quantiles": quantiles = try reader.doubleRows()
+            case "missingIndicators": missingIndicators = try reader.ints()
+            case "hidden": hidden = try QuantileNetwork.LayerFile.read(&reader)
+            case "output": output = try QuantileNetwork.LayerFile.read(&reader)
+            case "testVectors":
+                if try reader.null() { break }
+                var list: [QuantileNetwork.TestVectorFile] = []
+                try reader.array { reader in list.append(try QuantileNetwork.TestVectorFile.read(&reader)) }
+                testVectors = list
+            default: try reader.skipValue()
+            }
+        }
+        return Self(format: try format.requiredMember(), featureNames: try featureNames.requiredMember(),
+                    classNames: try classNames.requiredMember(), medians: try medians.requiredMember(),
+                    references: try references.requiredMember(), quantiles: try quantiles.requiredMember(),
+                    missingIndicators: try missingIndicators.requiredMember(), hidden: try hidden.requiredMember(),
+                    output: try output.requiredMember(), testVectors: testVectors)
+    }
+}
+
+extension QuantileNetwork.LayerFile {
+    static func read(_ reader: inout ModelJSONReader) throws -> Self {
+        var biases: [Double]?, weights: [[Double]]?
+        try reader.object { reader, key in
+            switch key {
+            case "biases": biases = try reader.doubles()
+            case "weights": weights = try reader.doubleRows()
+            default: try reader.skipValue()
+            }
+        }
+        return Self(biases: try biases.requiredMember(), weights: try weights.requiredMember())
+    }
+}
+
+extension QuantileNetwork.TestVectorFile {
+    static func read(_ reader: inout ModelJSONReader) throws -> Self {
+        var source: String?, features: [Double?]?, inputs: [Double]?, probabilities: [Double]?
+        try reader.object { reader, key in
+            switch key {
+            case "source": source = try reader.string()
+            case "features": features = try reader.optionalDoubles()
+            case "inputs": inputs = try reader.doubles()
+            case "probabilities": probabilities = try reader.doubles()
+            default: try reader.skipValue()
+            }
+        }
+        return Self(source: try source.requiredMember(), features: try features.requiredMember(),
+                    inputs: try inputs.requiredMember(), probabilities: try probabilities.requiredMember())
     }
 }

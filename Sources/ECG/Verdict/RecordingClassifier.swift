@@ -68,6 +68,12 @@ public enum RecordingClassifier {
 
     /// the verdict model, decoded once (nil only if the committed model is broken, which the tests refuse)
     static let model: VerdictModel? = try? VerdictModel.committed()
+    /// the verdict each of the model's classes names (nil for a name that is none), worked out once:
+    /// `RecordingVerdict(label:)` trims with Foundation, a two-hundredth of `ecg classify`'s time when
+    /// it ran for every class of every recording
+    static let modelVerdicts: [RecordingVerdict?] = model?.classNames.map { RecordingVerdict(label: $0) } ?? []
+    /// whether the model reads the features `RecordingFeatures` measures, in their order (checked once)
+    static let modelReadsTheFeatures = model.map { $0.featureNames == RecordingFeatures.names } ?? false
 
     /// The QRS detector the verdict model learnt from, so `classify`'s default. Pan–Tompkins alone, not
     /// `auto`: cross-validated on the CinC development half (six fold shuffles, before the second look) the
@@ -88,30 +94,30 @@ public enum RecordingClassifier {
         let readable = analysis.duration * (1 - (features["noisy_fraction"].isFinite ? features["noisy_fraction"] : 0))
         if analysis.duration < minimumSeconds {
             assessment.verdict = .tooShort
-            assessment.reasons = [String(format: "%.1f s of signal, %.0f s needed", analysis.duration, minimumSeconds)]
+            assessment.reasons = [printfFormatted("%.1f s of signal, %.0f s needed", analysis.duration, minimumSeconds)]
             return assessment
         }
         if features["noisy_fraction"] > 0.5 || features["beat_count"] < 4 || readable < minimumSeconds {
             // unreadable whatever the model says: it learnt from recordings that are nearly all readable
             // (9 of the 2999 in the development half are like this, 8 of them labelled noisy)
             assessment.verdict = .noisy
-        } else if let model, model.featureNames == RecordingFeatures.names {
+        } else if let model, modelReadsTheFeatures {
             var probabilities = model.probabilities(features.values)
             assessment.partsJudged = secondLook(samples, sampleRate: sampleRate, detector: detector, mains: mains,
                                                 model: model, probabilities: &probabilities)
             var best = 0
             for index in probabilities.indices where probabilities[index] > probabilities[best] { best = index }
-            for (index, name) in model.classNames.enumerated() {
-                if let verdict = RecordingVerdict(label: name) { assessment.probabilities[verdict] = probabilities[index] }
+            for (index, verdict) in modelVerdicts.enumerated() {
+                if let verdict { assessment.probabilities[verdict] = probabilities[index] }
             }
-            assessment.verdict = RecordingVerdict(label: model.classNames[best]) ?? ruleVerdict(features, readable: readable)
+            assessment.verdict = modelVerdicts[best] ?? ruleVerdict(features, readable: readable)
         } else {
             assessment.verdict = ruleVerdict(features, readable: readable)
         }
         assessment.reasons = reasons(features, verdict: assessment.verdict, counts: counts)
         if assessment.partsJudged > 0 {
-            assessment.reasons.append(String(format: "unsure of the whole (two likeliest within %.2f): judged with "
-                                             + "\(assessment.partsJudged) half-length parts too", secondLookMargin))
+            assessment.reasons.append(printfFormatted("unsure of the whole (two likeliest within %.2f): judged with "
+                                                + "\(assessment.partsJudged) half-length parts too", secondLookMargin))
         }
         return assessment
     }
@@ -173,29 +179,41 @@ public enum RecordingClassifier {
     static func reasons(_ features: RecordingFeatures, verdict: RecordingVerdict, counts: [BeatClass: Int]) -> [String] {
         var reasons: [String] = []
         let noisy = features["noisy_fraction"]
-        if noisy > 0.2 { reasons.append(String(format: "noisy or lost signal %.0f %% of the time", noisy * 100)) }
+        if noisy > 0.2 { reasons.append(printfFormatted("noisy or lost signal %.0f %% of the time", noisy * 100)) }
         let irregular = features["irregularity_median"]
         if irregular.isFinite {
             let cosen = features["cosen"]
-            reasons.append(String(format: "RR irregularity %.3f (AF from %.3f)", irregular, AFDetector.enterAbove)
-                           + (cosen.isFinite ? String(format: ", COSEn %.2f", cosen) : ""))
+            reasons.append(printfFormatted("RR irregularity %.3f (AF from %.3f)", irregular, AFDetector.enterAbove)
+                           + (cosen.isFinite ? printfFormatted(", COSEn %.2f", cosen) : ""))
         }
         let af = features["af_fraction"]
-        if af > 0 { reasons.append(String(format: "AF detected %.0f %% of the time", af * 100)) }
+        if af > 0 { reasons.append(printfFormatted("AF detected %.0f %% of the time", af * 100)) }
         let consistency = features["p_wave_consistency"]
         if consistency.isFinite {
-            reasons.append(consistency < 0.5 ? String(format: "no consistent P wave (P-wave agreement %.2f)", consistency)
-                           : String(format: "P wave present (P-wave agreement %.2f)", consistency))
+            reasons.append(consistency < 0.5 ? printfFormatted("no consistent P wave (P-wave agreement %.2f)", consistency)
+                           : printfFormatted("P wave present (P-wave agreement %.2f)", consistency))
         }
         let rate = features["heart_rate_bpm"]
         if rate.isFinite {
-            if rate < 50 { reasons.append(String(format: "bradycardia %.0f bpm", rate)) }
-            if rate > 100 { reasons.append(String(format: "tachycardia %.0f bpm", rate)) }
+            if rate < 50 { reasons.append(printfFormatted("bradycardia %.0f bpm", rate)) }
+            if rate > 100 { reasons.append(printfFormatted("tachycardia %.0f bpm", rate)) }
         }
         let ventricular = counts[.ventricular] ?? 0, supraventricular = counts[.supraventricular] ?? 0
         if ventricular > 0 { reasons.append("\(ventricular) ventricular ectopic beat\(ventricular == 1 ? "" : "s")") }
         if supraventricular > 0 { reasons.append("\(supraventricular) supraventricular ectopic beat\(supraventricular == 1 ? "" : "s")") }
         if features["beat_count"] < 4 { reasons.append("\(Int(features["beat_count"])) beats found") }
         return reasons
+    }
+}
+
+/// `String(format: format, values...)` for a format of floating-point conversions (and `%%`), printed by
+/// the C library's `vsnprintf` directly, which Foundation's formatting ends in as well: the same bytes
+/// (`ecg classify`'s lines compared over the CinC recordings), without Foundation's machinery, which was
+/// about a hundredth of `ecg classify`'s time for a recording's few reasons.
+func printfFormatted(_ format: String, _ values: Double...) -> String {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+        let length = withVaList(values) { vsnprintf(buffer.baseAddress, buffer.count, format, $0) }
+        guard length >= 0, Int(length) < buffer.count else { return String(format: format, arguments: values) }
+        return String(cString: buffer.baseAddress!)
     }
 }
