@@ -49,24 +49,55 @@ public final class BLESensorReader: Sendable {
     private let shared: Locked<Shared>
     private let stopping: Locked<Bool>
     private let thread: Locked<WorkerThread?>
-    /// signalled once the thread has closed the stream
-    private let finished = DispatchSemaphore(value: 0)
+    /// signalled once the thread has closed the stream (or failed to open it)
+    private let finished: DispatchSemaphore
 
-    /// Hands `stream` to a thread of its own: from now on nothing else may touch it
-    /// (`device` and `profile` are copied out here). The thread closes it when stopped.
-    public init(_ stream: BLESensorStream) {
-        device = stream.device
-        profile = stream.profile
+    /// Opens the sensor on a thread of its own (`open`: find, connect, start the profile)
+    /// and reads it there: the stream is made, read and closed on that thread alone.
+    /// Waits for the opening; its failure is thrown here, as one `BLEError`.
+    public init(opening open: @escaping @Sendable () throws -> BLESensorStream) throws {
         let shared = Locked(Shared())
         let stopping = Locked(false)
+        let finished = DispatchSemaphore(value: 0)
+        let opened = Locked<Result<Opened, BLEError>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let worker = WorkerThread {
+            defer { finished.signal() }
+            let stream: BLESensorStream
+            do {
+                stream = try open()
+            } catch {
+                opened.value = .failure(error as? BLEError ?? .connectFailed(device: "the sensor", reason: "\(error)"))
+                ready.signal()
+                return
+            }
+            opened.value = .success(Opened(device: stream.device, profile: stream.profile))
+            ready.signal()
+            Self.pump(stream, into: shared, until: stopping)
+        }
+        guard let worker else { throw BLEError.connectFailed(device: "the sensor", reason: "no thread to read it on") }
+        ready.wait()
+        switch opened.value {
+        case .success(let sensor)?:
+            device = sensor.device
+            profile = sensor.profile
+        case .failure(let error)?:
+            worker.join()
+            throw error
+        case nil:
+            worker.join()
+            throw BLEError.connectFailed(device: "the sensor", reason: "the reader ended before opening it")
+        }
         self.shared = shared
         self.stopping = stopping
-        let handover = Handover(stream)
-        let finished = finished
-        thread = Locked(WorkerThread {
-            Self.pump(handover.stream, into: shared, until: stopping)
-            finished.signal()
-        })
+        self.finished = finished
+        thread = Locked(worker)
+    }
+
+    /// what the opening thread reports back
+    private struct Opened: Sendable {
+        var device: BLEDevice
+        var profile: BLEProfile
     }
 
     deinit { close() }
@@ -199,11 +230,4 @@ extension BLESensorReader.Shared {
         dropArrivals()
         return (count, oldest)
     }
-}
-
-/// Carries the stream to the reader's thread: `BLESensorStream` is not `Sendable`
-/// (one thread at a time), and after the handover only that thread touches it.
-private final class Handover: @unchecked Sendable {
-    let stream: BLESensorStream
-    init(_ stream: BLESensorStream) { self.stream = stream }
 }

@@ -22,8 +22,14 @@ public struct BluetoothSourceRequest: Sendable, Equatable {
     }
 
     /// Finds, connects and starts the sensor; a failure is one line (`BLEError`'s) for the user.
-    public func open(rate: Double?) throws -> BLESensorStream {
-        let stream = try Self.mapped { try BLESensorStream.open(target: target, adapterName: adapter, profile: profile, scanSeconds: scanSeconds) }
+    public func open(rate: Double?) throws -> BLESensorReader {
+        let request = self
+        let stream = try Self.mapped {
+            try BLESensorReader {
+                try BLESensorStream.open(target: request.target, adapterName: request.adapter, profile: request.profile,
+                                         scanSeconds: request.scanSeconds)
+            }
+        }
         if stream.profile == .kardia, rate == nil {
             stream.close()
             throw CommandError("--ble \(target): a Kardia-style board does not say its sample rate: give it with --rate HZ")
@@ -52,10 +58,10 @@ public final class BluetoothECGSource: LinkedECGSource {
     public private(set) var lastReadArrival: Double?
     private var delivered = 0
 
-    /// Starts reading `stream` on a thread of its own.
-    public init(stream: BLESensorStream, rate: Double?) {
-        sampleRate = stream.profile == .polar ? PolarPMD.ecgSampleRate : rate ?? 0
-        reader = BLESensorReader(stream)
+    /// `reader`'s samples, at Polar's 130 Hz or the board's `rate`.
+    public init(reader: BLESensorReader, rate: Double?) {
+        sampleRate = reader.profile == .polar ? PolarPMD.ecgSampleRate : rate ?? 0
+        self.reader = reader
     }
 
     public func read(into chunk: inout ECGChunk) throws -> ECGReadResult {
@@ -114,8 +120,8 @@ public final class BluetoothStrapSource: LiveBeatSource {
     public private(set) var lastReadArrival: Double?
     private var newestBeat: Int?
 
-    public init(stream: BLESensorStream) {
-        reader = BLESensorReader(stream)
+    public init(reader: BLESensorReader) {
+        self.reader = reader
     }
 
     public func takeBeats(into beats: inout [Int]) throws {
@@ -199,8 +205,7 @@ extension ECGMonitorRun {
     /// A heart-rate strap: its RR intervals through the beat-based rhythm engine
     /// (as `--rr` files go), on the beats' own clock (1/1024 s), a line per
     /// second of it; stops at `--to`, or when nothing has come for `silence` seconds.
-    func runStrap(_ stream: BLESensorStream, silence: Double = 15) throws {
-        let reader = BLESensorReader(stream)
+    func runStrap(_ reader: BLESensorReader, silence: Double = 15) throws {
         defer { reader.close() }
         let clock = 1024.0
         let monitor = BeatRhythmMonitor(liveName: reader.device.label, sampleRate: clock)

@@ -168,14 +168,14 @@ public struct ECGSourceRequest {
     }
 
     /// A connected sensor's samples as a source; a heart-rate strap has none (its RR intervals go to `ecg monitor`).
-    func openBluetooth(_ request: BluetoothSourceRequest, stream: BLESensorStream) throws -> Opened {
+    func openBluetooth(_ request: BluetoothSourceRequest, stream: BLESensorReader) throws -> Opened {
         guard stream.profile.streamsSamples else {
             stream.close()
             discardRecordFiles()
             throw CommandError("--ble \(request.target): \(stream.device.label) gives heart rate and RR intervals (hrs), not an ECG: "
                                + "`tscope ecg monitor --ble \(request.target)` reads its rhythm")
         }
-        return try recorded(Opened(source: BluetoothECGSource(stream: stream, rate: rate), name: stream.device.name))
+        return try recorded(Opened(source: BluetoothECGSource(reader: stream, rate: rate), name: stream.device.name))
     }
 
     /// Opens the source for a viewer: files replayed at `speed`, the generator in real time.
@@ -190,7 +190,7 @@ public struct ECGSourceRequest {
                     discardRecordFiles()
                     throw CommandError("--record \(record): \(sensor.device.label) gives heart rate and RR intervals (hrs), not an ECG to record")
                 }
-                return ECGFeed(beats: BluetoothStrapSource(stream: sensor), sourceName: sensor.device.name)
+                return ECGFeed(beats: BluetoothStrapSource(reader: sensor), sourceName: sensor.device.name)
             }
             let opened = try openBluetooth(request, stream: sensor)
             return ECGFeed(source: opened.source, sourceName: opened.name, qrsLead: try detectionLead(opened), mains: mains,
