@@ -34,13 +34,7 @@ public final class BLESensorReader: Sendable {
 
     fileprivate struct Shared: Sendable {
         var status = Status()
-        /// decoded samples [mV] not yet taken, from `readIndex` on
-        var samples: [Float] = []
-        var readIndex = 0
-        /// samples taken so far: the sample clock of the next one to be taken
-        var taken = 0
-        /// notifications whose samples are not all taken yet, oldest first
-        var arrivals: [BLEArrival] = []
+        var samples = SampleQueue(capacity: BLESensorReader.sampleCapacity)
         var rrIntervals: [UInt16] = []
         /// when each RR interval's notification arrived [s, CLOCK_MONOTONIC]
         var rrArrivals: [Double] = []
@@ -131,7 +125,8 @@ public final class BLESensorReader: Sendable {
                         previous = max(previous, arrival.delivered)
                     }
                 } else {
-                    state.append(samples, arrivals: arrivals)
+                    state.samples.append(samples, arrivals: arrivals)
+                    state.status.dropped = state.samples.dropped
                 }
                 state.status.counts = stream.counts
                 if state.status.gaps.count != stream.gaps.count { state.status.gaps = stream.gaps }
@@ -163,12 +158,12 @@ public final class BLESensorReader: Sendable {
     public var status: Status { shared.withLock { $0.status } }
 
     /// samples waiting to be taken
-    public var pendingSamples: Int { shared.withLock { $0.samples.count - $0.readIndex } }
+    public var pendingSamples: Int { shared.withLock { $0.samples.waiting } }
 
     /// Copies up to `destination.count` waiting samples [mV] into `destination`.
     /// - Returns: how many, and when the notification of the oldest of them arrived [s, CLOCK_MONOTONIC]
     public func takeSamples(into destination: UnsafeMutableBufferPointer<Float>) -> (count: Int, oldestArrival: Double?) {
-        shared.withLock { state in state.take(into: destination) }
+        shared.withLock { state in state.samples.take(into: destination) }
     }
 
     /// The RR intervals [1/1024 s] that arrived since the last call, oldest first, with
@@ -184,37 +179,54 @@ public final class BLESensorReader: Sendable {
     }
 }
 
-extension BLESensorReader.Shared {
-    /// Appends decoded samples and their notifications' arrivals; beyond the capacity the oldest go, counted.
+/// Decoded samples waiting to be taken, with the arrival of the notifications
+/// they came in: what one take hands over, and when the oldest of it arrived.
+/// Beyond `capacity` waiting samples the oldest are dropped, and counted.
+struct SampleQueue: Sendable {
+    let capacity: Int
+    /// samples [mV], the untaken ones from `readIndex` on
+    private var samples: [Float] = []
+    private var readIndex = 0
+    /// samples taken or dropped so far: the stream index of the next one to be taken
+    private(set) var taken = 0
+    /// notifications whose samples are not all taken yet, oldest first
+    private var arrivals: [BLEArrival] = []
+    /// samples dropped unread
+    private(set) var dropped = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var waiting: Int { samples.count - readIndex }
+
+    /// Appends decoded samples and their notifications' arrivals (`delivered` counts every sample of the stream).
     mutating func append(_ decoded: [Float], arrivals new: [BLEArrival]) {
         guard !decoded.isEmpty else { return }
         samples.append(contentsOf: decoded)
         arrivals.append(contentsOf: new)
-        let waiting = samples.count - readIndex
-        if waiting > BLESensorReader.sampleCapacity {
-            let excess = waiting - BLESensorReader.sampleCapacity
+        if waiting > capacity {
+            let excess = waiting - capacity
             readIndex += excess
             taken += excess
-            status.dropped += excess
+            dropped += excess
         }
         // compact once the taken front is as long as what waits behind it
-        if readIndex > 0, readIndex >= samples.count - readIndex {
+        if readIndex > 0, readIndex >= waiting {
             samples.removeFirst(readIndex)
             readIndex = 0
         }
         dropArrivals()
     }
 
-    /// Forgets notifications whose samples have all been taken: `delivered` counts every sample
-    /// decoded, `taken + dropped`… is the next sample's index on the same clock.
-    mutating func dropArrivals() {
+    /// Forgets notifications whose samples have all been taken (or dropped).
+    private mutating func dropArrivals() {
         var first = 0
         while first < arrivals.count, arrivals[first].delivered <= taken { first += 1 }
         if first > 0 { arrivals.removeFirst(first) }
     }
 
+    /// Copies up to `destination.count` samples out; returns how many, and when the oldest of them arrived.
     mutating func take(into destination: UnsafeMutableBufferPointer<Float>) -> (count: Int, oldestArrival: Double?) {
-        let count = min(destination.count, samples.count - readIndex)
+        let count = min(destination.count, waiting)
         guard count > 0 else { return (0, nil) }
         dropArrivals()
         let oldest = arrivals.first?.at
