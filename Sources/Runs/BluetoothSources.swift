@@ -145,6 +145,8 @@ public final class BluetoothStrapSource: LiveBeatSource {
     /// Stops the reader and disconnects.
     public func close() { reader.close() }
 
+    public var linkNote: String? { reader.status.isReconnecting ? "link lost: reconnecting" : nil }
+
     /// The closing line: what came, what was skipped, the gaps.
     public var summary: String { BluetoothSummary.line(reader, reader.status) }
 }

@@ -151,7 +151,7 @@ public final class ECGFeed {
     public var gapCount: Int { gapsMarked }
 
     /// what a linked source says about its link now (reconnecting, a clock off its rate)
-    public var linkNote: String? { (source as? LinkedECGSource)?.linkNote }
+    public var linkNote: String? { beatSource?.linkNote ?? (source as? LinkedECGSource)?.linkNote }
 
     /// Appends a trend point for every whole second of signal the pipeline has
     /// passed: only what arrived since the last one.

@@ -77,4 +77,6 @@ public protocol LiveBeatSource: AnyObject {
     var lastReadArrival: Double? { get }
     /// the stream's breaks so far, oldest first (`afterSample` counts beats)
     var gaps: [ECGStreamGap] { get }
+    /// what the status line should say about the link now ("reconnecting"); nil when all is well
+    var linkNote: String? { get }
 }
