@@ -22,7 +22,7 @@ public final class BLESensorReader: Sendable {
         public var gaps: [BLEGap] = []
         /// the newest heart rate a strap reported [beats/min]
         public var heartRate: Int?
-        /// samples arriving per second since the first [Hz], link gaps included; nil before 2 s
+        /// samples arriving per second since the link last came up [Hz]; nil before 2 s of them
         public var arrivalRate: Double?
         /// the link is down and being brought back
         public var isReconnecting = false
