@@ -82,9 +82,8 @@ public final class BluetoothECGSource: LinkedECGSource {
         return .samples(count)
     }
 
-    public var gaps: [ECGStreamGap] {
-        reader.status.gaps.map { ECGStreamGap(afterSample: $0.afterSample, seconds: $0.seconds) }
-    }
+    public var gaps: [ECGStreamGap] { gapList.gaps(of: reader) }
+    private var gapList = SensorGaps()
 
     /// Stops the reader and the sensor's measurement, disconnects.
     public func close() { reader.close() }
@@ -138,9 +137,8 @@ public final class BluetoothStrapSource: LiveBeatSource {
         }
     }
 
-    public var gaps: [ECGStreamGap] {
-        reader.status.gaps.map { ECGStreamGap(afterSample: $0.afterSample, seconds: $0.seconds) }
-    }
+    public var gaps: [ECGStreamGap] { gapList.gaps(of: reader) }
+    private var gapList = SensorGaps()
 
     /// Stops the reader and disconnects.
     public func close() { reader.close() }
@@ -149,6 +147,20 @@ public final class BluetoothStrapSource: LiveBeatSource {
 
     /// The closing line: what came, what was skipped, the gaps.
     public var summary: String { BluetoothSummary.line(reader, reader.status) }
+}
+
+/// A sensor's link gaps as the ECG sources give them, converted only when a new one
+/// came: the viewers and the monitor ask after every read.
+struct SensorGaps {
+    private var converted: [ECGStreamGap] = []
+
+    mutating func gaps(of reader: BLESensorReader) -> [ECGStreamGap] {
+        let gaps = reader.status.gaps
+        if gaps.count != converted.count {
+            converted = gaps.map { ECGStreamGap(afterSample: $0.afterSample, seconds: $0.seconds) }
+        }
+        return converted
+    }
 }
 
 /// The closing line of a Bluetooth run: what came, what was skipped, the gaps.
@@ -208,49 +220,43 @@ extension ECGMonitorRun {
     /// (as `--rr` files go), on the beats' own clock (1/1024 s), a line per
     /// second of it; stops at `--to`, or when nothing has come for `silence` seconds.
     func runStrap(_ reader: BLESensorReader, silence: Double = 15) throws {
+        let strap = BluetoothStrapSource(reader: reader)
         defer { reader.close() }
-        let clock = 1024.0
-        let monitor = BeatRhythmMonitor(liveName: reader.device.label, sampleRate: clock)
+        let monitor = BeatRhythmMonitor(liveName: reader.device.label, sampleRate: strap.clockRate)
         let output = ECGMonitorOutput(json: json, flushEachLine: true)
         let limit = to.map { Int($0.rounded(.down)) }
-        var beatSample: Int?
+        var beats: [Int] = []
+        var newestBeat: Int?
         var second = 1
         var lastArrival = Date()
         var gapsShown = 0
         running: while limit.map({ second <= $0 }) ?? true {
             usleep(20_000)
-            let status = reader.status
-            if status.gaps.count > gapsShown {
-                for gap in status.gaps[gapsShown...] { output.gap(time: Double(beatSample ?? 0) / clock, seconds: gap.seconds) }
-                gapsShown = status.gaps.count
+            let gaps = strap.gaps
+            if gaps.count > gapsShown {
+                for gap in gaps[gapsShown...] { output.gap(time: Double(newestBeat ?? 0) / strap.clockRate, seconds: gap.seconds) }
+                gapsShown = gaps.count
             }
-            let intervals = reader.takeRRIntervals().intervals
-            if !intervals.isEmpty { lastArrival = Date() }
-            if intervals.isEmpty, let failure = status.failure { throw CommandError(failure.description) }
-            for interval in intervals where interval > 0 {
-                // the first interval ends the first beat seen: the beat before it starts the clock
-                if beatSample == nil {
-                    beatSample = 0
-                    monitor.append(beatAt: 0)
-                }
-                beatSample! += Int(interval)
-                monitor.append(beatAt: beatSample!)
-            }
-            while let last = beatSample, monitor.sample(atSecond: second) <= last {
+            beats.removeAll(keepingCapacity: true)
+            try strap.takeBeats(into: &beats)
+            if !beats.isEmpty { lastArrival = Date() }
+            for beat in beats { monitor.append(beatAt: beat) }
+            newestBeat = beats.last ?? newestBeat
+            while let last = newestBeat, monitor.sample(atSecond: second) <= last {
                 if let limit, second > limit { break running }
                 monitor.advance(toSecond: second)
                 for episode in monitor.takeEndedEpisodes() { output.event(episode) }
                 output.report(time: second, pipeline: monitor)
                 second += 1
             }
-            if -lastArrival.timeIntervalSinceNow > silence, !status.isReconnecting {
+            if -lastArrival.timeIntervalSinceNow > silence, !reader.status.isReconnecting {
                 printError("\(reader.device.label): no RR intervals for \(Int(silence)) s (is the strap worn, its electrodes wet?)")
                 break
             }
         }
         for episode in monitor.finish() { output.event(episode) }
         output.summary(pipeline: monitor)
-        reader.close()
-        printError(BluetoothSummary.line(reader, reader.status))
+        strap.close()
+        printError(strap.summary)
     }
 }
