@@ -270,7 +270,6 @@ public final class QRSDetector {
         let filtered = batchFiltered, energy = batchEnergy, input = matchInput
         let count = samples.count
         let taps = narrowTemplate.count
-        let blockEnd = taps / 4 * 4
         let x = UnsafePointer(input.baseAddress!)
         narrowTemplate.withUnsafeBufferPointer { narrowTaps in
             wideTemplate.withUnsafeBufferPointer { wideTaps in
@@ -288,15 +287,7 @@ public final class QRSDetector {
                     }
                     return low.process(high.process(x))
                 }
-                @inline(__always) func four(_ pointer: UnsafePointer<Double>) -> SIMD4<Double> {
-                    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Double>.self)
-                }
-                @inline(__always) func smallerSquare(_ narrow: SIMD4<Double>, _ narrowTail: Double,
-                                                     _ wide: SIMD4<Double>, _ wideTail: Double) -> Double {
-                    let narrowSum = narrow.sum() + narrowTail
-                    let wideSum = wide.sum() + wideTail
-                    return min(narrowSum * narrowSum, wideSum * wideSum)
-                }
+                let filters = MatchedFilterPair(narrowTap: narrowTap, wideTap: wideTap, taps: taps, input: x)
                 // x[offset ..< offset + taps]: output `offset`'s last `taps` samples, oldest first
                 var offset = 0
                 while offset + 2 <= count {
@@ -305,49 +296,14 @@ public final class QRSDetector {
                     filtered[offset + 1] = second
                     input[taps - 1 + offset] = first
                     input[taps + offset] = second
-                    var narrow0 = SIMD4<Double>(), wide0 = SIMD4<Double>()
-                    var narrow1 = SIMD4<Double>(), wide1 = SIMD4<Double>()
-                    var k = 0
-                    while k < blockEnd {
-                        let narrowFour = four(narrowTap + k), wideFour = four(wideTap + k)
-                        let x0 = four(x + (offset &+ k)), x1 = four(x + (offset &+ 1 &+ k))
-                        narrow0 += narrowFour * x0
-                        wide0 += wideFour * x0
-                        narrow1 += narrowFour * x1
-                        wide1 += wideFour * x1
-                        k &+= 4
-                    }
-                    var narrowTail0 = 0.0, wideTail0 = 0.0, narrowTail1 = 0.0, wideTail1 = 0.0
-                    while k < taps {
-                        narrowTail0 += narrowTap[k] * x[offset &+ k]
-                        wideTail0 += wideTap[k] * x[offset &+ k]
-                        narrowTail1 += narrowTap[k] * x[offset &+ 1 &+ k]
-                        wideTail1 += wideTap[k] * x[offset &+ 1 &+ k]
-                        k &+= 1
-                    }
-                    energy[offset] = smallerSquare(narrow0, narrowTail0, wide0, wideTail0)
-                    energy[offset + 1] = smallerSquare(narrow1, narrowTail1, wide1, wideTail1)
+                    (energy[offset], energy[offset + 1]) = filters.energies(at: offset)
                     offset += 2
                 }
                 if offset < count {
                     let value = bandPassed(samples[offset])
                     filtered[offset] = value
                     input[taps - 1 + offset] = value
-                    var narrow = SIMD4<Double>(), wide = SIMD4<Double>()
-                    var k = 0
-                    while k < blockEnd {
-                        let x0 = four(x + (offset &+ k))
-                        narrow += four(narrowTap + k) * x0
-                        wide += four(wideTap + k) * x0
-                        k &+= 4
-                    }
-                    var narrowTail = 0.0, wideTail = 0.0
-                    while k < taps {
-                        narrowTail += narrowTap[k] * x[offset &+ k]
-                        wideTail += wideTap[k] * x[offset &+ k]
-                        k &+= 1
-                    }
-                    energy[offset] = smallerSquare(narrow, narrowTail, wide, wideTail)
+                    energy[offset] = filters.energy(at: offset)
                 }
             }
         }
@@ -360,75 +316,27 @@ public final class QRSDetector {
     }
 
     /// The smaller of the two matched filters' squared outputs for each of the batch's first `count`
-    /// band-passed samples, into `batchEnergy`.
-    ///
-    /// Each output is summed as four partial sums (taps 4m + j into lane j, in order of m) plus the
-    /// leftover taps in order, then the lanes added in order and the leftover sum last: one running sum
-    /// is a chain of dependent additions that the processor cannot overlap, and this was the detector's
-    /// costliest loop. Two neighbouring outputs are computed together so that each load of the taps
-    /// serves both; the order of every output's additions is unchanged, so are its bits.
+    /// band-passed samples, into `batchEnergy` (`MatchedFilterPair`: four partial sums per output,
+    /// because one running sum is a chain of dependent additions the processor cannot overlap, and
+    /// this was the detector's costliest loop; two neighbouring outputs at a time).
     private func matchFilters(count: Int) {
         let taps = narrowTemplate.count
         let input = matchInput
         for offset in 0..<count { input[taps - 1 + offset] = batchFiltered[offset] }
-        let blockEnd = taps / 4 * 4
         let x = UnsafePointer(input.baseAddress!)
         let energy = batchEnergy
         narrowTemplate.withUnsafeBufferPointer { narrowTaps in
             wideTemplate.withUnsafeBufferPointer { wideTaps in
                 let narrowTap = narrowTaps.baseAddress!, wideTap = wideTaps.baseAddress!
-                @inline(__always) func four(_ pointer: UnsafePointer<Double>) -> SIMD4<Double> {
-                    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Double>.self)
-                }
-                @inline(__always) func smallerSquare(_ narrow: SIMD4<Double>, _ narrowTail: Double,
-                                                     _ wide: SIMD4<Double>, _ wideTail: Double) -> Double {
-                    let narrowSum = narrow.sum() + narrowTail
-                    let wideSum = wide.sum() + wideTail
-                    return min(narrowSum * narrowSum, wideSum * wideSum)
-                }
+                let filters = MatchedFilterPair(narrowTap: narrowTap, wideTap: wideTap, taps: taps, input: x)
                 // x[offset ..< offset + taps]: output `offset`'s last `taps` samples, oldest first
                 var offset = 0
                 while offset + 2 <= count {
-                    var narrow0 = SIMD4<Double>(), wide0 = SIMD4<Double>()
-                    var narrow1 = SIMD4<Double>(), wide1 = SIMD4<Double>()
-                    var k = 0
-                    while k < blockEnd {
-                        let narrowFour = four(narrowTap + k), wideFour = four(wideTap + k)
-                        let x0 = four(x + (offset &+ k)), x1 = four(x + (offset &+ 1 &+ k))
-                        narrow0 += narrowFour * x0
-                        wide0 += wideFour * x0
-                        narrow1 += narrowFour * x1
-                        wide1 += wideFour * x1
-                        k &+= 4
-                    }
-                    var narrowTail0 = 0.0, wideTail0 = 0.0, narrowTail1 = 0.0, wideTail1 = 0.0
-                    while k < taps {
-                        narrowTail0 += narrowTap[k] * x[offset &+ k]
-                        wideTail0 += wideTap[k] * x[offset &+ k]
-                        narrowTail1 += narrowTap[k] * x[offset &+ 1 &+ k]
-                        wideTail1 += wideTap[k] * x[offset &+ 1 &+ k]
-                        k &+= 1
-                    }
-                    energy[offset] = smallerSquare(narrow0, narrowTail0, wide0, wideTail0)
-                    energy[offset + 1] = smallerSquare(narrow1, narrowTail1, wide1, wideTail1)
+                    (energy[offset], energy[offset + 1]) = filters.energies(at: offset)
                     offset += 2
                 }
                 if offset < count {
-                    var narrow = SIMD4<Double>(), wide = SIMD4<Double>()
-                    var k = 0
-                    while k < blockEnd {
-                        let x0 = four(x + (offset &+ k))
-                        narrow += four(narrowTap + k) * x0
-                        wide += four(wideTap + k) * x0
-                        k &+= 4
-                    }
-                    var narrowTail = 0.0, wideTail = 0.0
-                    while k < taps {
-                        narrowTail += narrowTap[k] * x[offset &+ k]
-                        wideTail += wideTap[k] * x[offset &+ k]
-                        k &+= 1
-                    }
-                    energy[offset] = smallerSquare(narrow, narrowTail, wide, wideTail)
+                    energy[offset] = filters.energy(at: offset)
                 }
             }
         }
@@ -700,5 +608,79 @@ extension QRSDetector {
         detector.process(samples, beats: &beats)
         detector.finish(beats: &beats)
         return beats
+    }
+}
+
+/// The two matched filters (narrow and wide template) over the band-passed input,
+/// for `QRSDetector`'s two batch loops: the smaller of their squared outputs at
+/// an offset, whose last `taps` input samples are `input[offset ..< offset + taps]`.
+/// Each output is summed as four partial sums (taps 4m + j into lane j, in order
+/// of m) plus the leftover taps in order, then the lanes added in order and the
+/// leftover sum last; `energies` computes two neighbouring outputs together so
+/// that each load of the taps serves both, each in that same order.
+private struct MatchedFilterPair {
+    let narrowTap: UnsafePointer<Double>
+    let wideTap: UnsafePointer<Double>
+    let taps: Int
+    let input: UnsafePointer<Double>
+
+    /// taps summed four at a time, the rest one by one
+    var blockEnd: Int { taps / 4 * 4 }
+
+    @inline(__always) private func four(_ pointer: UnsafePointer<Double>) -> SIMD4<Double> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Double>.self)
+    }
+
+    @inline(__always) private func smallerSquare(_ narrow: SIMD4<Double>, _ narrowTail: Double,
+                                                 _ wide: SIMD4<Double>, _ wideTail: Double) -> Double {
+        let narrowSum = narrow.sum() + narrowTail
+        let wideSum = wide.sum() + wideTail
+        return min(narrowSum * narrowSum, wideSum * wideSum)
+    }
+
+    /// the outputs at `offset` and `offset + 1`
+    @inline(__always) func energies(at offset: Int) -> (Double, Double) {
+        let x = input, blockEnd = blockEnd
+        var narrow0 = SIMD4<Double>(), wide0 = SIMD4<Double>()
+        var narrow1 = SIMD4<Double>(), wide1 = SIMD4<Double>()
+        var k = 0
+        while k < blockEnd {
+            let narrowFour = four(narrowTap + k), wideFour = four(wideTap + k)
+            let x0 = four(x + (offset &+ k)), x1 = four(x + (offset &+ 1 &+ k))
+            narrow0 += narrowFour * x0
+            wide0 += wideFour * x0
+            narrow1 += narrowFour * x1
+            wide1 += wideFour * x1
+            k &+= 4
+        }
+        var narrowTail0 = 0.0, wideTail0 = 0.0, narrowTail1 = 0.0, wideTail1 = 0.0
+        while k < taps {
+            narrowTail0 += narrowTap[k] * x[offset &+ k]
+            wideTail0 += wideTap[k] * x[offset &+ k]
+            narrowTail1 += narrowTap[k] * x[offset &+ 1 &+ k]
+            wideTail1 += wideTap[k] * x[offset &+ 1 &+ k]
+            k &+= 1
+        }
+        return (smallerSquare(narrow0, narrowTail0, wide0, wideTail0), smallerSquare(narrow1, narrowTail1, wide1, wideTail1))
+    }
+
+    /// the output at `offset` alone (a batch's odd last one)
+    @inline(__always) func energy(at offset: Int) -> Double {
+        let x = input, blockEnd = blockEnd
+        var narrow = SIMD4<Double>(), wide = SIMD4<Double>()
+        var k = 0
+        while k < blockEnd {
+            let x0 = four(x + (offset &+ k))
+            narrow += four(narrowTap + k) * x0
+            wide += four(wideTap + k) * x0
+            k &+= 4
+        }
+        var narrowTail = 0.0, wideTail = 0.0
+        while k < taps {
+            narrowTail += narrowTap[k] * x[offset &+ k]
+            wideTail += wideTap[k] * x[offset &+ k]
+            k &+= 1
+        }
+        return smallerSquare(narrow, narrowTail, wide, wideTail)
     }
 }
