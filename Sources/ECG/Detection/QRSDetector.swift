@@ -116,7 +116,15 @@ public final class QRSDetector {
         /// largest |band-passed| excursion in the window [mV]
         var amplitude: Double
     }
-    @exclusivity(unchecked) private var pending: Candidate?
+    /// an integrated-signal peak waiting out the refractory period for a larger one
+    private struct PendingPeak {
+        var height: Double
+        var peakIndex: Int
+    }
+    /// Its R peak, slope and amplitude (`candidate`) are found when it is classed, not each time a
+    /// larger peak replaces it (most peaks of the integrated signal are ripples that do): by then
+    /// at most `refractory` samples have passed, and the ring buffers hold its window unchanged.
+    @exclusivity(unchecked) private var pending: PendingPeak?
     private var learning: [Candidate] = []
     private var learningMaximum = 0.0
     private var learningSum = 0.0
@@ -218,9 +226,7 @@ public final class QRSDetector {
                 filterBatch(batch)
                 matchFilters(count: count)
             }
-            for offset in 0..<count {
-                step(filtered: batchFiltered[offset], energy: batchEnergy[offset], beats: &beats)
-            }
+            stepBatch(count: count, beats: &beats)
             start += count
         }
     }
@@ -344,21 +350,107 @@ public final class QRSDetector {
         for index in 0..<(taps - 1) { input[index] = input[count + index] }
     }
 
-    /// One sample's peak logic, from its band-passed value and matched-filter energy. Inlined into
-    /// `process`'s loop: a call per sample, with its saving and restoring of registers, was a good
-    /// part of this function's time; what is rarely done stays in calls of its own.
-    @inline(__always)
-    private func step(filtered: Double, energy square: Double, beats: inout [Int]) {
-        // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
-        let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * sampleRate / 8
-        recent = (filtered, recent.0, recent.1, recent.2)
-        squareSum += square - squares[windowSlot]
-        squares[windowSlot] = square
-        let value = max(squareSum, 0) / Double(windowLength)
+    /// The peak logic for the batch's first `count` samples (`batchFiltered`, `batchEnergy`). Most
+    /// samples only move the running sums and rings; the state they touch is held in local variables
+    /// for the batch (as properties of a class it was stored and loaded again on every sample, around
+    /// the calls the peak logic might make). A sample goes through `events` — the peak test and
+    /// everything after it, in the order `step` takes them — when it could make one: an integrated
+    /// peak, the learning period, or a sample index at which a pending peak is due, a search-back or
+    /// a relearning could start (`nextEventIndex`). Every value's operations and their order are the
+    /// same as sample by sample, so are the bits.
+    private func stepBatch(count: Int, beats: inout [Int]) {
+        let filteredBatch = batchFiltered, energyBatch = batchEnergy
+        let squares = squares, bandPassed = bandPassed, slopes = slopes
+        let integratedHistory = integratedHistory, amplitudeHistory = amplitudeHistory
+        let windowLength = windowLength, historyLength = bandPassed.count, learningLength = learningLength
+        let derivativeScale = sampleRate
+        var recent = recent, squareSum = squareSum, integrated = integrated
+        var windowSlot = windowSlot, historySlot = historySlot, learningSlot = learningSlot
+        var sampleIndex = sampleIndex
+        var nextEvent = nextEventIndex()
+        var offset = 0
+        while offset < count {
+            // the samples up to the next that could make an event, with no call in the loop (a call
+            // in it kept its state on the stack instead of in registers)
+            var eventFiltered = 0.0, eventValue = 0.0, event = false
+            while offset < count {
+                let filtered = filteredBatch[offset], square = energyBatch[offset]
+                // five-point derivative (Pan & Tompkins): (2x[n] + x[n−1] − x[n−3] − 2x[n−4]) / 8T
+                let derivative = (2 * filtered + recent.0 - recent.2 - 2 * recent.3) * derivativeScale / 8
+                recent = (filtered, recent.0, recent.1, recent.2)
+                squareSum += square - squares[windowSlot]
+                squares[windowSlot] = square
+                let value = max(squareSum, 0) / Double(windowLength)
+                bandPassed[historySlot] = filtered
+                slopes[historySlot] = abs(derivative)
+                if sampleIndex >= nextEvent || (integrated.0 > integrated.1 && integrated.0 >= value && sampleIndex >= 2) {
+                    (eventFiltered, eventValue, event) = (filtered, value, true)
+                    break
+                }
+                integrated = (value, integrated.0)
+                integratedHistory[learningSlot] = value
+                amplitudeHistory[learningSlot] = abs(filtered)
+                sampleIndex += 1
+                windowSlot += 1
+                if windowSlot == windowLength { windowSlot = 0 }
+                historySlot += 1
+                if historySlot == historyLength { historySlot = 0 }
+                learningSlot += 1
+                if learningSlot == learningLength { learningSlot = 0 }
+                offset += 1
+            }
+            guard event else { break }
+            self.integrated = integrated
+            self.sampleIndex = sampleIndex
+            self.learningSlot = learningSlot
+            events(filtered: eventFiltered, value: eventValue, beats: &beats)
+            integrated = self.integrated
+            nextEvent = nextEventIndex()
+            sampleIndex += 1
+            windowSlot += 1
+            if windowSlot == windowLength { windowSlot = 0 }
+            historySlot += 1
+            if historySlot == historyLength { historySlot = 0 }
+            learningSlot += 1
+            if learningSlot == learningLength { learningSlot = 0 }
+            offset += 1
+        }
+        self.recent = recent
+        self.squareSum = squareSum
+        self.integrated = integrated
+        self.windowSlot = windowSlot
+        self.historySlot = historySlot
+        self.learningSlot = learningSlot
+        self.sampleIndex = sampleIndex
+    }
 
-        bandPassed[historySlot] = filtered
-        slopes[historySlot] = abs(derivative)
+    /// The first sample index at or after `sampleIndex` whose `events` could do more than move the
+    /// integrated signal on (a peak of it aside): during the learning period every one; then the
+    /// earliest of the pending peak's classing, the search-back and the relearning, by their own
+    /// tests solved for the sample index (`Int.max` for one that cannot come before something changes,
+    /// and only `events` changes them).
+    private func nextEventIndex() -> Int {
+        if sampleIndex < learningLength { return sampleIndex }
+        var next = Int.max
+        if let candidate = pending { next = candidate.peakIndex + refractory }
+        if let last = lastBeat, searchBackCandidate != nil {
+            // Double(index − peak) > 1.66 · regular mean RR, for whole numbers: index − peak ≥ ⌊that⌋ + 1
+            let limit = 1.66 * regularMeanRR
+            if limit.isFinite, limit >= 0, limit < Double(Int.max / 4) {
+                next = min(next, last.peakIndex + Int(limit.rounded(.down)) + 1)
+            } else {
+                return sampleIndex
+            }
+        }
+        // relearnIfLost's test: index − since > relearnAfter and > Int(2 · mean RR)
+        let since = max(lastBeat?.peakIndex ?? 0, lastRelearn)
+        next = min(next, since + max(relearnAfter, Int(2 * meanRR)) + 1)
+        return max(next, sampleIndex)
+    }
 
+    /// One sample's peak logic after its running sums: the peak test, the integrated signal's
+    /// history, the learning period, and the pending peak, search-back and relearning tests.
+    private func events(filtered: Double, value: Double, beats: inout [Int]) {
         // a local maximum of the integrated signal at the previous sample
         if integrated.0 > integrated.1 && integrated.0 >= value && sampleIndex >= 2 {
             offer(peakIndex: sampleIndex - 1, height: integrated.0, beats: &beats)
@@ -373,22 +465,15 @@ public final class QRSDetector {
             learningAmplitudeMaximum = max(learningAmplitudeMaximum, abs(filtered))
             learningAmplitudeSum += abs(filtered)
         }
-        if let candidate = pending, sampleIndex - candidate.peakIndex >= refractory {
+        if let peak = pending, sampleIndex - peak.peakIndex >= refractory {
             pending = nil
-            classifyOrLearn(candidate, beats: &beats)
+            classifyOrLearn(candidate(peakIndex: peak.peakIndex, height: peak.height), beats: &beats)
         }
         if sampleIndex == learningLength - 1 { finishLearning(beats: &beats) }
         if sampleIndex >= learningLength {
             searchBackIfOverdue(beats: &beats)
             relearnIfLost(beats: &beats)
         }
-        sampleIndex += 1
-        windowSlot += 1
-        if windowSlot == windowLength { windowSlot = 0 }
-        historySlot += 1
-        if historySlot == bandPassed.count { historySlot = 0 }
-        learningSlot += 1
-        if learningSlot == learningLength { learningSlot = 0 }
     }
 
     /// A Ricker wavelet (1 − t²/σ²)·exp(−t²/2σ²) sampled over ±`halfWidth`, scaled to unit energy [s].
@@ -407,13 +492,13 @@ public final class QRSDetector {
     private func offer(peakIndex: Int, height: Double, beats: inout [Int]) {
         if let current = pending {
             if peakIndex - current.peakIndex < refractory {
-                if height > current.height { pending = candidate(peakIndex: peakIndex, height: height) }
+                if height > current.height { pending = PendingPeak(height: height, peakIndex: peakIndex) }
                 return
             }
             pending = nil
-            classifyOrLearn(current, beats: &beats)
+            classifyOrLearn(candidate(peakIndex: current.peakIndex, height: current.height), beats: &beats)
         }
-        pending = candidate(peakIndex: peakIndex, height: height)
+        pending = PendingPeak(height: height, peakIndex: peakIndex)
     }
 
     /// Locates the R peak and the steepest slope in the integration window ending at `peakIndex`.
