@@ -89,7 +89,11 @@ let package = Package(
         // The trained ECG models' JSON, assembled into the binary by embed.S (.incbin finds models/*.json on
         // the header search path); Docs/model-cards.md.
         .target(name: "CECGModels", exclude: ["models"], cSettings: [.headerSearchPath("models")]),
-        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP", "CECGModels"], swiftSettings: ecgSettings),
+        // Per-sample ECG loops in C, built for the baseline processor and for AVX (target_clones): the same
+        // operations in the same order as the Swift they replace (kernels.c says why).
+        .target(name: "CECGKernels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "ECG", dependencies: ["Signals", "ThreadKit", "DSP", "CECGModels", "CECGKernels"],
+                swiftSettings: ecgSettings),
         // BlueZ over D-Bus (libdbus-1): ECG and heart-rate sensors over Bluetooth LE, and their profiles' decoders.
         // Small on purpose (no ECG, no DSP): Runs turns its samples and RR intervals into ECG sources.
         .target(name: "BluetoothLE", dependencies: ["CDBus", "ThreadKit"]),

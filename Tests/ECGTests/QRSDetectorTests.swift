@@ -12,6 +12,54 @@ import Testing
         #expect(score.truePositives + score.falseNegatives == 2273)
     }
 
+    /// The C kernel (CECGKernels, baseline or AVX as the processor has it) against the Swift
+    /// band-pass and matched filters it replaces: the same bits for every sample, and the same beats,
+    /// on real records at three rates, with missing samples at the start and inside.
+    @Test func theKernelGivesTheSwiftFiltersBits() throws {
+        var signals: [(name: String, samples: [Float], rate: Double)] = []
+        let mitdb = try WFDBRecordReader.read(path: Fixture.mitdb100)
+        signals.append(("MIT-BIH 100", Array(mitdb.samples[0].prefix(360 * 120)), mitdb.sampleRate))
+        let cinc = try WFDBRecordReader.read(path: Fixture.directory + "/cinc2017-validation/A00234")
+        signals.append(("CinC A00234", cinc.samples[0], cinc.sampleRate))
+        let excerpt = try WFDBRecordReader.read(path: Fixture.mitdb105Excerpt)
+        signals.append(("MIT-BIH 105 at 250 Hz", excerpt.samples[0], excerpt.sampleRate))
+        var gappy = Array(mitdb.samples[0].prefix(360 * 30))
+        for index in 0..<37 { gappy[index] = .nan }
+        for index in 5_000..<5_400 { gappy[index] = .nan }
+        gappy[9_001] = .infinity
+        signals.append(("MIT-BIH 100 with gaps", gappy, 360))
+        for signal in signals {
+            let kernel = QRSDetector(sampleRate: signal.rate, usesKernel: true)
+            let swift = QRSDetector(sampleRate: signal.rate, usesKernel: false)
+            // odd batch lengths too: the kernel's last sample alone
+            var start = 0, length = 511
+            var kernelOutputs: (filtered: [Double], energy: [Double]) = ([], [])
+            var swiftOutputs: (filtered: [Double], energy: [Double]) = ([], [])
+            while start < signal.samples.count {
+                let part = Array(signal.samples[start..<min(signal.samples.count, start + length)])
+                let (kernelFiltered, kernelEnergy) = kernel.filterOutputs(part)
+                let (swiftFiltered, swiftEnergy) = swift.filterOutputs(part)
+                kernelOutputs.filtered += kernelFiltered
+                kernelOutputs.energy += kernelEnergy
+                swiftOutputs.filtered += swiftFiltered
+                swiftOutputs.energy += swiftEnergy
+                start += length
+                length = length == 511 ? 512 : 511
+            }
+            #expect(kernelOutputs.filtered.map(\.bitPattern) == swiftOutputs.filtered.map(\.bitPattern), "\(signal.name)")
+            #expect(kernelOutputs.energy.map(\.bitPattern) == swiftOutputs.energy.map(\.bitPattern), "\(signal.name)")
+            #expect(kernelOutputs.energy.contains { $0 > 0 }, "\(signal.name)")
+
+            let kernelBeats = QRSDetector.detect(signal.samples, sampleRate: signal.rate)
+            let swiftDetector = QRSDetector(sampleRate: signal.rate, usesKernel: false)
+            var swiftBeats: [Int] = []
+            swiftDetector.process(signal.samples, beats: &swiftBeats)
+            swiftDetector.finish(beats: &swiftBeats)
+            #expect(kernelBeats == swiftBeats, "\(signal.name)")
+            #expect(kernelBeats.count > 10, "\(signal.name)")
+        }
+    }
+
     @Test func liveChunksGiveTheSameBeatsAsOneBlock() throws {
         let record = try WFDBRecordReader.read(path: Fixture.mitdb100)
         let samples = Array(record.samples[0].prefix(360 * 60))

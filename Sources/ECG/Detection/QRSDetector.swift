@@ -1,3 +1,4 @@
+import CECGKernels
 import Foundation
 
 /// Detects QRS complexes on one lead, live, with a bounded delay.
@@ -152,8 +153,13 @@ public final class QRSDetector {
     /// samples processed since the start
     @exclusivity(unchecked) public private(set) var sampleIndex = 0
 
-    public init(sampleRate: Double) {
+    public convenience init(sampleRate: Double) {
+        self.init(sampleRate: sampleRate, usesKernel: true)
+    }
+
+    init(sampleRate: Double, usesKernel: Bool) {
         self.sampleRate = sampleRate
+        self.usesKernel = usesKernel
         windowLength = max(1, Int((0.150 * sampleRate).rounded()))
         refractory = max(1, Int((0.200 * sampleRate).rounded()))
         tWaveWindow = Int((0.360 * sampleRate).rounded())
@@ -220,8 +226,8 @@ public final class QRSDetector {
         while start < samples.count {
             let count = min(Self.batchLength, samples.count - start)
             let batch = UnsafeBufferPointer(rebasing: samples[start..<(start + count)])
-            if bandPass.count == 2 {
-                filterAndMatchBatch(batch)
+            if usesKernel {
+                bandPassAndMatchInKernel(batch)
             } else {
                 filterBatch(batch)
                 matchFilters(count: count)
@@ -262,63 +268,37 @@ public final class QRSDetector {
         }
     }
 
-    /// `filterBatch` then `matchFilters` for the band-pass's two sections (high-pass, low-pass), in one
-    /// loop: the band-pass is a recursion, each sample waiting on the one before through both sections'
-    /// multiply-adds, while the matched filters are independent sums. Run one after the other, the
-    /// processor sat waiting through the first and then worked through the second; in one loop it
-    /// works on the matched filters of the two samples just band-passed while the recursion goes on.
-    /// The sections are held in local variables for the batch (through the array, each sample stored
-    /// their state to memory and loaded it back, a store-to-load delay inside the recursion). Every
-    /// value's operations and their order are `filterBatch`'s and `matchFilters`' own, so are the bits.
-    private func filterAndMatchBatch(_ samples: UnsafeBufferPointer<Float>) {
-        var high = bandPass[0], low = bandPass[1]
-        var primed = self.primed, lastInput = self.lastInput
-        let filtered = batchFiltered, energy = batchEnergy, input = matchInput
-        let count = samples.count
-        let taps = narrowTemplate.count
-        let x = UnsafePointer(input.baseAddress!)
-        narrowTemplate.withUnsafeBufferPointer { narrowTaps in
-            wideTemplate.withUnsafeBufferPointer { wideTaps in
-                let narrowTap = narrowTaps.baseAddress!, wideTap = wideTaps.baseAddress!
-                @inline(__always) func bandPassed(_ sample: Float) -> Double {
-                    let input = Double(sample)
-                    guard input.isFinite || primed else { return 0 }
-                    let x = input.isFinite ? input : lastInput
-                    lastInput = x
-                    if !primed {
-                        // settled on x: the high-pass outputs 0, so the low-pass starts at 0, not at x
-                        high.prime(with: x)
-                        low.prime(with: x * high.dcGain)
-                        primed = true
-                    }
-                    return low.process(high.process(x))
-                }
-                let filters = MatchedFilterPair(narrowTap: narrowTap, wideTap: wideTap, taps: taps, input: x)
-                // x[offset ..< offset + taps]: output `offset`'s last `taps` samples, oldest first
-                var offset = 0
-                while offset + 2 <= count {
-                    let first = bandPassed(samples[offset]), second = bandPassed(samples[offset + 1])
-                    filtered[offset] = first
-                    filtered[offset + 1] = second
-                    input[taps - 1 + offset] = first
-                    input[taps + offset] = second
-                    (energy[offset], energy[offset + 1]) = filters.energies(at: offset)
-                    offset += 2
-                }
-                if offset < count {
-                    let value = bandPassed(samples[offset])
-                    filtered[offset] = value
-                    input[taps - 1 + offset] = value
-                    energy[offset] = filters.energy(at: offset)
+    /// Whether batches go through `tscope_qrs_band_pass_and_match` (CECGKernels) or through
+    /// `filterBatch` and `matchFilters` here, which it must equal bit for bit (QRSDetectorTests run
+    /// both). The kernel is the same operations in the same order, in one loop (while the band-pass
+    /// recursion waits on each sample's multiply-adds the processor works on the matched filters of
+    /// the samples just band-passed) and on AVX's four-double registers where the processor has them
+    /// (Swift builds for two-double SSE2 registers): a third of the detector's time.
+    let usesKernel: Bool
+
+    /// The band-pass and the matched filters over one batch in the C kernel.
+    private func bandPassAndMatchInKernel(_ samples: UnsafeBufferPointer<Float>) {
+        var sections = (bandPass[0].coefficientsAndState, bandPass[1].coefficientsAndState)
+        var primed: Int32 = self.primed ? 1 : 0
+        var lastInput = self.lastInput
+        let count = samples.count, taps = narrowTemplate.count
+        narrowTemplate.withUnsafeBufferPointer { narrow in
+            wideTemplate.withUnsafeBufferPointer { wide in
+                withUnsafeMutableBytes(of: &sections) { sections in
+                    tscope_qrs_band_pass_and_match(samples.baseAddress, count,
+                                                   sections.baseAddress!.assumingMemoryBound(to: Double.self),
+                                                   &primed, &lastInput, narrow.baseAddress, wide.baseAddress, taps,
+                                                   matchInput.baseAddress, batchFiltered.baseAddress,
+                                                   batchEnergy.baseAddress)
                 }
             }
         }
-        // keep the last taps − 1 for the next batch
-        for index in 0..<(taps - 1) { input[index] = input[count + index] }
-        bandPass[0] = high
-        bandPass[1] = low
-        self.primed = primed
+        bandPass[0].coefficientsAndState = sections.0
+        bandPass[1].coefficientsAndState = sections.1
+        self.primed = primed != 0
         self.lastInput = lastInput
+        // keep the last taps − 1 for the next batch
+        for index in 0..<(taps - 1) { matchInput[index] = matchInput[count + index] }
     }
 
     /// The smaller of the two matched filters' squared outputs for each of the batch's first `count`
@@ -683,6 +663,30 @@ extension QRSDetector {
         var tail: [Int] = []
         process(held, beats: &tail)
         beats.append(contentsOf: tail.filter { $0 < end })
+    }
+
+    /// The band-passed samples and matched-filter energies of `samples`, batch by batch as
+    /// `process` makes them, without the peak logic: what tests hold the C kernel to against
+    /// `filterBatch` and `matchFilters`.
+    func filterOutputs(_ samples: [Float]) -> (filtered: [Double], energy: [Double]) {
+        var filtered: [Double] = [], energy: [Double] = []
+        samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            while start < samples.count {
+                let count = min(Self.batchLength, samples.count - start)
+                let batch = UnsafeBufferPointer(rebasing: samples[start..<(start + count)])
+                if usesKernel {
+                    bandPassAndMatchInKernel(batch)
+                } else {
+                    filterBatch(batch)
+                    matchFilters(count: count)
+                }
+                filtered += batchFiltered[0..<count]
+                energy += batchEnergy[0..<count]
+                start += count
+            }
+        }
+        return (filtered, energy)
     }
 
     /// Detects the beats of a whole signal (off-line use of the live detector).

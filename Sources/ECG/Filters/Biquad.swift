@@ -45,6 +45,13 @@ public struct Biquad: Sendable, Equatable {
     /// gain at 0 Hz
     public var dcGain: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
 
+    /// b0, b1, b2, a1, a2, s1, s2: the section as C code takes it (CECGKernels); setting it sets
+    /// the state and the coefficients
+    var coefficientsAndState: (Double, Double, Double, Double, Double, Double, Double) {
+        get { (b0, b1, b2, a1, a2, s1, s2) }
+        set { (b0, b1, b2, a1, a2, s1, s2) = newValue }
+    }
+
     @inline(__always)
     public mutating func process(_ x: Double) -> Double {
         let y = b0 * x + s1
