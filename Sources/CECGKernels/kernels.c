@@ -148,3 +148,90 @@ void tscope_qrs_band_pass_and_match(const float *samples, long count, double *se
     *primed = filter.primed;
     *last_input = filter.last;
 }
+
+// BeatShape.correlation's five sums and count for up to five consecutive shifts of `a` against `b`:
+// for shift first + j (j < shift_count), over index i of b where 0 <= i + shift < a_count and
+// i < b_count, in increasing i: sum_a += x, sum_b += y, sum_aa += x x, sum_bb += y y,
+// sum_ab += x y, count += 1, with x = a[i + shift] and y = b[i] as doubles, each started at +0;
+// written to sums[k * 5 + j] for k = 0 … 5 (sum_a, sum_b, sum_aa, sum_bb, sum_ab, count).
+// Shifts 0 to 3 are the lanes of a four-double vector, shift 4 is summed in scalars beside them,
+// so the five chains of additions overlap. Where a lane has no term at an index it adds +0, which
+// leaves its sums as they were (a sum started at +0 is never -0); the count, a sum of ones, is
+// the number of terms exactly. So each shift's sums are the scalar loop's, term for term.
+__attribute__((target_clones("avx", "default")))
+void tscope_shifted_correlation_sums(const float *a, long a_count, const float *b, long b_count,
+                                     long first, long shift_count, double *sums) {
+    long low[5], high[5];
+    long start = b_count, end = 0, both_start = 0, both_end = b_count;
+    int active[5];
+    for (int j = 0; j < 5; j++) {
+        long shift = first + j;
+        low[j] = shift < 0 ? -shift : 0;
+        long limit = a_count - shift < b_count ? a_count - shift : b_count;
+        high[j] = limit > low[j] ? limit : low[j];
+        if (j >= shift_count) high[j] = low[j]; // a lane past the shifts asked: no terms
+        active[j] = high[j] > low[j];
+        if (active[j]) {
+            if (low[j] < start) start = low[j];
+            if (high[j] > end) end = high[j];
+            if (low[j] > both_start) both_start = low[j];
+            if (high[j] < both_end) both_end = high[j];
+        }
+    }
+    double4 zero = {0, 0, 0, 0};
+    double4 sum_a = zero, sum_b = zero, sum_aa = zero, sum_bb = zero, sum_ab = zero; // shifts 0 to 3
+    double a4 = 0, b4 = 0, aa4 = 0, bb4 = 0, ab4 = 0;                                  // shift 4
+    int fast = active[0] && active[1] && active[2] && active[3] && (shift_count == 4 || active[4]);
+    if (end > start) {
+        if (!fast || both_end < both_start) both_start = both_end = start; // every index lane by lane
+        for (long i = start; i < end; i++) {
+            double y = (double)b[i];
+            if (i >= both_start && i < both_end) {
+                // every shift has a term here
+                long next = both_end;
+                if (shift_count == 5) {
+                    for (; i < next; i++) {
+                        double yi = (double)b[i];
+                        double4 x = {(double)a[i + first], (double)a[i + first + 1], (double)a[i + first + 2], (double)a[i + first + 3]};
+                        double4 y4 = {yi, yi, yi, yi};
+                        sum_a = sum_a + x; sum_b = sum_b + y4; sum_aa = sum_aa + x * x;
+                        sum_bb = sum_bb + y4 * y4; sum_ab = sum_ab + x * y4;
+                        double x1 = (double)a[i + first + 4];
+                        a4 += x1; b4 += yi; aa4 += x1 * x1; bb4 += yi * yi; ab4 += x1 * yi;
+                    }
+                } else {
+                    for (; i < next; i++) {
+                        double yi = (double)b[i];
+                        double4 x = {(double)a[i + first], (double)a[i + first + 1], (double)a[i + first + 2], (double)a[i + first + 3]};
+                        double4 y4 = {yi, yi, yi, yi};
+                        sum_a = sum_a + x; sum_b = sum_b + y4; sum_aa = sum_aa + x * x;
+                        sum_bb = sum_bb + y4 * y4; sum_ab = sum_ab + x * y4;
+                    }
+                }
+                i--; // the loop's i++ moves on to both_end
+                continue;
+            }
+            // some shifts have no term here: lane by lane, +0 for those
+            double4 x = zero, y4 = zero;
+            for (int j = 0; j < 4; j++) {
+                if (i >= low[j] && i < high[j]) {
+                    x[j] = (double)a[i + first + j];
+                    y4[j] = y;
+                }
+            }
+            sum_a = sum_a + x; sum_b = sum_b + y4; sum_aa = sum_aa + x * x;
+            sum_bb = sum_bb + y4 * y4; sum_ab = sum_ab + x * y4;
+            if (i >= low[4] && i < high[4]) {
+                double x1 = (double)a[i + first + 4];
+                a4 += x1; b4 += y; aa4 += x1 * x1; bb4 += y * y; ab4 += x1 * y;
+            }
+        }
+    }
+    double4 results[5] = {sum_a, sum_b, sum_aa, sum_bb, sum_ab};
+    double fifth[5] = {a4, b4, aa4, bb4, ab4};
+    for (int k = 0; k < 5; k++) {
+        for (int j = 0; j < 4; j++) sums[k * 5 + j] = results[k][j];
+        sums[k * 5 + 4] = fifth[k];
+    }
+    for (int j = 0; j < 5; j++) sums[25 + j] = (double)(high[j] - low[j]);
+}

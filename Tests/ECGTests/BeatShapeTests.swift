@@ -4,7 +4,7 @@ import Testing
 import Signals
 
 /// The fast ways of computing a beat's correlations give the plain loop's value to the bit: the
-/// beat classifier's shifted correlations two shifts at a time, and a stretch of a lead read in
+/// beat classifier's shifted correlations side by side in the C kernel's lanes, and a stretch of a lead read in
 /// place against an average beat.
 @Suite struct BeatShapeTests {
     static func noisyBeat(_ count: Int, seed: UInt64) -> [Float] {
@@ -15,7 +15,7 @@ import Signals
         }
     }
 
-    @Test func shiftedCorrelationsTwoAtATimeEqualOneAtATime() {
+    @Test func shiftedCorrelationsSideBySideEqualOneAtATime() {
         // equal lengths (the classifier's case), a longer and a shorter first array, overlaps too
         // short to count, flat arrays, and ranges of odd and even length
         let cases: [(a: [Float], b: [Float], shifts: ClosedRange<Int>)] = [
@@ -26,6 +26,12 @@ import Signals
             (Self.noisyBeat(4, seed: 9), Self.noisyBeat(5, seed: 10), -3...3),
             ([Float](repeating: 0.5, count: 30), Self.noisyBeat(30, seed: 11), -2...2),
             (Self.noisyBeat(30, seed: 12) + [-0.0, 0.0], Self.noisyBeat(32, seed: 13), 0...0),
+            // eight shifts (every lane), thirteen (two passes), shifts past either end, a NaN
+            (Self.noisyBeat(61, seed: 14), Self.noisyBeat(61, seed: 15), -4...3),
+            (Self.noisyBeat(61, seed: 16), Self.noisyBeat(61, seed: 17), -6...6),
+            (Self.noisyBeat(10, seed: 18), Self.noisyBeat(10, seed: 19), 6...14),
+            (Self.noisyBeat(10, seed: 20), Self.noisyBeat(12, seed: 21), -14...(-6)),
+            (Self.noisyBeat(61, seed: 22), Self.noisyBeat(61, seed: 23).enumerated().map { $0.offset == 40 ? .nan : $0.element }, -2...2),
         ]
         var values: [Double] = []
         for (a, b, shifts) in cases {

@@ -26,4 +26,10 @@ void tscope_qrs_band_pass_and_match(const float *samples, long count, double *se
                                     const double *narrow, const double *wide, long taps,
                                     double *input, double *filtered, double *energy);
 
+// BeatShape.correlation's sums (sum of x, of y, of x², of y², of x·y, and the count) for the
+// shifts first … first + shift_count − 1 (1 ≤ shift_count ≤ 5) of a[a_count] against b[b_count],
+// each summed as the Swift loop sums it; into sums[k * 5 + j] for sum k and shift first + j.
+void tscope_shifted_correlation_sums(const float *a, long a_count, const float *b, long b_count,
+                                     long first, long shift_count, double *sums);
+
 #endif

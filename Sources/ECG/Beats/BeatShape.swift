@@ -1,3 +1,4 @@
+import CECGKernels
 /// Shape measures of a beat shared by the beat classifier (each beat against
 /// the template) and the recording features (each beat against the average).
 /// Specialised for Float and Double: the callers are in other files, and a
@@ -46,66 +47,35 @@ enum BeatShape {
     }
 
     /// `correlation(a, b, shift:)` for every shift of `shifts`, in order, into `output` (resized to
-    /// `shifts.count` if it is not already), with the same bits: two neighbouring shifts at a time in
-    /// the two lanes of SIMD2 sums. Each lane adds exactly the terms the scalar loop adds, in its
-    /// order; where a lane's shift has no overlap at an index it adds +0, which leaves a sum started
-    /// at +0 as it was (such a sum is never −0). The beat classifier compares every beat with its
-    /// template at five shifts, and those correlations were a tenth of `ecg classify`'s time.
+    /// `shifts.count` if it is not already), with the same bits: the sums of up to five shifts at a
+    /// time in one pass, four in the lanes of a vector and one beside them, in the C kernel
+    /// `tscope_shifted_correlation_sums` (CECGKernels: four-double AVX registers where the processor
+    /// has them). Each lane adds exactly the terms the
+    /// scalar loop adds, in its order (`BeatShapeTests` holds them to it bit for bit). The beat
+    /// classifier compares every beat with its template at five shifts: one after the other, each
+    /// shift's sums were a chain of dependent additions, and those correlations were a tenth of
+    /// `ecg classify`'s time; side by side the chains overlap.
     static func correlations(_ a: [Float], _ b: [Float], shifts: ClosedRange<Int>, into output: inout [Double]) {
         if output.count != shifts.count { output = [Double](repeating: 0, count: shifts.count) }
-        var shift = shifts.lowerBound, slot = 0
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                while shift < shifts.upperBound {
-                    let pair = correlationPair(a, b, shift: shift)
-                    output[slot] = pair[0]
-                    output[slot + 1] = pair[1]
-                    shift += 2
-                    slot += 2
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 30) { sums in
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    var first = shifts.lowerBound, slot = 0
+                    while first <= shifts.upperBound {
+                        let count = min(5, shifts.upperBound - first + 1)
+                        tscope_shifted_correlation_sums(a.baseAddress, a.count, b.baseAddress, b.count, first, count,
+                                                        sums.baseAddress)
+                        for lane in 0..<count {
+                            output[slot + lane] = pearson(sumA: sums[lane], sumB: sums[5 + lane], sumAA: sums[10 + lane],
+                                                          sumBB: sums[15 + lane], sumAB: sums[20 + lane],
+                                                          count: sums[25 + lane])
+                        }
+                        first += count
+                        slot += count
+                    }
                 }
             }
         }
-        // an odd one out as a pair too (its neighbour's lane thrown away): cheaper than alone
-        if shift == shifts.upperBound {
-            output[slot] = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in correlationPair(a, b, shift: shift)[0] } }
-        }
-    }
-
-    /// `correlation(a, b, shift:)` at `shift` and `shift + 1`, in the two lanes.
-    private static func correlationPair(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>,
-                                        shift: Int) -> SIMD2<Double> {
-        // each shift's overlap, as `correlation` takes it
-        func overlap(_ shift: Int) -> Range<Int> {
-            let low = max(0, -shift)
-            return low..<max(low, min(b.count, a.count - shift))
-        }
-        let first = overlap(shift), second = overlap(shift + 1)
-        var sumA = SIMD2<Double>(), sumB = SIMD2<Double>(), sumAA = SIMD2<Double>(), sumBB = SIMD2<Double>()
-        var sumAB = SIMD2<Double>(), count = SIMD2<Double>()
-        @inline(__always) func add(_ x: SIMD2<Double>, _ y: SIMD2<Double>, _ counted: SIMD2<Double>) {
-            sumA += x; sumB += y; sumAA += x * x; sumBB += y * y; sumAB += x * y
-            count += counted
-        }
-        /// an index where one lane (or neither) has a term
-        @inline(__always) func addEdge(_ index: Int) {
-            let inFirst = first.contains(index), inSecond = second.contains(index)
-            guard inFirst || inSecond else { return }
-            let y = Double(b[index])
-            add(SIMD2(inFirst ? Double(a[index + shift]) : 0, inSecond ? Double(a[index + shift + 1]) : 0),
-                SIMD2(inFirst ? y : 0, inSecond ? y : 0), SIMD2(inFirst ? 1 : 0, inSecond ? 1 : 0))
-        }
-        let start = min(first.lowerBound, second.lowerBound), end = max(first.upperBound, second.upperBound)
-        let bothStart = max(first.lowerBound, second.lowerBound)
-        let bothEnd = max(bothStart, min(first.upperBound, second.upperBound))
-        for index in start..<bothStart { addEdge(index) }
-        let one = SIMD2<Double>(repeating: 1)
-        for index in bothStart..<bothEnd {
-            add(SIMD2(Double(a[index + shift]), Double(a[index + shift + 1])), SIMD2(repeating: Double(b[index])), one)
-        }
-        for index in bothEnd..<max(bothEnd, end) { addEdge(index) }
-        // as `correlation` ends, lane by lane
-        return SIMD2(pearson(sumA: sumA[0], sumB: sumB[0], sumAA: sumAA[0], sumBB: sumBB[0], sumAB: sumAB[0], count: count[0]),
-                     pearson(sumA: sumA[1], sumB: sumB[1], sumAA: sumAA[1], sumBB: sumBB[1], sumAB: sumAB[1], count: count[1]))
     }
 
     /// The span of `values[from...to]` holding the central 80 % of the slope

@@ -184,6 +184,8 @@ public struct QuantileNetwork: Sendable {
             // from the first quantile ≥ value, written unnegated (exact). np.interp gives a point's own
             // reference when the value is on it.
             let upward: Double
+            // the first quantile ≥ value, when the upward search has already found it
+            var firstAtOrAbove: Int?
             if quantiles[last] <= value {
                 upward = references[last]
             } else {
@@ -195,15 +197,22 @@ public struct QuantileNetwork: Sendable {
                 upward = quantiles[low] == value ? references[low]
                     : (references[low + 1] - references[low]) / (quantiles[low + 1] - quantiles[low])
                         * (value - quantiles[low]) + references[low]
+                // below a value strictly between two quantiles every quantile is smaller (they ascend):
+                // the first ≥ it is the next one, where the downward search would end
+                if quantiles[low] < value { firstAtOrAbove = low + 1 }
             }
             let downward: Double
             if quantiles[0] >= value {
                 downward = -references[0]
             } else {
                 var below = 0, atOrAbove = last  // quantiles[below] < value ≤ quantiles[atOrAbove]
-                while atOrAbove - below > 1 {
-                    let middle = (below + atOrAbove) / 2
-                    if quantiles[middle] < value { below = middle } else { atOrAbove = middle }
+                if let known = firstAtOrAbove {
+                    atOrAbove = known
+                } else {
+                    while atOrAbove - below > 1 {
+                        let middle = (below + atOrAbove) / 2
+                        if quantiles[middle] < value { below = middle } else { atOrAbove = middle }
+                    }
                 }
                 let m = atOrAbove
                 downward = quantiles[m] == value ? -references[m]
