@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ECG
+import Signals
 
 /// `ModelJSONReader` reads the models' JSON as `JSONDecoder` does: every value of every embedded model
 /// bit for bit, numbers in JSON's every form, and it gives up (so `JSONDecoder` decides) on what it does
@@ -70,6 +71,41 @@ import Testing
         let optional = try #require(ModelJSONReader.read("[1.25, null, -3]") { reader in try reader.optionalDoubles() })
         #expect(Self.bits(optional) == Self.bits([1.25, nil, -3]))
         #expect(ModelJSONReader.read(" [0, -7, 42, 123456789012345678] ") { reader in try reader.ints() } == [0, -7, 42, 123456789012345678])
+    }
+
+    /// the Float80 path gives strtod's double for every number it takes, and leaves the rest to
+    /// strtod: random decimals of up to 20 significant digits with exponents around its limits,
+    /// midpoints between doubles, and numbers near the ends of its range
+    @Test func quickNumbersReadAsStrtodReadsThem() {
+        var random = SeededRandom(seed: 61)
+        var texts = ["9007199254740993", "9007199254740995", "0.1", "-0.0", "0.000000000000000000000000001",
+                     "1e27", "1e28", "1e-27", "1e-28", "123456789012345678901", "4.9406564584124654e-324",
+                     "8.98846567431158e307", "2.5e-300", "0.30000000000000004", "1.0000000000000002"]
+        for _ in 0..<20_000 {
+            // leading zeros too (JSON forbids them, numberText refuses them; the conversion does not mind)
+            let digits = Int(random.next() % 20) + 1
+            var text = random.next() % 2 == 0 ? "-" : ""
+            for position in 0..<digits {
+                text += String(random.next() % 10)
+                if position == Int(random.next() % UInt64(digits)) && !text.contains(".") && position < digits - 1 { text += "." }
+            }
+            if random.next() % 2 == 0 { text += "e" + String(Int(random.next() % 70) - 35) }
+            texts.append(text)
+        }
+        // midpoints: 2⁵³ + 2k + 1 scaled by powers of ten the fast path takes
+        for k in 0..<200 { texts.append(String(9_007_199_254_740_993 + 2 * k) + "e" + String(k % 20 - 10)) }
+        var quick = 0
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let reference = strtod(text, nil)
+            let read = bytes.withUnsafeBufferPointer { ModelJSONReader.quickDouble($0, 0..<bytes.count) }
+            if let read {
+                quick += 1
+                #expect(read.bitPattern == reference.bitPattern, "\(text): \(read) against strtod's \(reference)")
+            }
+        }
+        // most take the quick path, not all
+        #expect(quick > texts.count / 2 && quick < texts.count, "\(quick) of \(texts.count)")
     }
 
     /// what the reader leaves to JSONDecoder: it gives up

@@ -77,12 +77,20 @@ enum QRSTCancellation {
         var pDeviation = 0.0
         for offset in 0..<pCount { pDeviation += (Double(template[offset]) - pMean) * (Double(template[offset]) - pMean) }
         pDeviation = (pDeviation / Double(pCount)).squareRoot()
+        // The loops over the beats' windows below read the lead and the mean beat through buffer
+        // pointers (every window lies inside the lead: `peaks` keeps only those), the same sums in the
+        // same order: indexing the arrays checked bounds on every term.
         var beatDifference = 0.0, pDifference = 0.0
-        for peak in normal {
-            for offset in 0..<width {
-                let difference = Double(signal[peak - before + offset] - template[offset])
-                beatDifference += difference * difference
-                if offset < pCount { pDifference += difference * difference }
+        signal.withUnsafeBufferPointer { lead in
+            template.withUnsafeBufferPointer { template in
+                for peak in normal {
+                    let window = lead.baseAddress! + (peak - before)
+                    for offset in 0..<width {
+                        let difference = Double(window[offset] - template[offset])
+                        beatDifference += difference * difference
+                        if offset < pCount { pDifference += difference * difference }
+                    }
+                }
             }
         }
         value["p_template_ratio"] = pDeviation / size
@@ -91,22 +99,29 @@ enum QRSTCancellation {
 
         // the remainder: each normal beat less the mean beat scaled to it, each other beat less its own mean
         var residual = signal
-        for peak in peaks {
-            let start = peak.sample - before
-            if peak.normal && templateEnergy > 0 {
-                var dot = 0.0
-                for offset in 0..<width { dot += Double(signal[start + offset]) * Double(template[offset]) }
-                let scale = Float(dot / templateEnergy)
-                for offset in 0..<width { residual[start + offset] = signal[start + offset] - scale * template[offset] }
-            } else {
-                var mean: Float = 0
-                for offset in 0..<width { mean += signal[start + offset] }
-                mean /= Float(width)
-                for offset in 0..<width { residual[start + offset] = signal[start + offset] - mean }
+        var squares = 0.0
+        signal.withUnsafeBufferPointer { lead in
+            template.withUnsafeBufferPointer { template in
+                residual.withUnsafeMutableBufferPointer { residual in
+                    for peak in peaks {
+                        let start = peak.sample - before
+                        let window = lead.baseAddress! + start, output = residual.baseAddress! + start
+                        if peak.normal && templateEnergy > 0 {
+                            var dot = 0.0
+                            for offset in 0..<width { dot += Double(window[offset]) * Double(template[offset]) }
+                            let scale = Float(dot / templateEnergy)
+                            for offset in 0..<width { output[offset] = window[offset] - scale * template[offset] }
+                        } else {
+                            var mean: Float = 0
+                            for offset in 0..<width { mean += window[offset] }
+                            mean /= Float(width)
+                            for offset in 0..<width { output[offset] = window[offset] - mean }
+                        }
+                    }
+                    for sample in residual { squares += Double(sample) * Double(sample) }
+                }
             }
         }
-        var squares = 0.0
-        for sample in residual { squares += Double(sample) * Double(sample) }
         value["residual_rms_ratio"] = (squares / Double(residual.count)).squareRoot() / size
         spectrum(of: residual, rate: rate, into: &value)
     }
