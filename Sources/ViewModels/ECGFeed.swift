@@ -77,7 +77,7 @@ public final class ECGFeed {
 
     /// Reads what the source has, filters it through the pipeline, appends
     /// the filtered samples to `model.strip` and new events to `model.events`.
-    /// A linked source's breaks (a sensor's dropped link) are marked on the strip where they happened.
+    /// A linked source's breaks (a sensor's dropped link) are marked on the strip where they happened, and on the trend.
     /// - Returns: when the oldest sample read arrived: a linked source's own arrival time,
     ///   else the clock time of the read; nil if none was read
     public func drain(into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
@@ -86,7 +86,7 @@ public final class ECGFeed {
         let linked = source as? LinkedECGSource
         for _ in 0..<Self.maximumReadsPerDrain {
             let result = try source.read(into: &chunk)
-            if let linked { markGaps(linked.gaps, on: &model.strip) }
+            if let linked { markGaps(linked.gaps, on: &model) }
             switch result {
             case .samples(let count):
                 guard count > 0 else { return oldest }
@@ -111,7 +111,7 @@ public final class ECGFeed {
         return oldest
     }
 
-    /// the linked source's breaks already marked on the strip
+    /// the linked source's breaks already marked on the strip and the trend
     private var gapsMarked = 0
 
     /// Takes the beats that arrived into the rhythm engine; every whole second they
@@ -120,7 +120,7 @@ public final class ECGFeed {
                             into model: inout ECGMonitorModel, clock: () -> Double) throws -> Double? {
         beatBuffer.removeAll(keepingCapacity: true)
         try beats.takeBeats(into: &beatBuffer)
-        markGaps(beats.gaps, on: &model.strip)
+        markGaps(beats.gaps, on: &model)
         guard !beatBuffer.isEmpty else { return nil }
         let arrival = beats.lastReadArrival ?? clock()
         for beat in beatBuffer {
@@ -138,11 +138,14 @@ public final class ECGFeed {
         return arrival
     }
 
-    /// Marks each new break of the stream on the strip: "gap 3.2 s" at the sample after which it came.
-    private func markGaps(_ gaps: [ECGStreamGap], on strip: inout ECGStripModel) {
+    /// Marks each new break of the stream on the strip ("gap 3.2 s" at the sample after which it came)
+    /// and on the heart-rate trend, before its next second: nothing arrived while the link was down,
+    /// so the break lies between the newest second the trend has and the next.
+    private func markGaps(_ gaps: [ECGStreamGap], on model: inout ECGMonitorModel) {
         guard gaps.count > gapsMarked else { return }
         for gap in gaps[gapsMarked...] {
-            strip.annotations.append(ECGStripAnnotation(sample: gap.afterSample, text: String(format: "gap %.1f s", gap.seconds)))
+            model.strip.annotations.append(ECGStripAnnotation(sample: gap.afterSample, text: String(format: "gap %.1f s", gap.seconds)))
+            model.trend.markGap(lasting: gap.seconds)
         }
         gapsMarked = gaps.count
     }

@@ -1,6 +1,7 @@
 /// Heart rate once per second of signal, measured by the detector and, where
 /// the source has reference beats, from those; which seconds were in atrial
-/// fibrillation, and the AF burden so far; plus an optional target zone.
+/// fibrillation, and the AF burden so far; plus an optional target zone and
+/// where the stream broke (a sensor's dropped link).
 /// A fixed ring of `capacity` seconds: memory does not grow with run time.
 public struct ECGHeartRateTrend: Sendable, Equatable {
     /// seconds kept (30 min)
@@ -19,6 +20,16 @@ public struct ECGHeartRateTrend: Sendable, Equatable {
     public var target: ClosedRange<Double>?
     /// whether any reference rate was appended
     public private(set) var hasReference = false
+
+    /// A break in the stream before second `second`, `seconds` long: a sensor's link was down.
+    /// Nothing arrived meanwhile, so the seconds on either side are neighbours in the trend.
+    public struct Gap: Sendable, Equatable {
+        public var second: Int
+        public var seconds: Double
+    }
+    /// the newest `gapCapacity` breaks, oldest first
+    public private(set) var gaps: [Gap] = []
+    public static let gapCapacity = 64
 
     public init(target: ClosedRange<Double>? = nil) {
         self.target = target
@@ -39,6 +50,17 @@ public struct ECGHeartRateTrend: Sendable, Equatable {
         if afBurden != nil { self.afBurden = afBurden }
         if referenceRate != nil { hasReference = true }
         seconds += 1
+    }
+
+    /// Marks a break in the stream before the next second appended.
+    public mutating func markGap(lasting seconds: Double) {
+        if gaps.count == Self.gapCapacity { gaps.removeFirst() }
+        gaps.append(Gap(second: self.seconds, seconds: seconds))
+    }
+
+    /// The break just before `second`, if the stream broke there.
+    public func gap(before second: Int) -> Gap? {
+        gaps.last { $0.second == second }
     }
 
     /// The rates of `second` [beats/min], NaN where unknown or no longer kept.

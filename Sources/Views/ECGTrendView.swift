@@ -1,11 +1,14 @@
+import Foundation
 import Terminal
 import ViewModels
 
 /// The heart-rate trend (key t): one dot column per second of signal, swept
 /// left to right like the strips, the measured rate as a line, the reference
 /// rate (a record's annotations) in dots of another colour, the target zone's
-/// bounds dotted. Drawn incrementally: each render plots only the seconds that
-/// arrived since the last one; a new rect redraws what the window holds.
+/// bounds dotted, a break in the stream (a sensor's dropped link) as a dotted
+/// line across the plot before the second after it. Drawn incrementally: each
+/// render plots only the seconds that arrived since the last one; a new rect
+/// redraws what the window holds.
 public final class ECGTrendView {
     /// the rate axis [beats/min]
     static let lowest = 30.0, highest = 200.0
@@ -18,6 +21,8 @@ public final class ECGTrendView {
     static let targetColor = Color.rgb(230, 180, 60)
     /// the measured rate's colour in seconds of atrial fibrillation
     static let afColor = Color.rgb(255, 110, 90)
+    /// a break in the stream
+    static let gapColor = Color.rgb(150, 150, 150)
     static let labelStyle = CellStyle(foreground: .rgb(180, 180, 180))
 
     private var canvas = BrailleCanvas(area: Rect(x: 0, y: 0, width: 0, height: 0))
@@ -51,9 +56,10 @@ public final class ECGTrendView {
         canvas.render(into: &buffer)
     }
 
-    /// "HR trend 4 min │ measured 85 │ annotated 84 │ AF burden 31 % │ target 60–100" (AF burden once
-    /// there was AF, in the colour the rate line takes in AF seconds; 60 columns without it:
-    /// it fits the trend's width at 80×24), each name in its trace's colour,
+    /// "HR trend 4 min │ measured 85 │ annotated 84 │ AF burden 31 % │ target 60–100 │ gap 3.1 s" (AF
+    /// burden once there was AF, in the colour the rate line takes in AF seconds; 60 columns without
+    /// it: it fits the trend's width at 80×24; the last break's length once the stream broke),
+    /// each name in its trace's colour,
     /// with the newest second's rates [beats/min] ("–" while there is none),
     /// so the two can be told apart where they overlap.
     private func drawLegend(_ trend: ECGHeartRateTrend, x: Int, y: Int, limit: Int, into buffer: inout Buffer) {
@@ -74,8 +80,13 @@ public final class ECGTrendView {
         }
         if let target = trend.target {
             column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
-            buffer.put("target \(Int(target.lowerBound))–\(Int(target.upperBound))", x: column, y: y, limit: limit,
-                       style: CellStyle(foreground: Self.targetColor))
+            column = buffer.put("target \(Int(target.lowerBound))–\(Int(target.upperBound))", x: column, y: y, limit: limit,
+                                style: CellStyle(foreground: Self.targetColor))
+        }
+        if let gap = trend.gaps.last {
+            column = buffer.put(" │ ", x: column, y: y, limit: limit, style: Self.labelStyle)
+            buffer.put(String(format: "gap %.1f s", gap.seconds), x: column, y: y, limit: limit,
+                       style: CellStyle(foreground: Self.gapColor))
         }
     }
 
@@ -89,6 +100,14 @@ public final class ECGTrendView {
         guard width > Self.gap else { return }
         let x = second % width
         for ahead in 0...Self.gap { canvas.clear(column: (x + ahead) % width) }
+        if trend.gap(before: second) != nil {
+            for row in stride(from: 0, to: canvas.pixelHeight, by: 2) {
+                // a cell has one colour: the cells the rate line beside it already uses keep theirs
+                let cellTop = row / 4 * 4
+                let shared = (cellTop..<min(cellTop + 4, canvas.pixelHeight)).contains { canvas.isSet(x: x ^ 1, y: $0) }
+                if !shared { canvas.set(x: x, y: row, color: Self.gapColor) }
+            }
+        }
         if let target = trend.target, second % 3 == 0 {
             canvas.set(x: x, y: y(target.lowerBound), color: Self.targetColor)
             canvas.set(x: x, y: y(target.upperBound), color: Self.targetColor)

@@ -237,6 +237,23 @@ struct BluetoothCommandTests {
         #expect(record.status != 0 && record.stderr.contains("not an ECG to record"), "\(record.stderr)")
     }
 
+    /// A strap whose link drops: the trend goes on after the reconnect, with the break drawn across
+    /// it and its length in the legend.
+    @Test func aStrapsDroppedLinkIsMarkedOnTheTrend() throws {
+        let bus = try BlueZStandIn(options: ["--speed", "4", "--drop-link-after", "2"])
+        defer { bus.stop() }
+        let tmux = try #require(try TmuxSession(width: 100, height: 30, shellEnvironment: bus.environment),
+                                "Tools/install-deps --test installs tmux")
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble HRM-Strap 2>/dev/null; echo \"STAT\"\"US=$?\"")
+        #expect(tmux.waitFor("HR trend", timeoutSeconds: 30) != nil, "\(tmux.screen())")
+        let screen = try #require(tmux.waitFor("│ gap ", timeoutSeconds: 40), "\(tmux.screen())")
+        let legend = try #require(screen.split(separator: "\n").first { $0.contains("HR trend") }, "\(screen)")
+        let seconds = legend.range(of: "│ gap ").flatMap { Double(legend[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
+        #expect(seconds.map { $0 > 0 && $0 < 10 } == true, "\(legend)")
+        try tmux.keys("q")
+        #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+    }
+
     /// A board whose clock is not the `--rate` given (it sends 360 Hz, told 372): the status line says what
     /// rate the samples arrive at once two seconds of them have come.
     @Test func watchShowsABoardOffItsRate() throws {

@@ -35,6 +35,30 @@ import ViewModels
         #expect(colours.contains(ECGTrendView.referenceColor) && colours.contains(ECGTrendView.measuredColor))
     }
 
+    /// A break in the stream (a sensor's dropped link) is a dotted line across the plot before the
+    /// second after it, and the legend says how long the last one was.
+    @Test func aBreakInTheStreamIsADottedLineAndTheLegendSaysHowLong() {
+        var trend = ECGHeartRateTrend(target: nil)
+        for _ in 0..<20 { trend.append(measured: 72, reference: nil) }
+        trend.markGap(lasting: 3.14)
+        for _ in 0..<20 { trend.append(measured: 74, reference: nil) }
+        #expect(trend.gap(before: 20)?.seconds == 3.14 && trend.gap(before: 19) == nil)
+        var buffer = Buffer(width: 60, height: 14)
+        ECGTrendView().render(trend, in: Rect(x: 0, y: 0, width: 60, height: 14), into: &buffer)
+        let legend = buffer.lines[0]
+        #expect(legend.hasSuffix("gap 3.1 s") || legend.contains("│ gap 3.1 s"), "\(legend)")
+        let at = legend.distance(from: legend.startIndex, to: legend.range(of: "gap 3.1")!.lowerBound)
+        #expect(buffer.cell(x: at, y: 0)?.foreground == ECGTrendView.gapColor)
+        // second 20 is dot column 20, in text column 4 + 10: grey through the plot's height, and only there
+        let grey = { (column: Int) in (1..<14).filter { buffer.cell(x: column, y: $0)?.foreground == ECGTrendView.gapColor }.count }
+        #expect(grey(14) >= 10, "\(buffer.lines.joined(separator: "\n"))")
+        #expect((4..<60).filter { $0 != 14 }.allSatisfy { grey($0) == 0 })
+        // a trend that never broke says nothing of gaps
+        var whole = Buffer(width: 60, height: 14)
+        ECGTrendView().render(Self.trend(seconds: 40, target: nil), in: Rect(x: 0, y: 0, width: 60, height: 14), into: &whole)
+        #expect(!whole.lines[0].contains("gap"))
+    }
+
     /// Seconds in AF draw the rate in the AF colour, and the legend says the AF burden once there was AF.
     @Test func atrialFibrillationColoursItsSecondsAndTheLegendSaysTheBurden() {
         var trend = ECGHeartRateTrend()
