@@ -273,7 +273,7 @@ public final class QRSDetector {
     /// both). The kernel is the same operations in the same order, in one loop (while the band-pass
     /// recursion waits on each sample's multiply-adds the processor works on the matched filters of
     /// the samples just band-passed) and on AVX's four-double registers where the processor has them
-    /// (Swift builds for two-double SSE2 registers): a third of the detector's time.
+    /// (Swift builds for two-double SSE2 registers). The two are about half of the detector's time.
     let usesKernel: Bool
 
     /// The band-pass and the matched filters over one batch in the C kernel.

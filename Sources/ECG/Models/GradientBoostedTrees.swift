@@ -265,10 +265,10 @@ public struct GradientBoostedTrees: Sendable {
     /// there): one tree's walk is a chain of dependent loads (split, feature value, child) that left
     /// the processor waiting, and its length-dependent loop exit was mispredicted at most leaves.
     /// Independent chains overlap, and the step count is the same on every row. Eight chains rather
-    /// than four took a third off the verdict model's and the AF engine's time in `ecg classify` (the
-    /// verdict model's 800 trees do not stay in the nearest caches between recordings, so each walk
-    /// waits on memory, and eight waits overlap where four did); the beat model, which usually
-    /// answers after its first four trees, walks four.
+    /// than four took about a quarter off the verdict model's and the AF engine's time in `ecg
+    /// classify` (the verdict model's 800 trees do not stay in the nearest caches between
+    /// recordings, so each walk waits on memory, and eight waits overlap where four did). The beat
+    /// model walks four, so that it can answer after each four: eight at a time made it slower.
     struct Walker {
         let values: UnsafeBufferPointer<Double>
         let splits: UnsafeBufferPointer<Split>
