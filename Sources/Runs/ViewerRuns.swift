@@ -276,21 +276,22 @@ public struct ECGViewerRun {
                 strap.close()
                 printError(strap.summary)
             }
-            printError(Self.latencyLine(monitor.runLatency, gaps: feed.gapCount))
+            printError(Self.latencyLine(monitor.runLatency, gaps: feed.gapCount, strip: feed.beatSource == nil))
         }) { colorMode in
             try ECGViewer(session: session, monitor: monitor, colorMode: colorMode).run()
         }
     }
 
     /// "latency from arrival to screen: p50 …, p99 …, max … ms over N frames": from when
-    /// a sensor's notification (a line, for other streams) reached tscope to the frame that drew it.
-    static func latencyLine(_ latency: LatencyHistogram, gaps: Int) -> String {
+    /// a sensor's notification (a line, for other streams) reached tscope to the frame that drew it;
+    /// then the breaks marked, where they were drawn (a strap has no strip, only the trend).
+    static func latencyLine(_ latency: LatencyHistogram, gaps: Int, strip: Bool = true) -> String {
         guard let p50 = latency.quantile(0.5), let p99 = latency.quantile(0.99) else {
             return "latency from arrival to screen: no frame drew new samples"
         }
         var line = String(format: "latency from arrival to screen: p50 %.0f ms, p99 %.0f ms, max %.0f ms over %d frames",
                           p50 * 1000, p99 * 1000, latency.maximum * 1000, latency.count)
-        if gaps > 0 { line += "; \(gaps) gap\(gaps == 1 ? "" : "s") marked on the strip" }
+        if gaps > 0 { line += "; \(gaps) gap\(gaps == 1 ? "" : "s") marked on the \(strip ? "strip and the trend" : "trend")" }
         return line
     }
 }

@@ -178,7 +178,7 @@ struct BluetoothCommandTests {
         // (a debug build beside other tests; Tools/bench-ble measures a release build against the 100 ms target)
         let p99 = closing.range(of: "p99 ").flatMap { Int(closing[$0.upperBound...].prefix { $0.isNumber }) }
         #expect(p99.map { $0 < 1000 } == true, "\(closing)")
-        #expect(closing.contains("1 gap marked on the strip"), "\(closing)")
+        #expect(closing.contains("1 gap marked on the strip and the trend"), "\(closing)")
     }
 
     /// `watch --ecg ble:NAME,rate=HZ`: the board's strip in the pane beside the demo spectrum.
@@ -244,7 +244,8 @@ struct BluetoothCommandTests {
         defer { bus.stop() }
         let tmux = try #require(try TmuxSession(width: 100, height: 30, shellEnvironment: bus.environment),
                                 "Tools/install-deps --test installs tmux")
-        try tmux.type("\(Paths.tscope.path) ecg watch --ble HRM-Strap 2>/dev/null; echo \"STAT\"\"US=$?\"")
+        let errors = try Paths.temporaryDirectory("ble-strap-gap").appendingPathComponent("stderr").path
+        try tmux.type("\(Paths.tscope.path) ecg watch --ble HRM-Strap 2>\(errors); echo \"STAT\"\"US=$?\"")
         #expect(tmux.waitFor("HR trend", timeoutSeconds: 30) != nil, "\(tmux.screen())")
         let screen = try #require(tmux.waitFor("│ gap ", timeoutSeconds: 40), "\(tmux.screen())")
         let legend = try #require(screen.split(separator: "\n").first { $0.contains("HR trend") }, "\(screen)")
@@ -252,6 +253,9 @@ struct BluetoothCommandTests {
         #expect(seconds.map { $0 > 0 && $0 < 10 } == true, "\(legend)")
         try tmux.keys("q")
         #expect(tmux.waitFor("STATUS=0", timeoutSeconds: 10) != nil, "\(tmux.screen())")
+        // the closing line says where the break was drawn: a strap has no strip
+        let closing = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(closing.contains("1 gap marked on the trend"), "\(closing)")
     }
 
     /// A board whose clock is not the `--rate` given (it sends 360 Hz, told 372): the status line says what
