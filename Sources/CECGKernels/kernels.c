@@ -7,6 +7,14 @@
 #pragma clang fp contract(off)
 #pragma STDC FP_CONTRACT OFF
 
+// Built twice on x86-64, for the baseline and for AVX, the loader picking the one the processor
+// runs; elsewhere (an ARM board) once, for what the compiler targets.
+#if defined(__x86_64__)
+#define KERNEL __attribute__((target_clones("avx", "default")))
+#else
+#define KERNEL
+#endif
+
 // Four doubles: two 128-bit operations on the baseline, one 256-bit with AVX; lane by lane
 // the same IEEE operations either way (Swift's SIMD4<Double>).
 typedef double double4 __attribute__((vector_size(32)));
@@ -86,7 +94,7 @@ static inline double band_pass_sample(band_pass *filter, float sample) {
     return process(&filter->low, process(&filter->high, x));
 }
 
-__attribute__((target_clones("avx", "default")))
+KERNEL
 void tscope_qrs_band_pass_and_match(const float *samples, long count, double *sections,
                                     int *primed, double *last_input,
                                     const double *narrow, const double *wide, long taps,
@@ -158,7 +166,7 @@ void tscope_qrs_band_pass_and_match(const float *samples, long count, double *se
 // so the five chains of additions overlap. Where a lane has no term at an index it adds +0, which
 // leaves its sums as they were (a sum started at +0 is never -0); the count, a sum of ones, is
 // the number of terms exactly. So each shift's sums are the scalar loop's, term for term.
-__attribute__((target_clones("avx", "default")))
+KERNEL
 void tscope_shifted_correlation_sums(const float *a, long a_count, const float *b, long b_count,
                                      long first, long shift_count, double *sums) {
     long low[5], high[5];

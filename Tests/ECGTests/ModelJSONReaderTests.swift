@@ -104,8 +104,12 @@ import Signals
                 #expect(read.bitPattern == reference.bitPattern, "\(text): \(read) against strtod's \(reference)")
             }
         }
+        #if arch(x86_64) || arch(i386)
         // most take the quick path, not all
         #expect(quick > texts.count / 2 && quick < texts.count, "\(quick) of \(texts.count)")
+        #else
+        #expect(quick == 0) // no Float80: strtod reads them all
+        #endif
     }
 
     /// what the reader leaves to JSONDecoder: it gives up

@@ -221,6 +221,7 @@ struct ModelJSONReader {
         }
     }
 
+    #if arch(x86_64) || arch(i386)
     /// 10⁰ … 10²⁷ as Float80, each exact (10ᵏ = 2ᵏ·5ᵏ and 5²⁷ < 2⁶⁴ fits the 64-bit significand)
     static let powersOfTen: [Float80] = {
         var powers: [Float80] = [1]
@@ -239,6 +240,7 @@ struct ModelJSONReader {
     /// doubles (its 11 low bits 10000000000): x may then be on either side of it, or on it, and
     /// `strtod` decides. A midpoint is itself a Float80, so x and r lie on the same side of any other.
     /// Results outside 2⁻¹⁰⁰⁰ … 2¹⁰⁰⁰ (near Double's subnormals or its overflow) go to `strtod` too.
+    /// Where there is no Float80 (not x86), every number goes to `strtod`.
     static func quickDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Double? {
         var index = text.lowerBound
         let negative = bytes[index] == UInt8(ascii: "-")
@@ -286,6 +288,9 @@ struct ModelJSONReader {
         let value = Double(rounded)
         return negative ? -value : value
     }
+    #else
+    static func quickDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Double? { nil }
+    #endif
 
     /// `[Double]`
     mutating func doubles() throws -> [Double] {
