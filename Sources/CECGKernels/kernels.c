@@ -196,6 +196,8 @@ void tscope_shifted_correlation_sums(const float *a, long a_count, const float *
             double y = (double)b[i];
             if (i >= both_start && i < both_end) {
                 // every shift has a term here
+                // two loops, with and without the fifth shift: one testing shift_count at each index
+                // took 9 % more instructions
                 long next = both_end;
                 if (shift_count == 5) {
                     for (; i < next; i++) {
